@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import { LanesError } from '../core/errors.js';
+import type { Lanes, LanesOptions } from '../services/lanes.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  /** `--flag` alone is allowed and means the empty string (as in --wait[=DURATION]). */
+  optionalValue?: boolean;
+  /** Shown in --help, e.g. "--ticket T". */
+  arg?: string;
+  help: string;
+}
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+  /** Everything after the first `--`. */
+  rest: string[];
+}
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  json: boolean;
+  /** Opens the library once per call, with --store applied. */
+  lanes: (extra?: Partial<LanesOptions>) => Promise<Lanes>;
+  /** Aborted on Ctrl-C / SIGTERM, so waits end with nothing half-done. */
+  signal: AbortSignal;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  description?: string;
+  options: Record<string, OptionSpec>;
+  /** Whether `-- ARGS…` is accepted (start, and later exec/commit). */
+  acceptsRest?: boolean;
+  minPositionals?: number;
+  maxPositionals?: number;
+  examples?: string[];
+  run(args: ParsedArgs, io: Io): Promise<number>;
+}
+
+export const COMMON_OPTIONS: Record<string, OptionSpec> = {
+  json: { type: 'boolean', help: 'print machine-readable JSON on stdout' },
+  store: { type: 'string', arg: 'PATH', help: 'the store file (default $LANES_STORE, else $LANES_HOME/lanes.db)' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+};
+
+export function usageError(spec: CommandSpec, message: string): LanesError {
+  return new LanesError('E_USAGE', `${spec.name}: ${message}`, { hint: `see \`lanes ${spec.name} --help\`` });
+}
+
+/** Parses argv against the spec; every parse problem is a usage error (exit 2) naming the command. */
+export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
+  const dash = argv.indexOf('--');
+  const optional = new Set(Object.entries(spec.options).filter(([, o]) => o.optionalValue).map(([k]) => `--${k}`));
+  const head = (dash < 0 ? argv : argv.slice(0, dash)).map((a) => (optional.has(a) ? `${a}=` : a));
+  const rest = dash < 0 ? [] : argv.slice(dash + 1);
+  if (dash >= 0 && !spec.acceptsRest) throw usageError(spec, 'does not take `-- ARGS`');
+  const options = { ...COMMON_OPTIONS, ...spec.options };
+  const config = Object.fromEntries(
+    Object.entries(options).map(([k, o]) => [k, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({ args: head, options: config, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw usageError(spec, (e as Error).message.replace(/\. To specify a positional.*$/s, '').replace(/^Unknown option/, 'unknown option'));
+  }
+  const positionals = parsed.positionals;
+  if (!parsed.values['help']) {
+    if (positionals.length < (spec.minPositionals ?? 0)) throw usageError(spec, `missing arguments (usage: lanes ${spec.usage})`);
+    if (spec.maxPositionals !== undefined && positionals.length > spec.maxPositionals) {
+      throw usageError(spec, `unexpected argument ${JSON.stringify(positionals[spec.maxPositionals])} (usage: lanes ${spec.usage})`);
+    }
+  }
+  return { values: parsed.values as ParsedArgs['values'], positionals, rest };
+}
+
+export function helpText(spec: CommandSpec): string {
+  const options = { ...spec.options, ...COMMON_OPTIONS };
+  const rows = Object.entries(options).map(([k, o]) => [`${o.short ? `-${o.short}, ` : '    '}--${k}${o.arg ? ` ${o.arg}` : ''}`, o.help] as const);
+  const width = Math.max(...rows.map((r) => r[0].length));
+  const lines = [`lanes ${spec.usage}`, '', spec.summary];
+  if (spec.description) lines.push('', spec.description);
+  lines.push('', 'Options:', ...rows.map(([a, h]) => `  ${a.padEnd(width)}  ${h}`));
+  if (spec.examples?.length) lines.push('', 'Examples:', ...spec.examples.map((e) => `  ${e}`));
+  lines.push('', 'Exit codes: 0 ok, 1 error, 2 usage, 3 held or in conflict, 4 wrong owner/integrity/fencing, 5 timed out or aborted.');
+  return lines.join('\n') + '\n';
+}
+
+export function str(v: ParsedArgs['values'][string]): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}

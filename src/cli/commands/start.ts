@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { EXIT } from '../../core/errors.js';
+import type { CommandSpec } from '../command.js';
+import { str, usageError } from '../command.js';
+import { printJson } from '../output.js';
+
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
+
+export const command: CommandSpec = {
+  name: 'start',
+  summary: 'Register a session and print its id. With `-- CMD`, run CMD as that session and end it when CMD exits.',
+  usage: 'start [--ticket T] [--agent NAME] [--label L] [--pid PID] [-- CMD ARGS…]',
+  description: [
+    'Without CMD the owner is the process that called lanes (its parent: usually your shell) or --pid;',
+    'the session is live exactly while that process runs (same pid, same start time, same boot).',
+    'With CMD, lanes stays as CMD\'s parent: LANES_SESSION is set for CMD, signals are forwarded, CMD\'s',
+    'exit code is passed through (a signal death as 128+N, a missing command as 127), and the session ends.',
+  ].join('\n'),
+  options: {
+    ticket: { type: 'string', arg: 'T', help: 'the ticket this session works on' },
+    agent: { type: 'string', arg: 'NAME', help: 'the agent running it (claude-code, codex, …)' },
+    label: { type: 'string', arg: 'L', help: 'a human name for the session' },
+    pid: { type: 'string', arg: 'PID', help: 'the owning process (default: the caller of lanes)' },
+  },
+  acceptsRest: true,
+  maxPositionals: 0,
+  examples: ['export LANES_SESSION=$(lanes start --label billing --ticket SEAT-42)', 'lanes start --agent codex --ticket SEAT-7 -- codex'],
+  async run(args, io) {
+    const pidText = str(args.values['pid']);
+    if (pidText !== undefined && !/^[1-9]\d{0,9}$/.test(pidText)) throw usageError(this, `--pid must be a process id, got ${JSON.stringify(pidText)}`);
+    if (pidText !== undefined && args.rest.length > 0) throw usageError(this, '--pid and `-- CMD` exclude each other: with CMD, lanes owns the session');
+    const lanes = await io.lanes({ session: null });
+    const owner = args.rest.length > 0 ? process.pid : pidText !== undefined ? Number(pidText) : process.ppid;
+    const session = await lanes.sessions.start({
+      pid: owner,
+      label: str(args.values['label']) ?? null,
+      agent: str(args.values['agent']) ?? null,
+      ticket: str(args.values['ticket']) ?? null,
+      command: args.rest.length > 0 ? args.rest.join(' ') : null,
+    });
+    if (args.rest.length === 0) {
+      if (io.json) printJson(io.stdout, session);
+      else io.stdout(session.id + '\n');
+      return EXIT.ok;
+    }
+    if (io.json) printJson(io.stderr, session);
+    const { code, reason } = await runAsSession(args.rest, session.id);
+    await lanes.sessions.end(session.id, reason);
+    return code;
+  },
+};
+
+function runAsSession(cmd: string[], sessionId: string): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve) => {
+    const [file, ...argv] = cmd;
+    const child = spawn(file ?? '', argv, { stdio: 'inherit', env: { ...process.env, LANES_SESSION: sessionId } });
+    const forward = (sig: NodeJS.Signals) => child.kill(sig);
+    for (const s of FORWARDED) process.on(s, forward);
+    const done = (result: { code: number; reason: string }) => {
+      for (const s of FORWARDED) process.removeListener(s, forward);
+      resolve(result);
+    };
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      const missing = e.code === 'ENOENT';
+      process.stderr.write(`lanes: cannot run ${JSON.stringify(file)}: ${missing ? 'command not found' : e.message}\n`);
+      done({ code: missing ? 127 : 126, reason: `could not run the command (${e.code ?? e.message})` });
+    });
+    child.on('exit', (code, signal) => {
+      if (signal) done({ code: 128 + (constants.signals[signal] ?? 0), reason: `command killed by ${signal}` });
+      else done({ code: code ?? EXIT.error, reason: `command exited with code ${code ?? '?'}` });
+    });
+  });
+}
+

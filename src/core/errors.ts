@@ -1,0 +1,106 @@
+// One error type for the whole tool: a stable code, a one-line reason, details, and the command
+// that fixes it. The CLI maps `code` to a documented exit code in exactly one place (exitCodeFor).
+
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  held: 3,
+  integrity: 4,
+  timeout: 5,
+} as const;
+
+export type ErrorCode =
+  | 'E_USAGE'
+  | 'E_NOT_FOUND'
+  | 'E_NO_SESSION'
+  | 'E_UNKNOWN_SESSION'
+  | 'E_SESSION_ENDED'
+  | 'E_BAD_RESOURCE'
+  | 'E_BAD_NAME'
+  | 'E_TOO_LARGE'
+  | 'E_SYMLINK'
+  | 'E_UNSAFE_DIR'
+  | 'E_CLAIM_HELD'
+  | 'E_NOT_HOLDER'
+  | 'E_CLEAR_IN_MUTATE'
+  | 'E_WRONG_OWNER'
+  | 'E_INTEGRITY'
+  | 'E_FENCED'
+  | 'E_TIMEOUT'
+  | 'E_ABORTED'
+  | 'E_STORE_CORRUPT'
+  | 'E_STORE_LOCKED'
+  | 'E_STORE_FULL'
+  | 'E_STORE_NEWER'
+  | 'E_STORE_IO'
+  | 'E_GIT'
+  | 'E_IO'
+  | 'E_INTERNAL';
+
+const EXIT_BY_CODE: Record<ErrorCode, number> = {
+  E_USAGE: EXIT.usage,
+  E_BAD_RESOURCE: EXIT.usage,
+  E_BAD_NAME: EXIT.usage,
+  E_NOT_FOUND: EXIT.error,
+  E_NO_SESSION: EXIT.error,
+  E_UNKNOWN_SESSION: EXIT.error,
+  E_SESSION_ENDED: EXIT.error,
+  E_TOO_LARGE: EXIT.error,
+  E_SYMLINK: EXIT.error,
+  E_UNSAFE_DIR: EXIT.error,
+  E_NOT_HOLDER: EXIT.error,
+  E_CLEAR_IN_MUTATE: EXIT.error,
+  E_CLAIM_HELD: EXIT.held,
+  E_WRONG_OWNER: EXIT.integrity,
+  E_INTEGRITY: EXIT.integrity,
+  E_FENCED: EXIT.integrity,
+  E_TIMEOUT: EXIT.timeout,
+  E_ABORTED: EXIT.timeout,
+  E_STORE_CORRUPT: EXIT.error,
+  E_STORE_LOCKED: EXIT.error,
+  E_STORE_FULL: EXIT.error,
+  E_STORE_NEWER: EXIT.error,
+  E_STORE_IO: EXIT.error,
+  E_GIT: EXIT.error,
+  E_IO: EXIT.error,
+  E_INTERNAL: EXIT.error,
+};
+
+export interface LanesErrorOptions {
+  /** The command or action that fixes it, shown as "fix: …". */
+  hint?: string;
+  /** Structured facts for --json output and for programs. */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class LanesError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: LanesErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'LanesError';
+    this.code = code;
+    this.hint = options.hint;
+    this.details = options.details ?? {};
+  }
+
+  get exitCode(): number {
+    return EXIT_BY_CODE[this.code];
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { error: { code: this.code, message: this.message, hint: this.hint, details: this.details } };
+  }
+}
+
+export function isLanesError(e: unknown, code?: ErrorCode): e is LanesError {
+  return e instanceof LanesError && (code === undefined || e.code === code);
+}
+
+export function exitCodeFor(e: unknown): number {
+  return e instanceof LanesError ? e.exitCode : EXIT.error;
+}

@@ -1,0 +1,90 @@
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { LanesError } from './errors.js';
+
+/** A claimable resource after parsing: `kind:name` plus the scope it is exclusive in. */
+export interface ResourceRef {
+  kind: string;
+  name: string;
+  /** `repo:<git common dir>` or `host:<host id>`. */
+  scope: string;
+}
+
+export interface ResourceContext {
+  cwd: string;
+  /** Worktree root of the repository the caller is in, or null outside one. */
+  worktreeRoot: string | null;
+  /** Git common dir: identifies the repository across all its worktrees. */
+  repoId: string | null;
+  host: string;
+  /** `--scope repo`: machine-scoped kinds become repository-scoped. */
+  forceRepoScope?: boolean;
+}
+
+const KIND = /^[a-z][a-z0-9-]*$/;
+const REPO_KINDS = new Set(['ticket', 'path', 'branch']);
+const MAX_NAME = 1024;
+
+export function formatResource(r: Pick<ResourceRef, 'kind' | 'name'>): string {
+  return `${r.kind}:${r.name}`;
+}
+
+function bad(text: string, why: string, hint: string): LanesError {
+  return new LanesError('E_BAD_RESOURCE', `resource ${JSON.stringify(text)}: ${why}`, { hint });
+}
+
+export function parseResource(text: string, ctx: ResourceContext): ResourceRef {
+  const colon = text.indexOf(':');
+  const kinds = 'ticket:SEAT-42, path:src/billing/, branch:NAME or any kind:name';
+  if (colon <= 0) throw bad(text, 'expected kind:name', `write it as ${kinds}`);
+  const kind = text.slice(0, colon);
+  const rawName = text.slice(colon + 1);
+  if (!KIND.test(kind)) throw bad(text, `kind ${JSON.stringify(kind)} must match [a-z][a-z0-9-]*`, `write it as ${kinds}`);
+  if (rawName.length === 0) throw bad(text, 'the name after ":" is empty', `write it as ${kinds}`);
+  if (rawName.includes('\0')) throw bad(text, 'the name contains a NUL byte', 'remove the NUL byte');
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0001-\u001f\u007f]/.test(rawName)) throw bad(text, 'the name contains control characters', 'use printable characters only');
+  if (rawName.length > MAX_NAME) throw bad(text, `the name is longer than ${MAX_NAME} characters`, 'use a shorter name');
+
+  const repoScoped = REPO_KINDS.has(kind) || ctx.forceRepoScope === true;
+  if (repoScoped && !ctx.repoId) {
+    throw bad(text, `${kind} claims belong to a git repository, and ${ctx.cwd} is not inside one`, 'run it inside the repository (or use a machine-wide kind such as port:web)');
+  }
+  const scope = repoScoped ? `repo:${ctx.repoId}` : `host:${ctx.host}`;
+  const name = kind === 'path' ? normalizeClaimPath(text, rawName, ctx) : rawName;
+  return { kind, name, scope };
+}
+
+/**
+ * Makes a path claim repository-relative, in POSIX form, without `.`/`..` segments. Relative
+ * names are read from the caller's cwd (as git reads pathspecs); a trailing `/` marks a directory.
+ * Anything that leaves the repository is refused: a claim there would protect nothing.
+ */
+export function normalizeClaimPath(text: string, rawName: string, ctx: ResourceContext): string {
+  const root = ctx.worktreeRoot;
+  if (!root) throw bad(text, 'path claims need a git repository', 'run it inside the repository');
+  const isDir = rawName.endsWith('/') || rawName.endsWith('/.') || rawName === '.' || rawName.endsWith('/..');
+  const absolute = isAbsolute(rawName) ? resolve(rawName) : resolve(ctx.cwd, rawName);
+  const rel = relative(root, absolute);
+  if (rel === '' ) throw bad(text, 'it names the whole repository', 'claim a ticket (ticket:NAME) or a subdirectory instead');
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw bad(text, `it lies outside the repository ${root}`, 'name a path inside the repository');
+  }
+  const posixRel = rel.split(sep).join('/');
+  const clean = posix.normalize(posixRel);
+  return isDir ? `${clean}/` : clean;
+}
+
+/** Two path claims conflict when they are equal or one is a directory containing the other. */
+export function pathsOverlap(a: string, b: string): boolean {
+  const bare = (p: string) => (p.endsWith('/') ? p.slice(0, -1) : p);
+  if (bare(a) === bare(b)) return true;
+  if (a.endsWith('/') && b.startsWith(a)) return true;
+  if (b.endsWith('/') && a.startsWith(b)) return true;
+  return false;
+}
+
+/** Whether two resources in the same scope exclude each other. */
+export function resourcesConflict(a: ResourceRef, b: ResourceRef): boolean {
+  if (a.scope !== b.scope || a.kind !== b.kind) return false;
+  return a.kind === 'path' ? pathsOverlap(a.name, b.name) : a.name === b.name;
+}

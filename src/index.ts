@@ -1,0 +1,21 @@
+// The library entry: the CLI, the agents' adapters and (later) the dashboard all call this.
+export { openLanes } from './services/lanes.js';
+export type { Lanes, LanesOptions } from './services/lanes.js';
+export { CLEAR } from './services/state.js';
+export type { Json, Mutator } from './services/state.js';
+export type { SessionView, StartOptions } from './services/sessions.js';
+export type { ClaimHolder, ClaimOptions } from './services/claims.js';
+export type { WaitOptions } from './services/wait.js';
+export { LanesError, EXIT, exitCodeFor, isLanesError } from './core/errors.js';
+export type { ErrorCode } from './core/errors.js';
+export { encodeEnvelope, decodeEnvelope, assertOwner } from './core/handoff-envelope.js';
+export type { Envelope, EnvelopeHeader } from './core/handoff-envelope.js';
+export { judgeOwner } from './core/liveness.js';
+export { identityOf, readProcStat, parseProcStat } from './core/process-identity.js';
+export type { OwnerIdentity } from './core/process-identity.js';
+export { parseResource, pathsOverlap, formatResource } from './core/resource.js';
+export type { ResourceRef } from './core/resource.js';
+export { SqliteStore } from './store/sqlite.js';
+export { openStore } from './store/open.js';
+export type * from './store/types.js';
+export { MAX_HANDOFF_BYTES, writeAtomic } from './services/handoffs.js';

@@ -1,0 +1,113 @@
+import { LanesError } from '../core/errors.js';
+import { formatResource, parseResource, resourcesConflict } from '../core/resource.js';
+import type { ResourceRef } from '../core/resource.js';
+import type { ClaimRecord, Grant, SessionRecord } from '../store/types.js';
+import type { LanesContext } from './context.js';
+import { describeHolder, describeSession } from './describe.js';
+import { waitFor } from './wait.js';
+import type { WaitOptions } from './wait.js';
+
+export interface ClaimOptions extends WaitOptions {
+  /** Wait for held resources instead of failing with E_CLAIM_HELD. */
+  wait?: boolean;
+  /** `repo`: machine-scoped kinds become repository-scoped. */
+  scope?: 'repo';
+  session?: string;
+}
+
+export interface ClaimHolder {
+  claim: ClaimRecord;
+  session: SessionRecord | null;
+  state: 'live' | 'dead' | 'ended';
+  why: string;
+}
+
+const REPO_KINDS = /^(ticket|path|branch):/;
+
+export class ClaimService {
+  constructor(private readonly ctx: LanesContext) {}
+
+  async parse(texts: string[], scope?: 'repo'): Promise<ResourceRef[]> {
+    if (texts.length === 0) throw new LanesError('E_USAGE', 'name at least one resource', { hint: 'e.g. lanes claim ticket:SEAT-42 path:src/billing/' });
+    const needsRepo = scope === 'repo' || texts.some((t) => REPO_KINDS.test(t));
+    const repo = needsRepo ? await this.ctx.repo() : null;
+    const refs = texts.map((t) => parseResource(t, { cwd: this.ctx.cwd, worktreeRoot: repo?.worktreeRoot ?? null, repoId: repo?.commonDir ?? null, host: this.ctx.host, forceRepoScope: scope === 'repo' }));
+    const unique: ResourceRef[] = [];
+    for (const r of refs) if (!unique.some((u) => u.scope === r.scope && u.kind === r.kind && u.name === r.name)) unique.push(r);
+    return unique;
+  }
+
+  /** Claims all resources or none. Each grant carries a fencing token. */
+  async claim(texts: string[], options: ClaimOptions = {}): Promise<Grant[]> {
+    const me = await this.ctx.requireSession(options.session);
+    const refs = await this.parse(texts, options.scope);
+    const what = refs.map(formatResource).join(', ');
+    return waitFor(what, async () => {
+      const result = await this.ctx.store.acquireClaims(me.id, refs, this.ctx.judge);
+      if (result.ok) return { done: true, value: result.grants };
+      const now = await this.ctx.store.now();
+      const reason = result.blockers
+        .map((b) => `${formatResource(b.wanted)}${b.held.name !== b.wanted.name ? ` overlaps ${formatResource(b.held)}, which is` : ' is'} held by ${describeSession(b.holder, b.held.sessionId)}, ${b.holder ? describeHolder(b.holder.owner, b.held.acquiredAt, now) : ''}`)
+        .join('; ');
+      if (!options.wait) {
+        throw new LanesError('E_CLAIM_HELD', reason, {
+          hint: `coordinate with the holder (it can run \`lanes release ${formatResource(result.blockers[0]?.held ?? refs[0]!)}\`), wait with \`lanes claim --wait ${texts.join(' ')}\`, or work on something else; nothing was claimed`,
+          details: { blockers: result.blockers.map((b) => ({ wanted: formatResource(b.wanted), held: formatResource(b.held), session: b.held.sessionId, token: b.held.token })) },
+        });
+      }
+      return { done: false, blockedBy: () => reason };
+    }, this.ctx.notice, options);
+  }
+
+  async release(texts: string[], options: { session?: string } = {}): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }> {
+    const me = await this.ctx.requireSession(options.session);
+    return this.ctx.store.releaseClaims(me.id, await this.parse(texts));
+  }
+
+  /** Claims of this repository and this host (all: every claim in the store), with their holders' state. */
+  async list(options: { all?: boolean } = {}): Promise<ClaimHolder[]> {
+    let scopes: string[] | undefined;
+    if (!options.all) {
+      const repo = await this.ctx.repo();
+      scopes = [`host:${this.ctx.host}`, ...(repo ? [`repo:${repo.commonDir}`] : [])];
+    }
+    const claims = await this.ctx.store.listClaims(scopes ? { scopes } : {});
+    return this.withHolders(claims);
+  }
+
+  /** Who holds this resource, or anything overlapping it. */
+  async check(text: string, options: { scope?: 'repo' } = {}): Promise<{ ref: ResourceRef; holders: ClaimHolder[] }> {
+    const [ref] = await this.parse([text], options.scope);
+    if (!ref) throw new LanesError('E_USAGE', 'name a resource to check');
+    const claims = (await this.ctx.store.listClaims({ scopes: [ref.scope] })).filter((c) => resourcesConflict(ref, c));
+    return { ref, holders: await this.withHolders(claims) };
+  }
+
+  private async withHolders(claims: ClaimRecord[]): Promise<ClaimHolder[]> {
+    const sessions = new Map<string, SessionRecord | null>();
+    for (const c of claims) if (!sessions.has(c.sessionId)) sessions.set(c.sessionId, await this.ctx.store.getSession(c.sessionId));
+    return Promise.all(claims.map(async (claim) => {
+      const session = sessions.get(claim.sessionId) ?? null;
+      if (!session) return { claim, session, state: 'dead' as const, why: 'session no longer in the store' };
+      const { state, verdict } = await this.ctx.stateOf(session);
+      return { claim, session, state, why: verdict.why };
+    }));
+  }
+
+  /**
+   * For publishers (state writes under a claim, land): passes only while `token` is the current
+   * grant of the resource. A holder whose claim was released or taken over gets E_FENCED (exit 4).
+   */
+  async assertFenced(resource: string | ResourceRef, token: number): Promise<void> {
+    const [ref] = typeof resource === 'string' ? await this.parse([resource]) : [resource];
+    if (!ref) throw new LanesError('E_USAGE', 'name a resource');
+    const current = (await this.ctx.store.listClaims({ scopes: [ref.scope] })).find((c) => c.kind === ref.kind && c.name === ref.name);
+    if (current && current.token === token) return;
+    const name = formatResource(ref);
+    const now = current ? `now held by session ${current.sessionId} with token ${current.token}` : 'no longer held by anyone';
+    throw new LanesError('E_FENCED', `fencing token ${token} for ${name} is stale: the claim is ${now}`, {
+      hint: `this holder lost ${name}; do not publish. Claim it again (\`lanes claim ${name}\`) and redo the work on top of the current holder's`,
+      details: { resource: name, token, current: current?.token ?? null, holder: current?.sessionId ?? null },
+    });
+  }
+}

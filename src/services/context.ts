@@ -1,0 +1,79 @@
+import { LanesError } from '../core/errors.js';
+import { judgeOwner } from '../core/liveness.js';
+import type { SessionState, Verdict } from '../core/liveness.js';
+import { bootId, hostId, identityOf, readCommandLine, readProcStat } from '../core/process-identity.js';
+import type { OwnerIdentity } from '../core/process-identity.js';
+import { repoInfo } from '../git/repo.js';
+import type { RepoInfo } from '../git/repo.js';
+import type { OwnerJudge, SessionRecord, Store } from '../store/types.js';
+
+export type Notice = (message: string) => void;
+
+/** Everything a service needs, built once per openLanes(). */
+export class LanesContext {
+  readonly host = hostId();
+  readonly bootId = bootId();
+  readonly judge: OwnerJudge;
+  private repoPromise: Promise<RepoInfo | null> | undefined;
+  private selfIdentity: OwnerIdentity | undefined;
+
+  constructor(
+    readonly store: Store,
+    readonly cwd: string,
+    readonly env: Record<string, string | undefined>,
+    readonly sessionId: string | null,
+    /** Lease of a session on another host: last heartbeat + leaseMs on the store's clock. */
+    readonly leaseMs: number,
+    /** Lease of a gate held from another host, renewed by its holder while it works. */
+    readonly gateLeaseMs: number,
+    readonly notice: Notice,
+  ) {
+    this.judge = (owner, lastSeenMs, nowMs) =>
+      judgeOwner(owner, lastSeenMs, { host: this.host, bootId: this.bootId, probe: readProcStat, nowMs, leaseMs: this.leaseMs });
+  }
+
+  repo(): Promise<RepoInfo | null> {
+    this.repoPromise ??= repoInfo(this.cwd);
+    return this.repoPromise;
+  }
+
+  /** This process, as a gate holder. */
+  self(): OwnerIdentity {
+    this.selfIdentity ??= identityOf(process.pid) ?? { host: this.host, bootId: this.bootId, pid: process.pid, startTime: '' };
+    return this.selfIdentity;
+  }
+
+  selfCommand(): string {
+    return readCommandLine(process.pid) || process.argv.join(' ');
+  }
+
+  async stateOf(session: SessionRecord): Promise<{ state: SessionState; verdict: Verdict }> {
+    if (session.endedAt !== null) return { state: 'ended', verdict: { live: false, why: session.endReason ?? 'ended' } };
+    const verdict = this.judge(session.owner, session.lastSeenAt, await this.store.now());
+    return { state: verdict.live ? 'live' : 'dead', verdict };
+  }
+
+  /** The session this process acts as (LANES_SESSION or an explicit id), checked against the store. */
+  async requireSession(explicit?: string | null): Promise<SessionRecord> {
+    const id = explicit ?? this.sessionId;
+    if (!id) {
+      throw new LanesError('E_NO_SESSION', 'no session: LANES_SESSION is not set', {
+        hint: 'start one first: export LANES_SESSION=$(lanes start --label NAME), or run your command under `lanes start -- CMD`',
+      });
+    }
+    const session = await this.store.getSession(id);
+    if (!session) {
+      throw new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${this.store.info.location}`, {
+        hint: 'check LANES_SESSION / LANES_STORE, list sessions with `lanes ls --all`, or start a new one with `lanes start`',
+        details: { session: id },
+      });
+    }
+    if (session.endedAt !== null) {
+      throw new LanesError('E_SESSION_ENDED', `session ${id} has ended (${session.endReason ?? 'no reason given'})`, {
+        hint: 'start a new session with `lanes start`',
+        details: { session: id },
+      });
+    }
+    return session;
+  }
+}

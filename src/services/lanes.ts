@@ -1,0 +1,73 @@
+import { lanesHome, storeLocation } from '../core/paths.js';
+import { openStore } from '../store/open.js';
+import type { Store } from '../store/types.js';
+import { ClaimService } from './claims.js';
+import { LanesContext } from './context.js';
+import type { Notice } from './context.js';
+import { HandoffService } from './handoffs.js';
+import { SessionService } from './sessions.js';
+import { StateService } from './state.js';
+
+export interface LanesOptions {
+  /** SQLite file (or, later, a postgres:// URL). Default: $LANES_STORE, else $LANES_HOME/lanes.db. */
+  store?: string;
+  /** The session this process acts as. Default: $LANES_SESSION. */
+  session?: string | null;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Lease of sessions on other hosts (default 60 s, or $LANES_LEASE_MS). */
+  leaseMs?: number;
+  /** Lease of a gate held from another host, renewed while held (default 15 s). */
+  gateLeaseMs?: number;
+  busyTimeoutMs?: number;
+  /** Where wait notices go (default: stderr). false: nowhere. */
+  notice?: Notice | false;
+}
+
+export interface Lanes {
+  readonly store: Store;
+  readonly sessionId: string | null;
+  readonly sessions: SessionService;
+  readonly claims: ClaimService;
+  readonly state: StateService;
+  readonly handoffs: HandoffService;
+  /** Refreshes this session's lease (no-op without a session). */
+  heartbeat(): Promise<boolean>;
+  /** See ClaimService.assertFenced. */
+  assertFenced(resource: string, token: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+function envNumber(env: Record<string, string | undefined>, key: string): number | undefined {
+  const v = env[key];
+  return v && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
+  const env = options.env ?? process.env;
+  const location = storeLocation(options.store, { ...env, LANES_HOME: lanesHome(env) });
+  const store = openStore(location, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
+  const notice: Notice = options.notice === false ? () => undefined : (options.notice ?? ((m) => process.stderr.write(m + '\n')));
+  const ctx = new LanesContext(
+    store,
+    options.cwd ?? process.cwd(),
+    env,
+    options.session === undefined ? (env['LANES_SESSION'] || null) : options.session,
+    options.leaseMs ?? envNumber(env, 'LANES_LEASE_MS') ?? 60_000,
+    options.gateLeaseMs ?? 15_000,
+    notice,
+  );
+  const sessions = new SessionService(ctx);
+  const claims = new ClaimService(ctx);
+  return {
+    store,
+    sessionId: ctx.sessionId,
+    sessions,
+    claims,
+    state: new StateService(ctx),
+    handoffs: new HandoffService(ctx),
+    heartbeat: () => sessions.heartbeat(),
+    assertFenced: (resource, token) => claims.assertFenced(resource, token),
+    close: () => store.close(),
+  };
+}

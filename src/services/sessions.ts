@@ -1,0 +1,104 @@
+import { LanesError } from '../core/errors.js';
+import { assertSessionId, newSessionId } from '../core/ids.js';
+import type { SessionState, Verdict } from '../core/liveness.js';
+import { identityOf } from '../core/process-identity.js';
+import type { ClaimRecord, SessionRecord } from '../store/types.js';
+import type { LanesContext } from './context.js';
+
+export interface StartOptions {
+  /** Explicit id (agent adapters use `AGENT:<their id>`); a random `s-…` id otherwise. */
+  id?: string;
+  label?: string | null;
+  agent?: string | null;
+  ticket?: string | null;
+  /** The owning process; the session is live exactly while it runs. */
+  pid: number;
+  command?: string | null;
+}
+
+export interface SessionView extends SessionRecord {
+  state: SessionState;
+  /** Why it is dead or ended; '' when live. */
+  why: string;
+  claims: ClaimRecord[];
+}
+
+function checkText(what: string, value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  // eslint-disable-next-line no-control-regex
+  if (value.length === 0 || value.length > 200 || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw new LanesError('E_USAGE', `--${what} must be 1-200 printable characters, got ${JSON.stringify(value.slice(0, 40))}`, {
+      hint: `pass a shorter --${what} without control characters`,
+    });
+  }
+  return value;
+}
+
+export class SessionService {
+  constructor(private readonly ctx: LanesContext) {}
+
+  async start(options: StartOptions): Promise<SessionRecord> {
+    const owner = identityOf(options.pid);
+    if (!owner) {
+      throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, { hint: 'pass the pid of the process that owns the session (--pid), or omit --pid' });
+    }
+    const repo = await this.ctx.repo();
+    return this.ctx.store.insertSession({
+      id: options.id === undefined ? newSessionId() : assertSessionId(options.id),
+      label: checkText('label', options.label),
+      agent: checkText('agent', options.agent),
+      ticket: checkText('ticket', options.ticket),
+      repo: repo?.commonDir ?? null,
+      worktree: repo?.worktreeRoot ?? null,
+      cwd: this.ctx.cwd,
+      owner,
+      command: options.command ?? null,
+    });
+  }
+
+  /** The session this process acts as ($LANES_SESSION), with a clear error when unset, unknown or ended. */
+  async current(): Promise<SessionView> {
+    const s = await this.ctx.requireSession();
+    return this.view(s, await this.ctx.store.listClaims({ sessionId: s.id }));
+  }
+
+  async get(id: string): Promise<SessionView> {
+    const s = await this.ctx.store.getSession(assertSessionId(id));
+    if (!s) throw new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${this.ctx.store.info.location}`, { hint: 'list sessions with `lanes ls --all`' });
+    return this.view(s, await this.ctx.store.listClaims({ sessionId: id }));
+  }
+
+  async list(options: { all?: boolean } = {}): Promise<SessionView[]> {
+    const [sessions, claims] = await Promise.all([this.ctx.store.listSessions({ includeEnded: options.all === true }), this.ctx.store.listClaims()]);
+    const views = await Promise.all(sessions.map((s) => this.view(s, claims.filter((c) => c.sessionId === s.id))));
+    // Without --all, only sessions still running (or dead without having ended, which need attention).
+    return views;
+  }
+
+  liveness(s: SessionRecord): Promise<{ state: SessionState; verdict: Verdict }> {
+    return this.ctx.stateOf(s);
+  }
+
+  private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {
+    const { state, verdict } = await this.ctx.stateOf(s);
+    return { ...s, state, why: verdict.why, claims };
+  }
+
+  /** Ends the session and releases every claim it holds, in one transaction. */
+  async end(id: string, reason = 'ended by lanes end'): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean }> {
+    assertSessionId(id);
+    const before = await this.ctx.store.getSession(id);
+    const result = await this.ctx.store.endSession(id, reason);
+    if (!before || !result) {
+      throw new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${this.ctx.store.info.location}`, { hint: 'list sessions with `lanes ls --all`' });
+    }
+    return { ...result, alreadyEnded: before.endedAt !== null };
+  }
+
+  /** Refreshes the session's lease; every lanes call made by a session does this. */
+  async heartbeat(id?: string): Promise<boolean> {
+    const target = id ?? this.ctx.sessionId;
+    if (!target) return false;
+    return this.ctx.store.touchSession(target);
+  }
+}

@@ -1,0 +1,114 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { LanesError } from '../core/errors.js';
+import { assertSessionId } from '../core/ids.js';
+import type { StateChange } from '../store/types.js';
+import type { LanesContext } from './context.js';
+import { acquireGate } from './gate.js';
+import type { WaitOptions } from './wait.js';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Return this from a mutate function to delete the state in the same gated step. */
+export const CLEAR: unique symbol = Symbol.for('lanes.state.clear');
+
+export type Mutator = (current: Json | undefined) => Json | undefined | typeof CLEAR | Promise<Json | undefined | typeof CLEAR>;
+
+interface Frame {
+  value: Json | undefined;
+}
+
+// One frame per session being mutated in this async call chain. AsyncLocalStorage follows awaits,
+// so code running inside a mutate() (however deep) is recognised as "inside the frame".
+const frames = new AsyncLocalStorage<Map<string, Frame>>();
+
+function gateName(sessionId: string): string {
+  return `state:${sessionId}`;
+}
+
+function serialize(value: Json | undefined, sessionId: string): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    throw new LanesError('E_USAGE', `the new state of session ${sessionId} cannot be stored as JSON: ${(e as Error).message}`, {
+      hint: 'return plain JSON values (no BigInt, functions or cycles); nothing was written',
+    });
+  }
+}
+
+export class StateService {
+  constructor(private readonly ctx: LanesContext) {}
+
+  /** The last committed state (a plain read; never waits). */
+  async get(sessionId: string): Promise<Json | undefined> {
+    const inFrame = frames.getStore()?.get(sessionId);
+    if (inFrame) return inFrame.value;
+    const row = await this.ctx.store.readState(assertSessionId(sessionId));
+    return row ? (JSON.parse(row.value) as Json) : undefined;
+  }
+
+  /**
+   * Runs fn under the session's gate and stores what it returns (undefined: keep the value, with
+   * any in-place edits; CLEAR: delete). Serialized across processes. A nested mutate of the same
+   * session joins the open frame instead of deadlocking on its own gate.
+   */
+  async mutate(sessionId: string, fn: Mutator, options: WaitOptions = {}): Promise<Json | undefined> {
+    assertSessionId(sessionId);
+    const open = frames.getStore();
+    const frame = open?.get(sessionId);
+    if (frame) {
+      apply(frame, await fn(frame.value));
+      return frame.value;
+    }
+    const gate = await acquireGate(this.ctx, gateName(sessionId), sessionId, `the state gate of session ${sessionId}`, options);
+    const before = gate.state?.value;
+    const own: Frame = { value: before === undefined ? undefined : (JSON.parse(before) as Json) };
+    let change: StateChange;
+    try {
+      const next = new Map(open ?? []);
+      next.set(sessionId, own);
+      const result = await frames.run(next, () => fn(own.value));
+      apply(own, result);
+      const after = serialize(own.value, sessionId);
+      change = after === before ? { kind: 'keep' } : after === undefined ? { kind: 'delete' } : { kind: 'set', value: after };
+    } catch (e) {
+      await gate.release({ kind: 'keep' });
+      throw e;
+    }
+    await gate.release(change);
+    return own.value;
+  }
+
+  /** Deletes the state under the gate, so it can never undo a concurrent locked write. */
+  async clear(sessionId: string, options: WaitOptions = {}): Promise<boolean> {
+    assertSessionId(sessionId);
+    if (frames.getStore()?.has(sessionId)) {
+      throw new LanesError('E_CLEAR_IN_MUTATE', `refusing to clear the state of session ${sessionId} from inside a mutate() of the same session`, {
+        hint: 'the outer mutate would write the state back when it returns (the resurrection bug): return CLEAR from the mutate function instead, or call state.clearIf() outside it',
+        details: { session: sessionId },
+      });
+    }
+    let existed = false;
+    await this.mutate(sessionId, (current) => {
+      existed = current !== undefined;
+      return CLEAR;
+    }, options);
+    return existed;
+  }
+
+  /** Decide and clear in one gated step: clears only when the predicate holds for the current state. */
+  async clearIf(sessionId: string, predicate: (current: Json | undefined) => boolean | Promise<boolean>, options: WaitOptions = {}): Promise<boolean> {
+    if (frames.getStore()?.has(sessionId)) return this.clear(sessionId, options);
+    let cleared = false;
+    await this.mutate(sessionId, async (current) => {
+      cleared = current !== undefined && (await predicate(current));
+      return cleared ? CLEAR : undefined;
+    }, options);
+    return cleared;
+  }
+}
+
+function apply(frame: Frame, result: Json | undefined | typeof CLEAR): void {
+  if (result === CLEAR) frame.value = undefined;
+  else if (result !== undefined) frame.value = result;
+}

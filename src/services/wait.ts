@@ -1,0 +1,68 @@
+import { LanesError } from '../core/errors.js';
+import type { Notice } from './context.js';
+
+export interface WaitOptions {
+  /** Cancels the wait; nothing has been acquired when it rejects with E_ABORTED. */
+  signal?: AbortSignal;
+  /** Give up after this long with E_TIMEOUT (exit 5). Undefined: wait indefinitely. */
+  timeoutMs?: number;
+  /** Print the notice after this long (default 1000 ms). */
+  noticeAfterMs?: number;
+}
+
+export type Attempt<T> = { done: true; value: T } | { done: false; blockedBy: () => string };
+
+// Short sleeps first (a gate is usually held for well under a millisecond), then a few ms, with
+// jitter so pollers of one gate do not move in lock-step.
+const BACKOFF_MS = [0, 0, 0, 1, 1, 2, 3, 5, 8];
+const MAX_SLEEP_MS = 12;
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0) {
+      setImmediate(resolve);
+      return;
+    }
+    const timer = setTimeout(done, ms + Math.random() * ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * Polls `attempt` until it succeeds. Silent when short; after noticeAfterMs prints ONE notice
+ * saying what it waits for, who holds it and how to get out. Honours the signal and the deadline.
+ */
+export async function waitFor<T>(what: string, attempt: () => Promise<Attempt<T>>, notice: Notice, options: WaitOptions = {}): Promise<T> {
+  const started = Date.now();
+  const noticeAfter = options.noticeAfterMs ?? 1000;
+  let noticed = false;
+  for (let i = 0; ; i++) {
+    if (options.signal?.aborted) throw aborted(what);
+    const result = await attempt();
+    if (result.done) return result.value;
+    const elapsed = Date.now() - started;
+    if (options.timeoutMs !== undefined && elapsed >= options.timeoutMs) {
+      throw new LanesError('E_TIMEOUT', `gave up waiting for ${what} after ${options.timeoutMs} ms: ${result.blockedBy()}`, {
+        hint: 'nothing was changed; coordinate with the holder or wait longer',
+        details: { what, waitedMs: elapsed },
+      });
+    }
+    if (!noticed && elapsed >= noticeAfter) {
+      noticed = true;
+      notice(`lanes: waiting for ${what}: ${result.blockedBy()}. Press Ctrl-C to stop waiting (nothing will be changed).`);
+    }
+    let delay = BACKOFF_MS[i] ?? MAX_SLEEP_MS;
+    if (!noticed && elapsed + delay > noticeAfter) delay = Math.max(0, noticeAfter - elapsed);
+    if (options.timeoutMs !== undefined) delay = Math.min(delay, Math.max(0, options.timeoutMs - elapsed));
+    await sleep(delay, options.signal);
+  }
+}
+
+function aborted(what: string): LanesError {
+  return new LanesError('E_ABORTED', `stopped waiting for ${what}`, { hint: 'nothing was changed', details: { what } });
+}

@@ -1,0 +1,64 @@
+import type Database from 'better-sqlite3';
+import { LanesError } from '../core/errors.js';
+
+// Each entry migrates from version i to i+1 and runs in the same IMMEDIATE transaction as the
+// version bump, so a crash mid-migration leaves the previous version intact.
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    label TEXT, agent TEXT, ticket TEXT, repo TEXT, worktree TEXT,
+    cwd TEXT NOT NULL,
+    host TEXT NOT NULL, boot_id TEXT NOT NULL, pid INTEGER NOT NULL, start_time TEXT NOT NULL,
+    command TEXT,
+    created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL,
+    ended_at INTEGER, end_reason TEXT
+  );
+  CREATE INDEX sessions_by_end ON sessions (ended_at);
+  -- One row per resource ever granted: the fencing counter outlives releases and takeovers.
+  CREATE TABLE fences (scope TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+    last_token INTEGER NOT NULL, PRIMARY KEY (scope, kind, name));
+  CREATE TABLE claims (scope TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+    session_id TEXT NOT NULL, token INTEGER NOT NULL, acquired_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, kind, name));
+  CREATE INDEX claims_by_session ON claims (session_id);
+  CREATE INDEX claims_by_scope_kind ON claims (scope, kind);
+  CREATE TABLE gates (name TEXT PRIMARY KEY, token INTEGER NOT NULL, session_id TEXT,
+    host TEXT NOT NULL, boot_id TEXT NOT NULL, pid INTEGER NOT NULL, start_time TEXT NOT NULL,
+    command TEXT NOT NULL, acquired_at INTEGER NOT NULL, lease_until INTEGER NOT NULL);
+  CREATE TABLE state (session_id TEXT PRIMARY KEY, value TEXT NOT NULL,
+    version INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+function currentVersion(db: Database.Database): number {
+  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
+  if (!hasMeta) return 0;
+  const row = db.prepare(`SELECT value FROM meta WHERE key='schema_version'`).get() as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+export function migrate(db: Database.Database, file: string): number {
+  const seen = currentVersion(db);
+  if (seen > SCHEMA_VERSION) throw newerSchema(file, seen);
+  if (seen === SCHEMA_VERSION) return seen;
+  const run = db.transaction(() => {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    const start = currentVersion(db);
+    if (start > SCHEMA_VERSION) throw newerSchema(file, start);
+    for (let v = start; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v] ?? '');
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(SCHEMA_VERSION));
+  });
+  run.immediate();
+  return SCHEMA_VERSION;
+}
+
+function newerSchema(file: string, seen: number): LanesError {
+  return new LanesError('E_STORE_NEWER', `the store ${file} has schema version ${seen}, newer than this lanes understands (${SCHEMA_VERSION})`, {
+    hint: 'upgrade lanes (npm install -g lanes@latest), or point --store/LANES_STORE at another file; the store was not changed',
+    details: { file, schemaVersion: seen, supported: SCHEMA_VERSION },
+  });
+}

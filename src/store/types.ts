@@ -1,0 +1,108 @@
+import type { OwnerIdentity } from '../core/process-identity.js';
+import type { ResourceRef } from '../core/resource.js';
+import type { HeldClaim } from '../core/claim-plan.js';
+import type { Verdict } from '../core/liveness.js';
+
+// The one storage interface. Every backend (SQLite now, PostgreSQL later) implements it and runs
+// the same contract suite (test/store/contract.ts). Times are milliseconds since the epoch on the
+// STORE's clock: callers never pass their own "now", so leases agree across machines.
+
+export interface SessionRecord {
+  id: string;
+  label: string | null;
+  agent: string | null;
+  ticket: string | null;
+  /** Git common dir of the repository the session started in, or null. */
+  repo: string | null;
+  worktree: string | null;
+  cwd: string;
+  owner: OwnerIdentity;
+  command: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+}
+
+export type NewSession = Omit<SessionRecord, 'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason'>;
+
+export type ClaimRecord = HeldClaim;
+
+/** Judges a session's owner; receives the store's clock. Must be synchronous and side-effect free. */
+export type OwnerJudge = (owner: OwnerIdentity, lastSeenMs: number, nowMs: number) => Verdict;
+
+export interface Grant {
+  ref: ResourceRef;
+  token: number;
+  /** Set when the claim was taken over from a dead or ended session. */
+  takenOver?: { claim: ClaimRecord; session: SessionRecord | null; why: string };
+}
+
+export type ClaimResult =
+  | { ok: true; grants: Grant[] }
+  | { ok: false; blockers: { wanted: ResourceRef; held: ClaimRecord; holder: SessionRecord | null }[] };
+
+export interface GateHolder {
+  owner: OwnerIdentity;
+  sessionId: string | null;
+  command: string;
+}
+
+export interface GateRecord extends GateHolder {
+  name: string;
+  token: number;
+  acquiredAt: number;
+  leaseUntil: number;
+}
+
+export interface StateRecord {
+  sessionId: string;
+  /** JSON text. */
+  value: string;
+  version: number;
+  updatedAt: number;
+}
+
+export type GateAttempt =
+  | { acquired: true; token: number; previous: GateRecord | null; previousWhy: string; state: StateRecord | null }
+  | { acquired: false; holder: GateRecord };
+
+/** What to do with a session's state when a gate is released. */
+export type StateChange = { kind: 'keep' } | { kind: 'set'; value: string } | { kind: 'delete' };
+
+export interface StoreInfo {
+  backend: 'sqlite';
+  location: string;
+  schemaVersion: number;
+}
+
+export interface Store {
+  readonly info: StoreInfo;
+  now(): Promise<number>;
+
+  insertSession(session: NewSession): Promise<SessionRecord>;
+  getSession(id: string): Promise<SessionRecord | null>;
+  listSessions(options: { includeEnded: boolean }): Promise<SessionRecord[]>;
+  /** Refreshes last_seen (the lease of other hosts). False when unknown or ended. */
+  touchSession(id: string): Promise<boolean>;
+  /** Ends the session and releases all its claims in one transaction. Null when unknown. */
+  endSession(id: string, reason: string): Promise<{ session: SessionRecord; released: ClaimRecord[] } | null>;
+
+  /** All-or-nothing; takes over claims of dead/ended holders; each grant gets the next token. */
+  acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult>;
+  releaseClaims(sessionId: string, refs: ResourceRef[]): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }>;
+  /** Claims, optionally only those of some scopes or of one session. */
+  listClaims(filter?: { scopes?: string[]; sessionId?: string }): Promise<ClaimRecord[]>;
+  /** The highest token ever granted for exactly this resource (0 if never). */
+  lastToken(ref: ResourceRef): Promise<number>;
+
+  /** Non-blocking attempt; takes over a gate whose holder the judge finds dead. Reads the session's state in the same step. */
+  tryAcquireGate(name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt>;
+  peekGate(name: string): Promise<GateRecord | null>;
+  renewGate(name: string, token: number, leaseMs: number): Promise<boolean>;
+  /** Applies the state change and releases the gate atomically, only if `token` still holds it (else E_FENCED). */
+  releaseGate(name: string, token: number, stateOf: string | null, change: StateChange): Promise<void>;
+  readState(sessionId: string): Promise<StateRecord | null>;
+
+  close(): Promise<void>;
+}
