@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import pc from 'picocolors';
+import type CliTable3 from 'cli-table3';
 import type { LanesError } from '../core/errors.js';
 
 export { pc };
@@ -10,7 +11,7 @@ export function printJson(out: (t: string) => void, value: unknown): void {
 
 /** A borderless, aligned table; cli-table3 measures wide (CJK, emoji) characters correctly. */
 export function table(head: string[], rows: (string | number | null | undefined)[][]): string {
-  const Table = createRequire(import.meta.url)('cli-table3') as typeof import('cli-table3');
+  const Table = createRequire(import.meta.url)('cli-table3') as typeof CliTable3;
   const t = new Table({
     head: head.map((h) => pc.bold(h)),
     chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' },

@@ -41,7 +41,6 @@ export function parseResource(text: string, ctx: ResourceContext): ResourceRef {
   if (!KIND.test(kind)) throw bad(text, `kind ${JSON.stringify(kind)} must match [a-z][a-z0-9-]*`, `write it as ${kinds}`);
   if (rawName.length === 0) throw bad(text, 'the name after ":" is empty', `write it as ${kinds}`);
   if (rawName.includes('\0')) throw bad(text, 'the name contains a NUL byte', 'remove the NUL byte');
-  // eslint-disable-next-line no-control-regex
   if (/[\u0001-\u001f\u007f]/.test(rawName)) throw bad(text, 'the name contains control characters', 'use printable characters only');
   if (rawName.length > MAX_NAME) throw bad(text, `the name is longer than ${MAX_NAME} characters`, 'use a shorter name');
 

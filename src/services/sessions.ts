@@ -25,7 +25,6 @@ export interface SessionView extends SessionRecord {
 
 function checkText(what: string, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
-  // eslint-disable-next-line no-control-regex
   if (value.length === 0 || value.length > 200 || /[\u0000-\u001f\u007f]/.test(value)) {
     throw new LanesError('E_USAGE', `--${what} must be 1-200 printable characters, got ${JSON.stringify(value.slice(0, 40))}`, {
       hint: `pass a shorter --${what} without control characters`,

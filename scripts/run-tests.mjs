@@ -1,0 +1,18 @@
+// Runs every test/**/*.test.ts with Node's own test runner (TypeScript through tsx).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const files = [];
+const walk = (dir) => {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (e.name.endsWith('.test.ts')) files.push(p);
+  }
+};
+walk('test');
+const filter = process.argv.slice(2);
+const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], { stdio: 'inherit' });
+process.exit(r.status ?? 1);

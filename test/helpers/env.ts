@@ -1,0 +1,125 @@
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after } from 'node:test';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = join(ROOT, 'dist', 'cli.js');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
+
+/** A fresh temp directory, removed when the test file ends. */
+export function tmp(prefix = 'lanes-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** An isolated lanes world: its own LANES_HOME (store + runtime dirs), no inherited session. */
+export function lanesEnv(home = tmp('lanes-home-')): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('LANES_') && k !== 'XDG_RUNTIME_DIR') env[k] = v;
+  env['LANES_HOME'] = home;
+  env['NO_COLOR'] = '1';
+  return env;
+}
+
+/** A real git repository on branch main, with a user, no signing and no automatic gc. */
+export function gitRepo(dir = tmp('lanes-repo-')): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Lanes Test');
+  git('config', 'user.email', 'test@lanes.invalid');
+  git('config', 'commit.gpgsign', 'false');
+  git('config', 'gc.auto', '0');
+  writeFileSync(join(dir, 'README.md'), 'test\n');
+  git('add', 'README.md');
+  git('commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: Buffer;
+}
+
+export interface RunOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  input?: string | Buffer;
+}
+
+/** Runs the built `lanes` binary to completion. */
+export function lanes(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return run(process.execPath, [CLI, ...args], options);
+}
+
+export function run(file: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(file, args, { cwd: options.cwd ?? process.cwd(), env: options.env ?? lanesEnv() });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const stdoutBytes = Buffer.concat(out);
+      resolvePromise({ code, signal, stdout: stdoutBytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stdoutBytes });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A long-running child with line-based signalling: `await child.line(/holding/)`. */
+export class Child {
+  readonly proc: ChildProcessWithoutNullStreams;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private waiters: (() => void)[] = [];
+
+  constructor(file: string, args: string[], options: { env?: Record<string, string>; cwd?: string } = {}) {
+    this.proc = spawn(file, args, { cwd: options.cwd ?? process.cwd(), env: options.env ?? lanesEnv() });
+    const wake = () => {
+      for (const w of this.waiters.splice(0)) w();
+    };
+    this.proc.stdout.on('data', (d: Buffer) => { this.stdout += d.toString('utf8'); wake(); });
+    this.proc.stderr.on('data', (d: Buffer) => { this.stderr += d.toString('utf8'); wake(); });
+    this.exited = new Promise((res) => this.proc.on('close', (code, signal) => { wake(); res({ code, signal }); }));
+    after(() => { if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL'); });
+  }
+
+  /** Resolves when stdout (or stderr) matches; rejects if the child exits first. */
+  async waitFor(pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout', timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    let exited = false;
+    void this.exited.then(() => { exited = true; });
+    for (;;) {
+      const m = this[stream].match(pattern);
+      if (m) return m;
+      if (exited) throw new Error(`child exited before ${pattern} on ${stream}; stdout=${this.stdout} stderr=${this.stderr}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} on ${stream}; stdout=${this.stdout} stderr=${this.stderr}`);
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, 250);
+        this.waiters.push(() => { clearTimeout(t); res(); });
+      });
+    }
+  }
+
+  send(line: string): void {
+    this.proc.stdin.write(line + '\n');
+  }
+}
+
+export function node(script: string, args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Child {
+  return new Child(process.execPath, [join(FIXTURES, script), ...args], options);
+}
+
+export function lanesChild(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Child {
+  return new Child(process.execPath, [CLI, ...args], options);
+}

@@ -1,0 +1,165 @@
+// The contract every Store backend passes unchanged. A backend's test file is a few lines:
+//   storeContract('sqlite', async () => ({ store: SqliteStore.open(file), cleanup }))
+// Nothing here may know which backend it talks to. Liveness is the injected judge's business;
+// the judge here treats pid 666 as dead so the rules can be tested on any backend.
+import { describe, it, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NewSession, OwnerJudge, Store } from '../../src/store/types.js';
+import type { ResourceRef } from '../../src/core/resource.js';
+
+export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+
+const DEAD_PID = 666;
+const judge: OwnerJudge = (owner) => (owner.pid === DEAD_PID ? { live: false, why: 'dead for the test' } : { live: true, why: '' });
+
+function session(id: string, pid = 100): NewSession {
+  return { id, label: `label ${id}`, agent: 'test', ticket: 'SEAT-1', repo: '/r/.git', worktree: '/r', cwd: '/r', owner: { host: 'h', bootId: 'b', pid, startTime: '1' }, command: null };
+}
+
+const REPO = 'repo:/r/.git';
+const ref = (kind: string, name: string, scope = REPO): ResourceRef => ({ kind, name, scope });
+
+export function storeContract(name: string, makeStore: MakeStore): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => {
+      ({ store, cleanup } = await makeStore());
+    });
+    afterEach(async () => {
+      await store.close();
+      await cleanup();
+    });
+
+    it('stamps sessions with the store clock and refuses duplicate ids', async () => {
+      const before = await store.now();
+      const s = await store.insertSession(session('a'));
+      const after = await store.now();
+      assert.ok(s.createdAt >= before && s.createdAt <= after);
+      assert.equal(s.lastSeenAt, s.createdAt);
+      assert.equal(s.endedAt, null);
+      assert.deepEqual((await store.getSession('a'))?.owner, session('a').owner);
+      await assert.rejects(store.insertSession(session('a')), /already exists/);
+      assert.equal(await store.getSession('nope'), null);
+    });
+
+    it('touch refreshes last seen; an ended session cannot be touched', async () => {
+      const s = await store.insertSession(session('a'));
+      await new Promise((r) => setTimeout(r, 5));
+      assert.equal(await store.touchSession('a'), true);
+      assert.ok((await store.getSession('a'))!.lastSeenAt > s.lastSeenAt);
+      await store.endSession('a', 'done');
+      assert.equal(await store.touchSession('a'), false);
+      assert.equal(await store.touchSession('unknown'), false);
+    });
+
+    it('ending a session releases all its claims in the same step', async () => {
+      await store.insertSession(session('a'));
+      await store.acquireClaims('a', [ref('ticket', 'T1'), ref('path', 'src/')], judge);
+      const ended = await store.endSession('a', 'bye');
+      assert.equal(ended?.released.length, 2);
+      assert.equal(ended?.session.endReason, 'bye');
+      assert.deepEqual(await store.listClaims(), []);
+      assert.equal((await store.listSessions({ includeEnded: false })).length, 0);
+      assert.equal((await store.listSessions({ includeEnded: true })).length, 1);
+      assert.equal(await store.endSession('zzz', 'x'), null);
+    });
+
+    it('tokens increase strictly per resource across release, regrant and takeover', async () => {
+      await store.insertSession(session('a'));
+      await store.insertSession(session('dead', DEAD_PID));
+      const tokens: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await store.acquireClaims('a', [ref('ticket', 'T')], judge);
+        assert.ok(r.ok);
+        tokens.push(r.grants[0]!.token);
+        await store.releaseClaims('a', [ref('ticket', 'T')]);
+      }
+      const d = await store.acquireClaims('dead', [ref('ticket', 'T')], judge);
+      assert.ok(d.ok);
+      tokens.push(d.grants[0]!.token);
+      const t = await store.acquireClaims('a', [ref('ticket', 'T')], judge);
+      assert.ok(t.ok);
+      assert.equal(t.grants[0]!.takenOver?.claim.sessionId, 'dead');
+      tokens.push(t.grants[0]!.token);
+      assert.deepEqual(tokens, [1, 2, 3, 4, 5]);
+      assert.equal(await store.lastToken(ref('ticket', 'T')), 5);
+      assert.equal(await store.lastToken(ref('ticket', 'other')), 0);
+    });
+
+    it('a live holder blocks, all-or-nothing; overlapping paths conflict', async () => {
+      await store.insertSession(session('a'));
+      await store.insertSession(session('b'));
+      assert.ok((await store.acquireClaims('a', [ref('path', 'src/billing/')], judge)).ok);
+      const r = await store.acquireClaims('b', [ref('ticket', 'FREE'), ref('path', 'src/billing/x.ts')], judge);
+      assert.equal(r.ok, false);
+      if (!r.ok) {
+        assert.equal(r.blockers.length, 1);
+        assert.equal(r.blockers[0]!.held.name, 'src/billing/');
+        assert.equal(r.blockers[0]!.holder?.id, 'a');
+      }
+      assert.deepEqual((await store.listClaims({ sessionId: 'b' })).length, 0, 'nothing of a failed request is granted');
+      assert.ok((await store.acquireClaims('b', [ref('path', 'src/billingX')], judge)).ok, 'a sibling name does not overlap');
+      assert.ok((await store.acquireClaims('b', [ref('path', 'src/billing/', 'repo:/other/.git')], judge)).ok, 'another repository is another scope');
+    });
+
+    it('claims of ended and dead holders never block and are taken over', async () => {
+      await store.insertSession(session('ended'));
+      await store.insertSession(session('dead', DEAD_PID));
+      await store.insertSession(session('b'));
+      await store.acquireClaims('ended', [ref('ticket', 'E')], judge);
+      await store.acquireClaims('dead', [ref('path', 'lib/')], judge);
+      await store.endSession('ended', 'finished');
+      const r = await store.acquireClaims('b', [ref('ticket', 'E'), ref('path', 'lib/a.ts')], judge);
+      assert.ok(r.ok);
+      const lib = r.grants.find((g) => g.ref.kind === 'path');
+      assert.equal(lib?.takenOver?.claim.name, 'lib/');
+      assert.equal(lib?.takenOver?.session?.id, 'dead');
+      const claims = await store.listClaims();
+      assert.deepEqual(claims.map((c) => `${c.sessionId}:${c.kind}:${c.name}`).sort(), ['b:path:lib/a.ts', 'b:ticket:E']);
+    });
+
+    it('an ended or unknown session cannot claim', async () => {
+      await store.insertSession(session('a'));
+      await store.endSession('a', 'x');
+      await assert.rejects(store.acquireClaims('a', [ref('ticket', 'T')], judge), { code: 'E_SESSION_ENDED' });
+      await assert.rejects(store.acquireClaims('ghost', [ref('ticket', 'T')], judge), { code: 'E_UNKNOWN_SESSION' });
+    });
+
+    it('release reports what was not held', async () => {
+      await store.insertSession(session('a'));
+      await store.insertSession(session('b'));
+      await store.acquireClaims('a', [ref('ticket', 'A')], judge);
+      const r = await store.releaseClaims('b', [ref('ticket', 'A'), ref('ticket', 'none')]);
+      assert.equal(r.released.length, 0);
+      assert.equal(r.notHeld.length, 2);
+      assert.equal((await store.listClaims({ scopes: [REPO] })).length, 1);
+      assert.equal((await store.listClaims({ scopes: ['host:x'] })).length, 0);
+    });
+
+    it('a gate has one holder; release writes state atomically; a taken-over holder is fenced', async () => {
+      const live = { owner: { host: 'h', bootId: 'b', pid: 100, startTime: '1' }, sessionId: 's', command: 'cmd' };
+      const dead = { ...live, owner: { ...live.owner, pid: DEAD_PID } };
+      const first = await store.tryAcquireGate('state:s', live, 10_000, judge, 's');
+      assert.ok(first.acquired);
+      const second = await store.tryAcquireGate('state:s', live, 10_000, judge, 's');
+      assert.equal(second.acquired, false);
+      if (!second.acquired) assert.equal(second.holder.command, 'cmd');
+      await store.releaseGate('state:s', first.acquired ? first.token : 0, 's', { kind: 'set', value: '{"n":1}' });
+      assert.equal((await store.readState('s'))?.value, '{"n":1}');
+      assert.equal(await store.peekGate('state:s'), null);
+
+      const d = await store.tryAcquireGate('state:s', dead, 10_000, judge, 's');
+      assert.ok(d.acquired);
+      const taker = await store.tryAcquireGate('state:s', live, 10_000, judge, 's');
+      assert.ok(taker.acquired && taker.previous?.owner.pid === DEAD_PID);
+      assert.equal(taker.acquired && taker.state?.value, '{"n":1}', 'the state is read in the same step');
+      await assert.rejects(store.releaseGate('state:s', d.acquired ? d.token : 0, 's', { kind: 'set', value: '{"n":99}' }), { code: 'E_FENCED' });
+      assert.equal((await store.readState('s'))?.value, '{"n":1}', 'a fenced write changes nothing');
+      assert.ok(taker.acquired && d.acquired && taker.token > d.token);
+      assert.equal(await store.renewGate('state:s', taker.acquired ? taker.token : 0, 10_000), true);
+      await store.releaseGate('state:s', taker.acquired ? taker.token : 0, 's', { kind: 'delete' });
+      assert.equal(await store.readState('s'), null);
+    });
+  });
+}

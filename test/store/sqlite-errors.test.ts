@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import { lanes, lanesEnv, node, tmp } from '../helpers/env.js';
+
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
+function assertClean(r: { stderr: string }, file: string) {
+  assert.ok(r.stderr.includes(file), `names the file: ${r.stderr}`);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  assert.match(r.stderr, /fix:/);
+}
+
+test('a corrupt store: a clear error naming the file, exit 1, file untouched', async () => {
+  const home = tmp();
+  const file = join(home, 'lanes.db');
+  writeFileSync(file, 'this is not a database '.repeat(200));
+  const before = readFileSync(file);
+  const r = await lanes(['ls'], { env: lanesEnv(home) });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /corrupt or not a lanes store/);
+  assertClean(r, file);
+  assert.ok(readFileSync(file).equals(before));
+});
+
+test('a store of a newer schema version is refused and left unchanged', async () => {
+  const home = tmp();
+  const file = join(home, 'lanes.db');
+  SqliteStore.open(file).close();
+  const db = new Database(file);
+  db.prepare(`UPDATE meta SET value = '99' WHERE key = 'schema_version'`).run();
+  db.close();
+  const r = await lanes(['ls'], { env: lanesEnv(home) });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /schema version 99, newer than this lanes understands/);
+  assertClean(r, file);
+  const check = new Database(file);
+  assert.equal((check.prepare(`SELECT value FROM meta WHERE key='schema_version'`).get() as { value: string }).value, '99');
+  check.close();
+});
+
+test('a store locked past the bound: E_STORE_LOCKED naming the file, nothing half-applied', async () => {
+  const home = tmp();
+  const file = join(home, 'lanes.db');
+  const first = SqliteStore.open(file);
+  await first.insertSession({ id: 'a', label: null, agent: null, ticket: null, repo: null, worktree: null, cwd: '/', owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' }, command: null });
+  await first.close();
+  const locker = node('sqlite-locker.mjs', [file]);
+  await locker.waitFor(/locked/);
+  const store = SqliteStore.open(file, { busyTimeoutMs: 200 });
+  await assert.rejects(store.endSession('a', 'x'), (e: Error & { code?: string }) => e.code === 'E_STORE_LOCKED' && e.message.includes(file));
+  locker.send('release');
+  await locker.exited;
+  assert.equal((await store.getSession('a'))?.endedAt, null, 'the failed end changed nothing');
+  await store.close();
+});
+
+test('a full disk: E_STORE_FULL naming the file, the store still consistent', async (t) => {
+  // Not tmp(): its cleanup would run before the unmount below.
+  const mnt = mkdtempSync(join(tmpdir(), 'lanes-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', mnt], { stdio: 'pipe' });
+  } catch {
+    t.skip('needs root to mount a small tmpfs (CI runs as root); the full-disk path is not exercised here');
+    return;
+  }
+  t.after(() => {
+    execFileSync('umount', [mnt]);
+    rmSync(mnt, { recursive: true, force: true });
+  });
+  const file = join(mnt, 'lanes.db');
+  const store = SqliteStore.open(file);
+  await store.insertSession({ id: 'a', label: null, agent: null, ticket: null, repo: null, worktree: null, cwd: '/', owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' }, command: null });
+  // Fill the filesystem with another file, then ask the store to grow.
+  try {
+    writeFileSync(join(mnt, 'filler'), Buffer.alloc(1024 * 1024));
+  } catch { /* ENOSPC: full, as intended */ }
+  let failure: (Error & { code?: string }) | undefined;
+  for (let i = 0; i < 200 && !failure; i++) {
+    try {
+      await store.insertSession({ id: `big-${i}`, label: 'x'.repeat(190), agent: null, ticket: null, repo: null, worktree: null, cwd: '/'.repeat(4000), owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' }, command: 'y'.repeat(8000) });
+    } catch (e) {
+      failure = e as Error & { code?: string };
+    }
+  }
+  assert.ok(failure, 'the disk filled up');
+  assert.equal(failure.code, 'E_STORE_FULL', failure.message);
+  assert.ok(failure.message.includes(file));
+  assert.equal((await store.getSession('a'))?.id, 'a', 'earlier data intact');
+  await store.close();
+});
