@@ -20,6 +20,21 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
 }
 
+/** Retries an operation that SQLite refuses with SQLITE_BUSY without waiting, up to the busy bound. */
+function retryBusy<T>(fn: () => T, busyMs: number): T {
+  const deadline = Date.now() + busyMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      return fn();
+    } catch (e) {
+      const code = String((e as { code?: unknown }).code ?? '');
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw e;
+      Atomics.wait(pause, 0, 0, 2 + Math.random() * 8);
+    }
+  }
+}
+
 const NOW_SQL = `SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now`;
 
 /**
@@ -51,10 +66,15 @@ export class SqliteStore implements Store {
       // Loaded lazily: commands that never touch the store do not pay for the native module.
       const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
       db = new Database(file, { timeout: busyMs });
-      db.pragma('journal_mode = WAL');
+      const conn = db;
+      // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports SQLITE_BUSY for it
+      // at once rather than through the busy handler when several processes open a new store together.
+      retryBusy(() => {
+        if (String(conn.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') conn.pragma('journal_mode = WAL');
+      }, busyMs);
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
-      const version = migrate(db, file);
+      const version = retryBusy(() => migrate(conn, file), busyMs);
       return new SqliteStore(db, file, version, busyMs);
     } catch (e) {
       db?.close();

@@ -11,7 +11,7 @@ test('any bytes round-trip; checksum and length are verified', () => {
   assert.ok(env.payload.equals(payload));
   assert.throws(() => decodeEnvelope(bytes.subarray(0, bytes.length - 1), 'f'), { code: 'E_INTEGRITY' });
   const flipped = Buffer.from(bytes);
-  flipped[flipped.length - 1] ^= 1;
+  flipped[flipped.length - 1] = (flipped[flipped.length - 1] ?? 0) ^ 1;
   assert.throws(() => decodeEnvelope(flipped, 'f'), { code: 'E_INTEGRITY' });
   assert.throws(() => decodeEnvelope(Buffer.from('{"session":"s-a"}'), 'f'), { code: 'E_INTEGRITY' });
 });

@@ -1,0 +1,126 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { CLEAR, openLanes } from '../../src/index.js';
+import { lanes, lanesChild, lanesEnv, node, tmp } from '../helpers/env.js';
+
+async function world() {
+  const home = tmp();
+  const env = lanesEnv(home);
+  const lib = await openLanes({ store: join(home, 'lanes.db'), env, notice: false, session: null });
+  const session = (await lib.sessions.start({ pid: process.pid, label: 'state-test' })).id;
+  return { env, lib, session };
+}
+
+test('clear waits for a mutation held by another process: no lost write, no resurrection', async () => {
+  const { env, lib, session } = await world();
+  await lib.state.mutate(session, () => ({ v: 0 }));
+  const holder = node('state-holder.mjs', [session, '{"v":1}'], { env });
+  await holder.waitFor(/holding/);
+  let clearedAt = 0;
+  let doneSeenAt = 0;
+  const clearing = lib.state.clear(session).then((existed) => {
+    clearedAt = performance.now();
+    return existed;
+  });
+  // The clear must still be pending while the other process holds the gate.
+  await new Promise((r) => setImmediate(r));
+  assert.equal(clearedAt, 0, 'clear did not wait for the gate');
+  holder.send('go');
+  await holder.waitFor(/done/);
+  doneSeenAt = performance.now();
+  assert.equal(await clearing, true);
+  assert.ok(clearedAt > 0);
+  assert.equal((await holder.exited).code, 0);
+  // The holder's locked write landed first, then the clear removed it: the state is gone for good.
+  assert.equal(await lib.state.get(session), undefined, 'the state must stay cleared (no resurrection)');
+  assert.ok(doneSeenAt > 0);
+  await lib.close();
+});
+
+test('a clear inside a mutate of the same session is refused; nested mutates join the frame', { timeout: 10_000 }, async () => {
+  const { lib, session } = await world();
+  await lib.state.mutate(session, () => ({ n: 1 }));
+  await lib.state.mutate(session, async (cur) => {
+    await assert.rejects(lib.state.clear(session, { timeoutMs: 3000 }), (e: Error & { code?: string; hint?: string }) => e.code === 'E_CLEAR_IN_MUTATE' && /return CLEAR/.test(e.hint ?? ''));
+    // A nested mutate reuses the open frame instead of waiting on its own gate forever.
+    const inner = await lib.state.mutate(session, (c) => ({ ...(c as object), inner: true }));
+    assert.deepEqual(inner, { n: 1, inner: true });
+    assert.deepEqual(await lib.state.get(session), { n: 1, inner: true }, 'reads inside the frame see the frame');
+    return { ...(inner as object), outer: (cur as { n: number }).n };
+  });
+  assert.deepEqual(await lib.state.get(session), { n: 1, inner: true, outer: 1 });
+  // The in-frame alternative: decide and clear in one gated step.
+  assert.equal(await lib.state.clearIf(session, (c) => (c as { n: number }).n === 2), false);
+  assert.deepEqual(await lib.state.get(session), { n: 1, inner: true, outer: 1 });
+  await lib.state.mutate(session, () => CLEAR);
+  assert.equal(await lib.state.get(session), undefined);
+  await lib.close();
+});
+
+test('a failing mutation writes nothing and releases the gate', async () => {
+  const { lib, session } = await world();
+  await lib.state.mutate(session, () => ({ a: 1 }));
+  await assert.rejects(lib.state.mutate(session, (c) => {
+    (c as { a: number }).a = 2;
+    throw new Error('boom');
+  }), /boom/);
+  assert.deepEqual(await lib.state.get(session), { a: 1 });
+  assert.deepEqual(await lib.state.mutate(session, (c) => ({ ...(c as object), b: 1 })), { a: 1, b: 1 });
+  await lib.close();
+});
+
+test('a waiting CLI prints ONE notice after 1 s naming the holder; an uncontended call prints nothing', async () => {
+  const { env, lib, session } = await world();
+  const quiet = await lanes(['state', 'set', 'k', '1', '--session', session], { env });
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stderr, '');
+  const holder = node('state-holder.mjs', [session, '{"k":2}'], { env });
+  const [, pid] = (await holder.waitFor(/holding (\d+)/)) as RegExpMatchArray;
+  const waiter = lanesChild(['state', 'set', 'w', '3', '--session', session], { env });
+  await waiter.waitFor(/waiting for the state gate/, 'stderr');
+  assert.match(waiter.stderr, new RegExp(`pid ${pid} `));
+  assert.match(waiter.stderr, /state-holder\.mjs/);
+  assert.match(waiter.stderr, /since \d\d:\d\d:\d\d UTC/);
+  assert.match(waiter.stderr, /Ctrl-C/);
+  holder.send('go');
+  assert.equal((await waiter.exited).code, 0);
+  assert.equal(waiter.stderr.match(/waiting for/g)?.length, 1, 'exactly one notice');
+  assert.deepEqual(await lib.state.get(session), { k: 2, w: 3 }, 'the waiter saw the holder\'s write');
+  await lib.close();
+});
+
+test('Ctrl-C ends a wait with exit 5 and nothing changed; --timeout gives exit 5', async () => {
+  const { env, lib, session } = await world();
+  await lib.state.mutate(session, () => ({ v: 'before' }));
+  const holder = node('state-holder.mjs', [session, '{"v":"holder"}'], { env });
+  await holder.waitFor(/holding/);
+  const waiter = lanesChild(['state', 'clear', '--session', session], { env });
+  await waiter.waitFor(/waiting for/, 'stderr');
+  waiter.proc.kill('SIGINT');
+  const exit = await waiter.exited;
+  assert.equal(exit.code, 5, waiter.stderr);
+  assert.match(waiter.stderr, /stopped waiting/);
+  const timed = await lanes(['state', 'set', 'x', '1', '--session', session, '--timeout', '300ms'], { env });
+  assert.equal(timed.code, 5, timed.stderr);
+  assert.match(timed.stderr, /gave up waiting/);
+  holder.send('go');
+  await holder.exited;
+  assert.deepEqual(await lib.state.get(session), { v: 'holder' }, 'the aborted clear and the timed-out set changed nothing');
+  await lib.close();
+});
+
+test('a holder SIGKILLed mid-mutation: the next waiter gets the gate at once, the old state intact', { timeout: 10_000 }, async () => {
+  const { env, lib, session } = await world();
+  await lib.state.mutate(session, () => ({ v: 'old' }));
+  const holder = node('state-holder.mjs', [session, '{"v":"never"}'], { env });
+  await holder.waitFor(/holding/);
+  holder.proc.kill('SIGKILL');
+  await holder.exited;
+  const started = performance.now();
+  const after = await lib.state.mutate(session, (c) => ({ ...(c as object), next: true }), { timeoutMs: 5000 });
+  const waited = performance.now() - started;
+  assert.deepEqual(after, { v: 'old', next: true });
+  assert.ok(waited < 1500, `waited ${waited.toFixed(0)} ms for a dead holder`);
+  await lib.close();
+});
