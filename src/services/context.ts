@@ -1,4 +1,5 @@
 import { LanesError } from '../core/errors.js';
+import { assertSessionId } from '../core/ids.js';
 import { judgeOwner } from '../core/liveness.js';
 import type { SessionState, Verdict } from '../core/liveness.js';
 import { bootId, hostId, identityOf, readCommandLine, readProcStat } from '../core/process-identity.js';
@@ -61,7 +62,7 @@ export class LanesContext {
         hint: 'start one first: export LANES_SESSION=$(lanes start --label NAME), or run your command under `lanes start -- CMD`',
       });
     }
-    const session = await this.store.getSession(id);
+    const session = await this.store.getSession(assertSessionId(id, explicit ? 'session id' : 'LANES_SESSION'));
     if (!session) {
       throw new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${this.store.info.location}`, {
         hint: 'check LANES_SESSION / LANES_STORE, list sessions with `lanes ls --all`, or start a new one with `lanes start`',

@@ -35,6 +35,7 @@ export const command: CommandSpec = {
   examples: ['lanes state set step \'"tests"\'', 'lanes state get step', 'lanes state clear'],
   async run(args, io) {
     const [action, key, value] = args.positionals;
+    if (action !== 'get' && action !== 'set' && action !== 'clear') throw usageError(this, `unknown action ${JSON.stringify(action)}: use get, set or clear`);
     const lanes = await io.lanes();
     const session = str(args.values['session']) ?? (await lanes.sessions.current()).id;
     const timeout = str(args.values['timeout']);

@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lanes, lanesChild, lanesEnv, node, gitRepo, tmp } from '../helpers/env.js';
+
+test('start prints an id; --json the record with repository, worktree and owner', async () => {
+  const env = lanesEnv();
+  const repo = gitRepo();
+  const sleeper = node('sleeper.mjs', [], { env });
+  const [, pid] = (await sleeper.waitFor(/ready (\d+)/)) as RegExpMatchArray;
+  const r = await lanes(['start', '--json', '--label', 'billing 😀', '--ticket', 'SEAT-42', '--agent', 'codex', '--pid', pid!], { env, cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  const s = JSON.parse(r.stdout);
+  assert.match(s.id, /^s-[0-9a-z]{10}$/);
+  assert.equal(s.label, 'billing 😀');
+  assert.equal(s.owner.pid, Number(pid));
+  assert.match(s.repo, /\.git$/);
+  assert.equal(s.worktree.endsWith(repo.split('/').pop()), true);
+  const ls = JSON.parse((await lanes(['ls', '--json'], { env })).stdout);
+  assert.equal(ls[0].state, 'live');
+  sleeper.proc.stdin.end();
+  await sleeper.exited;
+  const after = JSON.parse((await lanes(['ls', '--json'], { env })).stdout);
+  assert.equal(after[0].state, 'dead', 'its owner exited, so the session is dead');
+  assert.match(after[0].why, /exited/);
+});
+
+test('start -- CMD: LANES_SESSION set, exit code passed through, session ended', async () => {
+  const env = lanesEnv();
+  const r = await lanes(['start', '--label', 'wrapped', '--', process.execPath, '-e', 'console.log(process.env.LANES_SESSION); process.exit(7)'], { env });
+  assert.equal(r.code, 7);
+  const id = r.stdout.trim();
+  assert.match(id, /^s-/);
+  const all = JSON.parse((await lanes(['ls', '--all', '--json'], { env })).stdout);
+  assert.equal(all[0].id, id);
+  assert.equal(all[0].state, 'ended');
+  assert.equal(all[0].endReason, 'command exited with code 7');
+  const missing = await lanes(['start', '--', 'no-such-command-xyz'], { env });
+  assert.equal(missing.code, 127);
+  assert.match(missing.stderr, /command not found/);
+});
+
+test('start -- CMD forwards signals to CMD', async () => {
+  const env = lanesEnv();
+  const script = 'process.on("SIGTERM", () => { console.log("got TERM"); process.exit(42) }); console.log("up"); setInterval(() => {}, 1000)';
+  const child = lanesChild(['start', '--', process.execPath, '-e', script], { env });
+  await child.waitFor(/up/);
+  child.proc.kill('SIGTERM');
+  const exit = await child.exited;
+  assert.equal(exit.code, 42);
+  assert.match(child.stdout, /got TERM/);
+});
+
+test('whoami: clear errors when LANES_SESSION is unset, unknown or ended', async () => {
+  const env = lanesEnv();
+  const unset = await lanes(['whoami'], { env });
+  assert.equal(unset.code, 1);
+  assert.match(unset.stderr, /LANES_SESSION is not set/);
+  assert.match(unset.stderr, /fix: .*lanes start/);
+  const unknown = await lanes(['whoami'], { env: { ...env, LANES_SESSION: 's-nothere000' } });
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /s-nothere000 is not known/);
+  const id = (await lanes(['start', '--pid', String(process.pid)], { env })).stdout.trim();
+  const me = await lanes(['whoami', '--json'], { env: { ...env, LANES_SESSION: id } });
+  assert.equal(JSON.parse(me.stdout).id, id);
+  await lanes(['end', id, '--reason', 'finished the ticket'], { env });
+  const ended = await lanes(['whoami'], { env: { ...env, LANES_SESSION: id } });
+  assert.equal(ended.code, 1);
+  assert.match(ended.stderr, /has ended \(finished the ticket\)/);
+  const bad = await lanes(['whoami'], { env: { ...env, LANES_SESSION: '../etc' } });
+  assert.equal(bad.code, 2);
+});
+
+test('usage errors exit 2 and name the command', async () => {
+  const env = lanesEnv();
+  for (const args of [['nope'], ['ls', '--bogus'], ['start', '--pid', 'abc'], ['start', '--pid', '1', '--', 'true'], ['ls', 'extra'], ['claim'], ['state', 'frob']]) {
+    const r = await lanes(args, { env: { ...env, LANES_SESSION: 's-x' } });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /lanes: error:/);
+  }
+  const help = await lanes(['claim', '--help'], { env });
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--wait/);
+  assert.match(help.stdout, /Exit codes/);
+});
+
+test('--json errors are JSON on stdout with the code', async () => {
+  const r = await lanes(['whoami', '--json'], { env: lanesEnv(tmp()) });
+  assert.equal(r.code, 1);
+  assert.equal(JSON.parse(r.stdout).error.code, 'E_NO_SESSION');
+});
