@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/bin.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/bin.ts', index: 'src/index.ts', worker: 'src/cli/demo/worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

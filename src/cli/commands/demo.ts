@@ -1,2 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
-export const command: CommandSpec = { name: 'demo', summary: 'demo', usage: 'demo', options: {}, async run() { return 0; } };
+import { pc, printJson } from '../output.js';
+import { claimsAndFencing, gatedState, handoffCrossTalk } from '../demo/scenarios.js';
+import type { Check, World } from '../demo/scenarios.js';
+
+export const command: CommandSpec = {
+  name: 'demo',
+  summary: 'Show each protection working, next to the failure it prevents, in a temporary repository and store.',
+  usage: 'demo [--keep] [--json]',
+  description: 'Runs real processes against a temporary git repository and SQLite store (your own store is not touched).\nExit 0 when every protection held, 1 otherwise.',
+  options: { keep: { type: 'boolean', help: 'keep the temporary directory and print its path' } },
+  maxPositionals: 0,
+  async run(args, io) {
+    const dir = mkdtempSync(join(tmpdir(), 'lanes-demo-'));
+    const home = join(dir, 'home');
+    const repo = join(dir, 'shop');
+    mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
+    const git = (...a: string[]) => execFileSync('git', a, { cwd: repo, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'src', 'billing', 'invoice.ts'), 'export const total = 0;\n');
+    git('add', '.');
+    git('-c', 'user.name=demo', '-c', 'user.email=demo@lanes.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'init');
+    const env: NodeJS.ProcessEnv = { ...process.env, LANES_HOME: home, LANES_STORE: join(home, 'lanes.db') };
+    delete env['LANES_SESSION'];
+    delete env['XDG_RUNTIME_DIR'];
+    const { openLanes } = await import('../../services/lanes.js');
+    const lanes = await openLanes({ store: join(home, 'lanes.db'), env, cwd: repo, session: null, notice: false });
+    const say = io.json ? () => undefined : (line: string) => io.stdout(line + '\n');
+    const world: World = { lanes, env, dir, say };
+    say(pc.bold(`lanes demo: a temporary repository ${repo} and store ${join(home, 'lanes.db')}`));
+    say('');
+    const checks: Check[] = [];
+    try {
+      for (const scenario of [handoffCrossTalk, claimsAndFencing, gatedState]) {
+        checks.push(...(await scenario(world)));
+        say('');
+      }
+    } finally {
+      await lanes.close();
+      if (!args.values['keep']) rmSync(dir, { recursive: true, force: true });
+    }
+    const failed = checks.filter((c) => !c.ok);
+    if (io.json) printJson(io.stdout, { ok: failed.length === 0, checks, dir: args.values['keep'] ? dir : null });
+    else {
+      for (const c of checks) say(`${c.ok ? pc.green('✔') : pc.red('✘')} ${c.name}`);
+      say('');
+      say(failed.length === 0 ? pc.green(`all ${checks.length} checks held`) : pc.red(`${failed.length} of ${checks.length} checks FAILED`));
+      if (args.values['keep']) say(`kept ${dir}`);
+    }
+    return failed.length === 0 ? EXIT.ok : EXIT.error;
+  },
+};
