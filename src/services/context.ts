@@ -44,8 +44,12 @@ export class LanesContext {
     return this.selfIdentity;
   }
 
+  private selfCommandLine: string | undefined;
+
+  /** This process' command line, read once (it is shown in other processes' wait notices). */
   selfCommand(): string {
-    return readCommandLine(process.pid) || process.argv.join(' ');
+    this.selfCommandLine ??= readCommandLine(process.pid) || process.argv.join(' ');
+    return this.selfCommandLine;
   }
 
   async stateOf(session: SessionRecord): Promise<{ state: SessionState; verdict: Verdict }> {

@@ -22,9 +22,11 @@ export interface HeldGate {
 export async function acquireGate(ctx: LanesContext, name: string, stateOf: string | null, what: string, options: WaitOptions = {}): Promise<HeldGate> {
   const holder = { owner: ctx.self(), sessionId: ctx.sessionId, command: ctx.selfCommand() };
   let blocker = '';
+  let tries = 0;
   const attempt = await waitFor(what, async () => {
-    // A plain read first: polling must not take the store's write lock while the gate is busy.
-    const seen = await ctx.store.peekGate(name);
+    // After a first direct attempt, poll with a plain read: waiters must not take the store's write
+    // lock over and over while the gate is busy.
+    const seen = tries++ === 0 ? null : await ctx.store.peekGate(name);
     if (seen) {
       const now = await ctx.store.now();
       if (ctx.judge(seen.owner, seen.leaseUntil - ctx.gateLeaseMs, now).live) {
@@ -37,7 +39,7 @@ export async function acquireGate(ctx: LanesContext, name: string, stateOf: stri
     const now = await ctx.store.now();
     blocker = `held by ${got.holder.sessionId ? `session ${got.holder.sessionId}, ` : ''}${describeHolder(got.holder.owner, got.holder.acquiredAt, now, got.holder.command)}`;
     return { done: false, blockedBy: () => blocker };
-  }, ctx.notice, options);
+  }, ctx.notice, options, 'short');
 
   // Renew the lease while the caller works, for holders judged by lease (other hosts, team mode).
   const renew = setInterval(() => {

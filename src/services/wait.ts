@@ -10,12 +10,18 @@ export interface WaitOptions {
   noticeAfterMs?: number;
 }
 
+/** How a waiter polls: 'short' for gates (held for micro- to milliseconds), 'long' for claims. */
+export type PollSchedule = 'short' | 'long';
+
 export type Attempt<T> = { done: true; value: T } | { done: false; blockedBy: () => string };
 
 // Short sleeps first (a gate is usually held for well under a millisecond), then a few ms, with
 // jitter so pollers of one gate do not move in lock-step.
-const BACKOFF_MS = [0, 0, 0, 1, 1, 2, 3, 5, 8];
-const MAX_SLEEP_MS = 12;
+const SCHEDULES: Record<PollSchedule, { steps: number[]; max: number }> = {
+  // A gate changes hands in well under a millisecond: yield-and-retry first, then short sleeps.
+  short: { steps: [0, 0, 0, 0, 1, 1, 2], max: 4 },
+  long: { steps: [0, 0, 0, 1, 1, 2, 3, 5, 8], max: 12 },
+};
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -23,7 +29,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       setImmediate(resolve);
       return;
     }
-    const timer = setTimeout(done, ms + Math.random() * ms);
+    const timer = setTimeout(done, ms + Math.random() * ms * 0.5);
     signal?.addEventListener('abort', done, { once: true });
     function done() {
       clearTimeout(timer);
@@ -37,7 +43,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * Polls `attempt` until it succeeds. Silent when short; after noticeAfterMs prints ONE notice
  * saying what it waits for, who holds it and how to get out. Honours the signal and the deadline.
  */
-export async function waitFor<T>(what: string, attempt: () => Promise<Attempt<T>>, notice: Notice, options: WaitOptions = {}): Promise<T> {
+export async function waitFor<T>(what: string, attempt: () => Promise<Attempt<T>>, notice: Notice, options: WaitOptions = {}, schedule: PollSchedule = 'long'): Promise<T> {
+  const { steps, max } = SCHEDULES[schedule];
   const started = Date.now();
   const noticeAfter = options.noticeAfterMs ?? 1000;
   let noticed = false;
@@ -56,7 +63,7 @@ export async function waitFor<T>(what: string, attempt: () => Promise<Attempt<T>
       noticed = true;
       notice(`lanes: waiting for ${what}: ${result.blockedBy()}. Press Ctrl-C to stop waiting (nothing will be changed).`);
     }
-    let delay = BACKOFF_MS[i] ?? MAX_SLEEP_MS;
+    let delay = steps[i] ?? max;
     if (!noticed && elapsed + delay > noticeAfter) delay = Math.max(0, noticeAfter - elapsed);
     if (options.timeoutMs !== undefined) delay = Math.min(delay, Math.max(0, options.timeoutMs - elapsed));
     await sleep(delay, options.signal);

@@ -1,6 +1,6 @@
 import { LanesError } from '../core/errors.js';
 import { SqliteStore } from './sqlite.js';
-import type { SqliteOptions } from './sqlite.js';
+import type { SqliteOptions } from './sqlite-conn.js';
 import type { Store } from './types.js';
 
 export type StoreKind = 'sqlite' | 'postgres';

@@ -9,8 +9,9 @@ export interface SessionRow {
 
 export interface ClaimRow { scope: string; kind: string; name: string; session_id: string; token: number; acquired_at: number }
 
+/** A gate row; host..command are NULL while the gate is free (toGate is only called on held rows). */
 export interface GateRow {
-  name: string; token: number; session_id: string | null; host: string; boot_id: string; pid: number;
+  name: string; token: number; session_id: string | null; host: string; boot_id: string; pid: number | null;
   start_time: string; command: string; acquired_at: number; lease_until: number;
 }
 
@@ -31,7 +32,7 @@ export function toClaim(r: ClaimRow): ClaimRecord {
 export function toGate(r: GateRow): GateRecord {
   return {
     name: r.name, token: r.token, sessionId: r.session_id,
-    owner: { host: r.host, bootId: r.boot_id, pid: r.pid, startTime: r.start_time },
+    owner: { host: r.host, bootId: r.boot_id, pid: r.pid ?? 0, startTime: r.start_time },
     command: r.command, acquiredAt: r.acquired_at, leaseUntil: r.lease_until,
   };
 }

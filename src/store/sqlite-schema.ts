@@ -24,9 +24,10 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (scope, kind, name));
   CREATE INDEX claims_by_session ON claims (session_id);
   CREATE INDEX claims_by_scope_kind ON claims (scope, kind);
+  -- A gate row outlives its holders (pid NULL = free) so its token only ever grows.
   CREATE TABLE gates (name TEXT PRIMARY KEY, token INTEGER NOT NULL, session_id TEXT,
-    host TEXT NOT NULL, boot_id TEXT NOT NULL, pid INTEGER NOT NULL, start_time TEXT NOT NULL,
-    command TEXT NOT NULL, acquired_at INTEGER NOT NULL, lease_until INTEGER NOT NULL);
+    host TEXT, boot_id TEXT, pid INTEGER, start_time TEXT,
+    command TEXT, acquired_at INTEGER NOT NULL, lease_until INTEGER NOT NULL);
   CREATE TABLE state (session_id TEXT PRIMARY KEY, value TEXT NOT NULL,
     version INTEGER NOT NULL, updated_at INTEGER NOT NULL);
   `,

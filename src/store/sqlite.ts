@@ -1,131 +1,47 @@
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { LanesError } from '../core/errors.js';
 import { planClaims } from '../core/claim-plan.js';
 import { resourcesConflict } from '../core/resource.js';
 import type { ResourceRef } from '../core/resource.js';
-import { migrate } from './sqlite-schema.js';
-import { sqliteError } from './sqlite-errors.js';
-import { toClaim, toGate, toSession, toState } from './sqlite-rows.js';
-import type { ClaimRow, GateRow, SessionRow, StateRow } from './sqlite-rows.js';
+import { SqliteConn } from './sqlite-conn.js';
+import type { SqliteOptions } from './sqlite-conn.js';
+import * as gates from './sqlite-gates.js';
+import { toClaim, toSession } from './sqlite-rows.js';
+import type { ClaimRow, SessionRow } from './sqlite-rows.js';
 import type {
   ClaimRecord, ClaimResult, GateAttempt, GateHolder, GateRecord, Grant, NewSession, OwnerJudge,
   SessionRecord, StateChange, StateRecord, Store, StoreInfo,
 } from './types.js';
 
-export interface SqliteOptions {
-  /** How long one statement may wait for another process' write lock before E_STORE_LOCKED. */
-  busyTimeoutMs?: number;
-}
+export type { SqliteOptions };
 
-/** Retries an operation that SQLite refuses with SQLITE_BUSY without waiting, up to the busy bound. */
-function retryBusy<T>(fn: () => T, busyMs: number): T {
-  const deadline = Date.now() + busyMs;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) {
-    try {
-      return fn();
-    } catch (e) {
-      const code = String((e as { code?: unknown }).code ?? '');
-      if (!code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw e;
-      Atomics.wait(pause, 0, 0, 2 + Math.random() * 8);
-    }
-  }
-}
-
-const NOW_SQL = `SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now`;
-
-/**
- * The embedded store. Every read-modify-write runs in BEGIN IMMEDIATE (the write lock is taken
- * up front, so two writers never both read and then both write). Transactions are short and never
- * span the caller's async work; long waits (gates, claims --wait) are polls outside transactions.
- *
- * synchronous: NORMAL in WAL mode never corrupts the file and survives any process crash
- * (SIGKILL included); a power loss may drop the last commits. That is harmless for heartbeats,
- * sessions and state (a reboot kills every owner anyway; the boot id says so), but a fencing token
- * must never be granted twice, so grants commit with synchronous=FULL.
- */
+/** The embedded store: sessions and claims here, gates and state in sqlite-gates.ts, the connection discipline in sqlite-conn.ts. */
 export class SqliteStore implements Store {
   readonly info: StoreInfo;
-  private readonly db: BetterSqlite3.Database;
-  private readonly busyMs: number;
+  private readonly conn: SqliteConn;
 
-  private constructor(db: BetterSqlite3.Database, file: string, schemaVersion: number, busyMs: number) {
-    this.db = db;
-    this.busyMs = busyMs;
-    this.info = { backend: 'sqlite', location: file, schemaVersion };
+  private constructor(conn: SqliteConn) {
+    this.conn = conn;
+    this.info = { backend: 'sqlite', location: conn.file, schemaVersion: conn.schemaVersion };
   }
 
   static open(file: string, options: SqliteOptions = {}): SqliteStore {
-    const busyMs = options.busyTimeoutMs ?? 5000;
-    let db: BetterSqlite3.Database | undefined;
-    try {
-      if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      // Loaded lazily: commands that never touch the store do not pay for the native module.
-      const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-      db = new Database(file, { timeout: busyMs });
-      const conn = db;
-      // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports SQLITE_BUSY for it
-      // at once rather than through the busy handler when several processes open a new store together.
-      retryBusy(() => {
-        if (String(conn.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') conn.pragma('journal_mode = WAL');
-      }, busyMs);
-      db.pragma('synchronous = NORMAL');
-      db.pragma('foreign_keys = ON');
-      const version = retryBusy(() => migrate(conn, file), busyMs);
-      return new SqliteStore(db, file, version, busyMs);
-    } catch (e) {
-      db?.close();
-      throw sqliteError(e, file, busyMs);
-    }
+    return new SqliteStore(SqliteConn.open(file, options));
   }
 
-  private readonly statements = new Map<string, BetterSqlite3.Statement>();
-
-  /** Prepared once per connection: the gate and hook paths run the same few statements often. */
-  private stmt(sql: string): BetterSqlite3.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
+  private stmt(sql: string) {
+    return this.conn.stmt(sql);
   }
 
-  private wrap<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (e) {
-      throw sqliteError(e, this.info.location, this.busyMs);
-    }
-  }
-
-  /** BEGIN IMMEDIATE … COMMIT; rolled back whole on any error. */
   private immediate<T>(fn: (now: number) => T, durable = false): Promise<T> {
-    return Promise.resolve().then(() =>
-      this.wrap(() => {
-        if (durable) this.db.pragma('synchronous = FULL');
-        try {
-          return this.db.transaction(() => fn(this.clock())).immediate();
-        } finally {
-          if (durable) this.db.pragma('synchronous = NORMAL');
-        }
-      }),
-    );
+    return this.conn.immediate(fn, durable);
   }
 
   private read<T>(fn: () => T): Promise<T> {
-    return Promise.resolve().then(() => this.wrap(fn));
-  }
-
-  private clock(): number {
-    return (this.stmt(NOW_SQL).get() as { now: number }).now;
+    return this.conn.run(fn);
   }
 
   now(): Promise<number> {
-    return this.read(() => this.clock());
+    return this.read(() => this.conn.clock());
   }
 
   insertSession(s: NewSession): Promise<SessionRecord> {
@@ -260,76 +176,26 @@ export class SqliteStore implements Store {
   }
 
   tryAcquireGate(name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt> {
-    return this.immediate((now): GateAttempt => {
-      const row = this.stmt(`SELECT * FROM gates WHERE name = ?`).get(name) as GateRow | undefined;
-      let previous: GateRecord | null = null;
-      let previousWhy = '';
-      if (row) {
-        const current = toGate(row);
-        // A gate's lease is its holder's heartbeat: it matters only for holders on other hosts.
-        const verdict = judge(current.owner, current.leaseUntil - leaseMs, now);
-        if (verdict.live) return { acquired: false, holder: current };
-        previous = current;
-        previousWhy = verdict.why;
-      }
-      const token = this.nextToken('gate', 'gate', name);
-      const o = holder.owner;
-      this.stmt(
-        `INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (name) DO UPDATE SET token = excluded.token, session_id = excluded.session_id, host = excluded.host,
-           boot_id = excluded.boot_id, pid = excluded.pid, start_time = excluded.start_time, command = excluded.command,
-           acquired_at = excluded.acquired_at, lease_until = excluded.lease_until`,
-      ).run(name, token, holder.sessionId, o.host, o.bootId, o.pid, o.startTime, holder.command, now, now + leaseMs);
-      const state = stateOf === null ? null : this.stateRow(stateOf);
-      return { acquired: true, token, previous, previousWhy, state };
-    });
+    return gates.tryAcquireGate(this.conn, name, holder, leaseMs, judge, stateOf);
   }
 
   peekGate(name: string): Promise<GateRecord | null> {
-    return this.read(() => {
-      const row = this.stmt(`SELECT * FROM gates WHERE name = ?`).get(name) as GateRow | undefined;
-      return row ? toGate(row) : null;
-    });
+    return gates.peekGate(this.conn, name);
   }
 
   renewGate(name: string, token: number, leaseMs: number): Promise<boolean> {
-    return this.immediate((now) => this.stmt(`UPDATE gates SET lease_until = ? WHERE name = ? AND token = ?`).run(now + leaseMs, name, token).changes > 0);
+    return gates.renewGate(this.conn, name, token, leaseMs);
   }
 
   releaseGate(name: string, token: number, stateOf: string | null, change: StateChange): Promise<void> {
-    return this.immediate((now) => {
-      const held = this.stmt(`DELETE FROM gates WHERE name = ? AND token = ? RETURNING token`).get(name, token);
-      if (!held) {
-        throw new LanesError('E_FENCED', `lost the gate ${name}: it was taken over while this process held it (token ${token})`, {
-          hint: 'the change was NOT written; run the operation again',
-          details: { gate: name, token },
-        });
-      }
-      if (stateOf === null || change.kind === 'keep') return;
-      if (change.kind === 'delete') {
-        this.stmt(`DELETE FROM state WHERE session_id = ?`).run(stateOf);
-        return;
-      }
-      this.stmt(
-        `INSERT INTO state (session_id, value, version, updated_at) VALUES (?, ?, 1, ?)
-         ON CONFLICT (session_id) DO UPDATE SET value = excluded.value, version = state.version + 1, updated_at = excluded.updated_at`,
-      ).run(stateOf, change.value, now);
-    });
-  }
-
-  private stateRow(sessionId: string): StateRecord | null {
-    const row = this.stmt(`SELECT * FROM state WHERE session_id = ?`).get(sessionId) as StateRow | undefined;
-    return row ? toState(row) : null;
+    return gates.releaseGate(this.conn, name, token, stateOf, change);
   }
 
   readState(sessionId: string): Promise<StateRecord | null> {
-    return this.read(() => this.stateRow(sessionId));
+    return this.read(() => gates.readState(this.conn, sessionId));
   }
 
   close(): Promise<void> {
-    return this.read(() => {
-      if (this.db.open) this.db.close();
-    });
+    return this.read(() => this.conn.close());
   }
 }

@@ -1,0 +1,58 @@
+// Shared helpers for the benchmarks: spawning ready/go workers, percentiles, tables.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+
+/** A scratch directory; on tmpfs when available (as XDG_RUNTIME_DIR is in real use). */
+export function scratch(prefix) {
+  const base = process.env.LANES_BENCH_TMP || '/dev/shm';
+  try {
+    return mkdtempSync(join(base, prefix));
+  } catch {
+    return mkdtempSync(join('/tmp', prefix));
+  }
+}
+
+/** Starts workers, waits until each printed "ready", releases them together, collects their JSON line. */
+export async function runWorkers(commands, env) {
+  const kids = commands.map(([file, args]) => {
+    const proc = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const kid = { proc, out: '', err: '' };
+    proc.stdout.on('data', (d) => (kid.out += d));
+    proc.stderr.on('data', (d) => (kid.err += d));
+    kid.exit = new Promise((res) => proc.on('close', res));
+    return kid;
+  });
+  await Promise.all(kids.map((k) => waitFor(k, /ready/)));
+  for (const k of kids) k.proc.stdin.write('go\n');
+  const codes = await Promise.all(kids.map((k) => k.exit));
+  return kids.map((k, i) => {
+    if (codes[i] !== 0) throw new Error(`worker failed (${codes[i]}): ${k.err}`);
+    const line = k.out.trim().split('\n').pop();
+    return JSON.parse(line);
+  });
+}
+
+function waitFor(kid, re) {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (re.test(kid.out)) return resolve();
+    };
+    kid.proc.stdout.on('data', check);
+    kid.exit.then((c) => reject(new Error(`worker exited (${c}) before ready: ${kid.err}`)));
+    check();
+  });
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function table(head, rows) {
+  const all = [head, ...rows].map((r) => r.map(String));
+  const w = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  return all.map((r, j) => r.map((c, i) => c.padEnd(w[i])).join('  ') + (j === 0 ? '\n' + w.map((n) => '-'.repeat(n)).join('  ') : '')).join('\n');
+}

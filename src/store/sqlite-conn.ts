@@ -1,0 +1,125 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { migrate } from './sqlite-schema.js';
+import { sqliteError } from './sqlite-errors.js';
+
+export interface SqliteOptions {
+  /** How long one statement may wait for another process' write lock before E_STORE_LOCKED. */
+  busyTimeoutMs?: number;
+}
+
+/** The store's clock, in SQL, so leases never depend on a caller's clock. */
+export const NOW = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
+
+/** Retries an operation that SQLite refuses with SQLITE_BUSY without waiting, up to the busy bound. */
+function retryBusy<T>(fn: () => T, busyMs: number): T {
+  const deadline = Date.now() + busyMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      return fn();
+    } catch (e) {
+      const code = String((e as { code?: unknown }).code ?? '');
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw e;
+      Atomics.wait(pause, 0, 0, 2 + Math.random() * 8);
+    }
+  }
+}
+
+/**
+ * One better-sqlite3 connection with the store's transaction discipline: every read-modify-write
+ * runs in BEGIN IMMEDIATE (the write lock is taken up front, so two writers never both read and
+ * then both write), transactions are short and never span the caller's async work, and every
+ * SQLite error leaves as a LanesError naming the file.
+ *
+ * synchronous: NORMAL in WAL mode never corrupts the file and survives any process crash
+ * (SIGKILL included); a power loss may drop the last commits. That is harmless for heartbeats,
+ * sessions, gates and state (a reboot kills every owner anyway; the boot id says so), but a
+ * fencing token must never be granted twice, so claim grants commit with synchronous=FULL.
+ */
+export class SqliteConn {
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  // One transaction wrapper for the connection (better-sqlite3 builds a new one per db.transaction call).
+  private readonly txn: BetterSqlite3.Transaction<(fn: (now: number) => unknown) => unknown>;
+  private readonly plainTxn: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
+
+  private constructor(readonly db: BetterSqlite3.Database, readonly file: string, readonly busyMs: number, readonly schemaVersion: number) {
+    this.txn = db.transaction((fn: (now: number) => unknown) => fn(this.clock()));
+    this.plainTxn = db.transaction((fn: () => unknown) => fn());
+  }
+
+  static open(file: string, options: SqliteOptions = {}): SqliteConn {
+    const busyMs = options.busyTimeoutMs ?? 5000;
+    let db: BetterSqlite3.Database | undefined;
+    try {
+      if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      // Loaded lazily: commands that never touch the store do not pay for the native module.
+      const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+      const conn = new Database(file, { timeout: busyMs });
+      db = conn;
+      // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports SQLITE_BUSY for it
+      // at once rather than through the busy handler when several processes open a new store together.
+      retryBusy(() => {
+        if (String(conn.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') conn.pragma('journal_mode = WAL');
+      }, busyMs);
+      conn.pragma('synchronous = NORMAL');
+      const version = retryBusy(() => migrate(conn, file), busyMs);
+      return new SqliteConn(conn, file, busyMs, version);
+    } catch (e) {
+      db?.close();
+      throw sqliteError(e, file, busyMs);
+    }
+  }
+
+  /** Prepared once per connection: the gate and hook paths run the same few statements often. */
+  stmt(sql: string): BetterSqlite3.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  wrap<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw sqliteError(e, this.file, this.busyMs);
+    }
+  }
+
+  /** BEGIN IMMEDIATE … COMMIT with the store's clock; rolled back whole on any error. */
+  immediate<T>(fn: (now: number) => T, durable = false): Promise<T> {
+    return Promise.resolve().then(() =>
+      this.wrap(() => {
+        if (durable) this.db.pragma('synchronous = FULL');
+        try {
+          return this.txn.immediate(fn) as T;
+        } finally {
+          if (durable) this.db.pragma('synchronous = NORMAL');
+        }
+      }),
+    );
+  }
+
+  /** BEGIN IMMEDIATE … COMMIT for statements that read the clock in SQL themselves (the hot gate path). */
+  immediateNoClock<T>(fn: () => T): Promise<T> {
+    return Promise.resolve().then(() => this.wrap(() => this.plainTxn.immediate(fn) as T));
+  }
+
+  /** A single statement or plain reads (each statement is atomic on its own). */
+  run<T>(fn: () => T): Promise<T> {
+    return Promise.resolve().then(() => this.wrap(fn));
+  }
+
+  clock(): number {
+    return (this.stmt(`SELECT ${NOW} AS now`).get() as { now: number }).now;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
