@@ -2,6 +2,7 @@
 // (dependencies point down only: cli → services → store/git → core).
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const layer = (folder, forbidden) => ({
   files: [`src/${folder}/**/*.ts`],
@@ -15,7 +16,13 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js', '.mjs'] } } },
+    // The TypeScript resolver maps './x.js' imports to x.ts; without it no-cycle sees nothing.
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      // no-cycle parses each imported file; it needs to know .ts files take the TypeScript parser.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+    },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/consistent-type-imports': 'error',
