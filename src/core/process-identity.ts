@@ -14,6 +14,10 @@ export interface ProcStat {
   /** One-letter process state: R, S, D, Z (zombie), X (dead), … */
   state: string;
   startTime: string;
+  /** Parent pid (field 4). */
+  ppid?: number;
+  /** Command name (field 2, at most 15 characters). */
+  comm?: string;
 }
 
 /**
@@ -21,14 +25,15 @@ export interface ProcStat {
  * spaces and ')' characters, so fields are counted only after the LAST ')'.
  */
 export function parseProcStat(text: string): ProcStat | null {
+  const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
-  if (close < 0) return null;
+  if (open < 0 || close < open) return null;
   const rest = text.slice(close + 2).split(' ');
-  // rest[0] is field 3 (state); field 22 (starttime) is rest[19].
+  // rest[0] is field 3 (state), rest[1] field 4 (ppid); field 22 (starttime) is rest[19].
   const state = rest[0];
   const startTime = rest[19];
   if (!state || !startTime || !/^\d+$/.test(startTime)) return null;
-  return { state, startTime };
+  return { state, startTime, ppid: Number(rest[1]), comm: text.slice(open + 1, close) };
 }
 
 export function readProcStat(pid: number): ProcStat | null {
@@ -73,4 +78,21 @@ export function identityOf(pid: number): OwnerIdentity | null {
   const stat = readProcStat(pid);
   if (!stat) return null;
   return { host: hostId(), bootId: bootId(), pid, startTime: stat.startTime };
+}
+
+// Launchers that exit as soon as lanes does: a session owned by one of them would die at once.
+const LAUNCHER = /^(npm|npx|pnpm|yarn|env|timeout|nice|nohup|sudo|doas)\b/;
+
+/**
+ * The owner of a session started without a command: the process that called lanes (its parent),
+ * skipping launchers in between (`npx lanes start`, `env X=1 lanes start`).
+ */
+export function callerPid(ppid: number): number {
+  let pid = ppid;
+  for (let hops = 0; hops < 8; hops++) {
+    const stat = readProcStat(pid);
+    if (!stat?.comm || !LAUNCHER.test(stat.comm) || !stat.ppid || stat.ppid <= 1) return pid;
+    pid = stat.ppid;
+  }
+  return pid;
 }

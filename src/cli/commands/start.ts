@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
+import { callerPid } from '../../core/process-identity.js';
 import { printJson } from '../output.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
@@ -12,7 +13,8 @@ export const command: CommandSpec = {
   summary: 'Register a session and print its id. With `-- CMD`, run CMD as that session and end it when CMD exits.',
   usage: 'start [--ticket T] [--agent NAME] [--label L] [--pid PID] [-- CMD ARGS…]',
   description: [
-    'Without CMD the owner is the process that called lanes (its parent: usually your shell) or --pid;',
+    'Without CMD the owner is the process that called lanes (its parent: usually your shell; launchers such as',
+    'npx, npm exec and env in between are skipped) or --pid;',
     'the session is live exactly while that process runs (same pid, same start time, same boot).',
     'With CMD, lanes stays as CMD\'s parent: LANES_SESSION is set for CMD, signals are forwarded, CMD\'s',
     'exit code is passed through (a signal death as 128+N, a missing command as 127), and the session ends.',
@@ -31,7 +33,7 @@ export const command: CommandSpec = {
     if (pidText !== undefined && !/^[1-9]\d{0,9}$/.test(pidText)) throw usageError(this, `--pid must be a process id, got ${JSON.stringify(pidText)}`);
     if (pidText !== undefined && args.rest.length > 0) throw usageError(this, '--pid and `-- CMD` exclude each other: with CMD, lanes owns the session');
     const lanes = await io.lanes({ session: null });
-    const owner = args.rest.length > 0 ? process.pid : pidText !== undefined ? Number(pidText) : process.ppid;
+    const owner = args.rest.length > 0 ? process.pid : pidText !== undefined ? Number(pidText) : callerPid(process.ppid);
     const session = await lanes.sessions.start({
       pid: owner,
       label: str(args.values['label']) ?? null,
@@ -42,6 +44,7 @@ export const command: CommandSpec = {
     if (args.rest.length === 0) {
       if (io.json) printJson(io.stdout, session);
       else io.stdout(session.id + '\n');
+      if (!io.json && process.stdout.isTTY) io.stderr(`owner: pid ${session.owner.pid}; act as this session with: export LANES_SESSION=${session.id}\n`);
       return EXIT.ok;
     }
     if (io.json) printJson(io.stderr, session);
