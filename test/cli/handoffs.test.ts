@@ -144,3 +144,16 @@ test('a full disk: put fails with a clear error and the previous version survive
   assert.equal((await lanes(['handoff', 'get', 'state'], ctx)).stdout, 'version one');
   assert.deepEqual(readdirSync(join(mnt, 'lanes', a)), ['state'], 'the temp file was removed');
 });
+
+test("a session directory replaced by a symlink (someone else's directory) is refused", async () => {
+  const env = lanesEnv();
+  const { a, as } = await twoSessions(env);
+  const dir = join((await lanes(['path', 'x'], as(a))).stdout.trim(), '..');
+  const elsewhere = tmp('lanes-elsewhere-');
+  rmSync(dir, { recursive: true });
+  symlinkSync(elsewhere, dir);
+  const r = await lanes(['handoff', 'put', 'meta.json'], { ...as(a), input: 'secret' });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /is a symlink or not a directory/);
+  assert.deepEqual(readdirSync(elsewhere), [], 'nothing was written through the link');
+});
