@@ -14,5 +14,9 @@ const walk = (dir) => {
 walk('test');
 const filter = process.argv.slice(2);
 const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
+if (selected.length === 0) {
+  console.error(`no test file matches ${filter.join(' ')}`);
+  process.exit(1);
+}
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

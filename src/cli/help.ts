@@ -1,7 +1,7 @@
 const LINES: [string, string][] = [
-  ['start [--ticket T] [--agent A] [--label L] [--pid PID] [-- CMD…]', 'register a session (with CMD: run it as the session)'],
+  ['start [--worktree [--base REF]] [--ticket T] [--agent A] [--label L] [--pid PID] [-- CMD…]', 'register a session (--worktree: in its own worktree; with CMD: run it as the session)'],
   ['ls [--all]', 'list sessions: live, dead (owner gone) or ended'],
-  ['end [SESSION] [--reason R]', 'end a session and release all its claims'],
+  ['end [SESSION] [--reason R] [--remove-worktree [--force]]', 'snapshot its work, end a session, release all its claims'],
   ['whoami', 'show the session of $LANES_SESSION'],
   ['claim RESOURCE… [--wait[=DURATION]]', 'claim resources (all or nothing); prints fencing tokens'],
   ['release RESOURCE…', 'release claims of this session'],
@@ -11,6 +11,11 @@ const LINES: [string, string][] = [
   ['handoff put NAME [FILE|-]', 'write an identity-stamped handoff'],
   ['handoff get NAME [--from SESSION]', 'read a handoff, proving who wrote it'],
   ['path NAME', "a private per-session path for a tool's own file"],
+  ['commit -m MSG [--] PATH…', 'commit exactly these paths, never what others staged'],
+  ['snapshot [--session S]', 'save uncommitted work to a private ref'],
+  ['snapshots [--session S]', 'list snapshots'],
+  ['restore SNAPSHOT [--into DIR]', 'restore a snapshot into a new worktree or an empty directory'],
+  ['sweep [--dry-run]', 'pre-reboot save: snapshot every dirty worktree, flag collisions and stale copies'],
   ['demo', 'show each protection working in a temporary repository'],
 ];
 

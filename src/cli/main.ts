@@ -18,6 +18,11 @@ export const COMMANDS: Record<string, Loader> = {
   state: () => import('./commands/state.js'),
   handoff: () => import('./commands/handoff.js'),
   path: () => import('./commands/path.js'),
+  commit: () => import('./commands/commit.js'),
+  snapshot: () => import('./commands/snapshot.js'),
+  snapshots: () => import('./commands/snapshots.js'),
+  restore: () => import('./commands/restore.js'),
+  sweep: () => import('./commands/sweep.js'),
   demo: () => import('./commands/demo.js'),
 };
 

@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'E_STORE_NEWER'
   | 'E_STORE_IO'
   | 'E_GIT'
+  | 'E_REPO_STATE'
+  | 'E_FLAGGED'
   | 'E_IO'
   | 'E_INTERNAL';
 
@@ -63,6 +65,8 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   E_STORE_NEWER: EXIT.error,
   E_STORE_IO: EXIT.error,
   E_GIT: EXIT.error,
+  E_REPO_STATE: EXIT.error,
+  E_FLAGGED: EXIT.held,
   E_IO: EXIT.error,
   E_INTERNAL: EXIT.error,
 };

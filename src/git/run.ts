@@ -19,7 +19,10 @@ export class GitError extends LanesError {
 
 export interface GitRunOptions {
   cwd: string;
-  env?: NodeJS.ProcessEnv;
+  /** Extra environment on top of process.env (GIT_INDEX_FILE for private indexes). */
+  env?: Record<string, string>;
+  /** Bytes for git's stdin (commit messages, --index-info, …). */
+  input?: string | Buffer;
 }
 
 /**
@@ -28,7 +31,9 @@ export interface GitRunOptions {
  */
 export function git(args: string[], options: GitRunOptions): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    execFile('git', args, { cwd: options.cwd, env: { ...(options.env ?? process.env), LC_ALL: 'C' }, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+    // GIT_LITERAL_PATHSPECS: a path is a path (a file named '*' or ':x' is not a pattern or magic).
+    const env = { ...process.env, ...options.env, LC_ALL: 'C', GIT_LITERAL_PATHSPECS: '1', GIT_TERMINAL_PROMPT: '0' };
+    const child = execFile('git', args, { cwd: options.cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
       if (err) {
         const code = typeof err.code === 'number' ? err.code : null;
         if (err.code === 'ENOENT') {
@@ -40,5 +45,7 @@ export function git(args: string[], options: GitRunOptions): Promise<string> {
       }
       resolvePromise(stdout);
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
+    else child.stdin?.end();
   });
 }

@@ -83,6 +83,27 @@ export class ClaimService {
     return { ref, holders: await this.withHolders(claims) };
   }
 
+  /**
+   * Live claims of OTHER sessions that overlap these paths (files or directories, relative to cwd).
+   * Used before writing: a path claimed by someone else alive must not be committed over.
+   */
+  async othersHoldingPaths(paths: string[]): Promise<ClaimHolder[]> {
+    const repo = await this.ctx.repo();
+    if (!repo) return [];
+    const scope = `repo:${repo.commonDir}`;
+    const claims = (await this.ctx.store.listClaims({ scopes: [scope] })).filter((c) => c.kind === 'path' && c.sessionId !== this.ctx.sessionId);
+    if (claims.length === 0) return [];
+    const refs = paths.map((p) => {
+      try {
+        return parseResource(`path:${p}`, { cwd: this.ctx.cwd, worktreeRoot: repo.worktreeRoot, repoId: repo.commonDir, host: this.ctx.host });
+      } catch {
+        return null; // the whole repository (or a path git will refuse anyway): overlaps every claim
+      }
+    });
+    const hit = claims.filter((c) => refs.some((r) => r === null || resourcesConflict(r, c)));
+    return (await this.withHolders(hit)).filter((h) => h.state === 'live');
+  }
+
   private async withHolders(claims: ClaimRecord[]): Promise<ClaimHolder[]> {
     const sessions = new Map<string, SessionRecord | null>();
     for (const c of claims) if (!sessions.has(c.sessionId)) sessions.set(c.sessionId, await this.ctx.store.getSession(c.sessionId));

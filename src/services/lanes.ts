@@ -7,6 +7,13 @@ import type { Notice } from './context.js';
 import { HandoffService } from './handoffs.js';
 import { SessionService } from './sessions.js';
 import { StateService } from './state.js';
+import { SnapshotService } from './snapshots.js';
+import { sweep } from './sweep.js';
+import type { SweepReport } from './sweep.js';
+import { commitNamedPaths } from './commit.js';
+import type { PathCommitResult } from '../git/commit-paths.js';
+import { createSessionWorktree } from './worktrees.js';
+import type { CreatedWorktree } from './worktrees.js';
 
 export interface LanesOptions {
   /** SQLite file (or, later, a postgres:// URL). Default: $LANES_STORE, else $LANES_HOME/lanes.db. */
@@ -31,6 +38,13 @@ export interface Lanes {
   readonly claims: ClaimService;
   readonly state: StateService;
   readonly handoffs: HandoffService;
+  readonly snapshots: SnapshotService;
+  /** `lanes commit`: exactly these paths (relative to cwd) onto this worktree's branch. */
+  commit(paths: string[], message: string): Promise<PathCommitResult>;
+  /** `lanes sweep`: snapshot every dirty worktree to private refs; flag collisions and stale copies. */
+  sweep(options?: { dryRun?: boolean; onProgress?: (done: number, total: number, worktree: string) => void }): Promise<SweepReport>;
+  /** A new worktree + branch lanes/<slug> for a session (lanes start --worktree). */
+  createWorktree(options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree>;
   /** Refreshes this session's lease (no-op without a session). */
   heartbeat(): Promise<boolean>;
   /** See ClaimService.assertFenced. */
@@ -59,6 +73,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   );
   const sessions = new SessionService(ctx);
   const claims = new ClaimService(ctx);
+  const snapshots = new SnapshotService(ctx);
   return {
     store,
     sessionId: ctx.sessionId,
@@ -66,6 +81,10 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     claims,
     state: new StateService(ctx),
     handoffs: new HandoffService(ctx),
+    snapshots,
+    commit: (paths, message) => commitNamedPaths(ctx, claims, paths, message),
+    sweep: (options) => sweep(ctx, snapshots, options),
+    createWorktree: (options) => createSessionWorktree(ctx, options),
     heartbeat: () => sessions.heartbeat(),
     assertFenced: (resource, token) => claims.assertFenced(resource, token),
     close: () => store.close(),

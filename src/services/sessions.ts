@@ -14,6 +14,8 @@ export interface StartOptions {
   /** The owning process; the session is live exactly while it runs. */
   pid: number;
   command?: string | null;
+  /** A worktree made for this session (lanes start --worktree): its root becomes the session's worktree and cwd. */
+  worktree?: string;
 }
 
 export interface SessionView extends SessionRecord {
@@ -48,8 +50,8 @@ export class SessionService {
       agent: checkText('agent', options.agent),
       ticket: checkText('ticket', options.ticket),
       repo: repo?.commonDir ?? null,
-      worktree: repo?.worktreeRoot ?? null,
-      cwd: this.ctx.cwd,
+      worktree: options.worktree ?? repo?.worktreeRoot ?? null,
+      cwd: options.worktree ?? this.ctx.cwd,
       owner,
       command: options.command ?? null,
     });

@@ -11,7 +11,7 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', '
 export const command: CommandSpec = {
   name: 'start',
   summary: 'Register a session and print its id. With `-- CMD`, run CMD as that session and end it when CMD exits.',
-  usage: 'start [--ticket T] [--agent NAME] [--label L] [--pid PID] [-- CMD ARGS…]',
+  usage: 'start [--worktree [--base REF]] [--ticket T] [--agent NAME] [--label L] [--pid PID] [-- CMD ARGS…]',
   description: [
     'Without CMD the owner is the process that called lanes (its parent: usually your shell; launchers such as',
     'npx, npm exec and env in between are skipped) or --pid;',
@@ -24,15 +24,21 @@ export const command: CommandSpec = {
     agent: { type: 'string', arg: 'NAME', help: 'the agent running it (claude-code, codex, …)' },
     label: { type: 'string', arg: 'L', help: 'a human name for the session' },
     pid: { type: 'string', arg: 'PID', help: 'the owning process (default: the caller of lanes)' },
+    worktree: { type: 'boolean', short: 'w', help: 'give the session its own worktree <repo>.lanes/<slug> on a new branch lanes/<slug> (CMD runs inside it)' },
+    base: { type: 'string', arg: 'REF', help: 'with --worktree: branch the new worktree from REF (default: HEAD)' },
   },
   acceptsRest: true,
   maxPositionals: 0,
-  examples: ['export LANES_SESSION=$(lanes start --label billing --ticket SEAT-42)', 'lanes start --agent codex --ticket SEAT-7 -- codex'],
+  examples: ['export LANES_SESSION=$(lanes start --label billing --ticket SEAT-42)', 'lanes start --agent codex --ticket SEAT-7 -- codex', 'lanes start --worktree --ticket SEAT-9 -- claude'],
   async run(args, io) {
     const pidText = str(args.values['pid']);
     if (pidText !== undefined && !/^[1-9]\d{0,9}$/.test(pidText)) throw usageError(this, `--pid must be a process id, got ${JSON.stringify(pidText)}`);
     if (pidText !== undefined && args.rest.length > 0) throw usageError(this, '--pid and `-- CMD` exclude each other: with CMD, lanes owns the session');
+    if (args.values['base'] !== undefined && !args.values['worktree']) throw usageError(this, '--base goes with --worktree');
     const lanes = await io.lanes({ session: null });
+    const made = args.values['worktree']
+      ? await lanes.createWorktree({ ticket: str(args.values['ticket']) ?? null, label: str(args.values['label']) ?? null, base: str(args.values['base']) ?? null })
+      : null;
     const owner = args.rest.length > 0 ? process.pid : pidText !== undefined ? Number(pidText) : callerPid(process.ppid);
     const session = await lanes.sessions.start({
       pid: owner,
@@ -40,7 +46,9 @@ export const command: CommandSpec = {
       agent: str(args.values['agent']) ?? null,
       ticket: str(args.values['ticket']) ?? null,
       command: args.rest.length > 0 ? args.rest.join(' ') : null,
+      ...(made ? { worktree: made.path } : {}),
     });
+    if (made && !io.json) io.stderr(`worktree ${made.path} on branch ${made.branch}\n`);
     if (args.rest.length === 0) {
       if (io.json) printJson(io.stdout, session);
       else io.stdout(session.id + '\n');
@@ -48,16 +56,16 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     if (io.json) printJson(io.stderr, session);
-    const { code, reason } = await runAsSession(args.rest, session.id);
+    const { code, reason } = await runAsSession(args.rest, session.id, made?.path ?? process.cwd());
     await lanes.sessions.end(session.id, reason);
     return code;
   },
 };
 
-function runAsSession(cmd: string[], sessionId: string): Promise<{ code: number; reason: string }> {
+function runAsSession(cmd: string[], sessionId: string, cwd: string): Promise<{ code: number; reason: string }> {
   return new Promise((resolve) => {
     const [file, ...argv] = cmd;
-    const child = spawn(file ?? '', argv, { stdio: 'inherit', env: { ...process.env, LANES_SESSION: sessionId } });
+    const child = spawn(file ?? '', argv, { stdio: 'inherit', cwd, env: { ...process.env, LANES_SESSION: sessionId } });
     const forward = (sig: NodeJS.Signals) => child.kill(sig);
     for (const s of FORWARDED) process.on(s, forward);
     const done = (result: { code: number; reason: string }) => {

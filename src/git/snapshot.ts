@@ -1,0 +1,96 @@
+import { copyFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { git } from './run.js';
+import { gitDirOf, revParse } from './worktree.js';
+
+// Snapshot commits are private (under refs/lanes/), so they carry a fixed identity: a snapshot must
+// work even where user.name is not configured, and must never pass for the user's own commit.
+const SNAPSHOT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'lanes snapshot',
+  GIT_AUTHOR_EMAIL: 'lanes@localhost',
+  GIT_COMMITTER_NAME: 'lanes snapshot',
+  GIT_COMMITTER_EMAIL: 'lanes@localhost',
+};
+
+export interface Captured {
+  /** HEAD of the worktree when captured (null in a repository without commits). */
+  head: string | null;
+  /** Tree of the whole working state: tracked changes, deletions, untracked files that are not ignored. */
+  tree: string;
+}
+
+/**
+ * Captures a worktree's working state as a tree without touching its index, files or branch: a
+ * private copy of the index (GIT_INDEX_FILE) takes `git add -A`, then `write-tree`. Starting from a
+ * copy of the real index reuses its stat cache, so unchanged files are not even read.
+ */
+export async function captureWorktree(worktree: string): Promise<Captured> {
+  const gitDir = await gitDirOf(worktree);
+  const index = join(gitDir, `lanes-capture-${process.pid}-${randomBytes(4).toString('hex')}.index`);
+  try {
+    try {
+      copyFileSync(join(gitDir, 'index'), index);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    const env = { GIT_INDEX_FILE: index };
+    await git(['add', '-A'], { cwd: worktree, env });
+    const tree = (await git(['write-tree'], { cwd: worktree, env })).trim();
+    return { head: await revParse(worktree, 'HEAD'), tree };
+  } finally {
+    rmSync(index, { force: true });
+    rmSync(`${index}.lock`, { force: true });
+  }
+}
+
+export async function commitTree(cwd: string, tree: string, parent: string | null, message: string): Promise<string> {
+  const args = ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'];
+  return (await git(args, { cwd, env: SNAPSHOT_IDENTITY, input: message })).trim();
+}
+
+export async function treeOf(cwd: string, rev: string): Promise<string> {
+  return (await git(['rev-parse', '--verify', `${rev}^{tree}`], { cwd })).trim();
+}
+
+/** Creates `ref` only if it does not exist yet (compare-and-swap against the zero id). */
+export async function createRef(cwd: string, ref: string, commit: string, reason: string): Promise<boolean> {
+  try {
+    await git(['update-ref', '-m', reason, ref, commit, '0000000000000000000000000000000000000000'], { cwd });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface RefEntry {
+  ref: string;
+  commit: string;
+  /** Unix seconds of the commit. */
+  time: number;
+  parent: string | null;
+  tree: string;
+  subject: string;
+}
+
+export async function listRefs(cwd: string, prefix: string): Promise<RefEntry[]> {
+  const out = await git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(parent)%00%(tree)%00%(subject)', prefix], { cwd });
+  return out.split('\n').filter(Boolean).map((line) => {
+    const [ref = '', commit = '', time = '0', parent = '', tree = '', subject = ''] = line.split('\0');
+    return { ref, commit, time: Number(time), parent: parent.split(' ')[0] || null, tree, subject };
+  });
+}
+
+/** Files that differ between two trees (or a tree and the empty tree), with status letters. */
+export async function diffNames(cwd: string, from: string | null, to: string): Promise<{ status: string; path: string }[]> {
+  const base = from ?? '4b825dc642cb6eb9a060e54bf8d69288fbee4904'; // the empty tree
+  const out = await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', base, to], { cwd });
+  const parts = out.split('\0');
+  const result: { status: string; path: string }[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const status = parts[i];
+    const path = parts[i + 1];
+    if (status && path !== undefined) result.push({ status, path });
+  }
+  return result;
+}

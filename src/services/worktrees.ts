@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { LanesError } from '../core/errors.js';
+import { slugify } from '../core/slug.js';
+import { addWorktree, branchExists, listWorktrees, revParse } from '../git/worktree.js';
+import type { LanesContext } from './context.js';
+
+export interface CreatedWorktree {
+  path: string;
+  branch: string;
+  slug: string;
+  base: string;
+}
+
+/** `<repo-parent>/<repo-name>.lanes`: beside the main worktree, never inside it. */
+export async function lanesWorktreeDir(cwd: string): Promise<string> {
+  const [main] = await listWorktrees(cwd);
+  if (!main) throw new LanesError('E_GIT', `no worktree found for ${cwd}`);
+  return join(dirname(main.path), `${basename(main.path)}.lanes`);
+}
+
+/**
+ * Creates `<repo-parent>/<repo-name>.lanes/<slug>` on a new branch `lanes/<slug>` from `base`
+ * (default: the current HEAD). The slug comes from the ticket or label and is made unique against
+ * both existing directories and existing branches.
+ */
+export async function createSessionWorktree(ctx: LanesContext, options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree> {
+  const repo = await ctx.repo();
+  if (!repo) throw new LanesError('E_USAGE', `--worktree needs a git repository, and ${ctx.cwd} is not inside one`, { hint: 'run it inside the repository' });
+  const base = await revParse(ctx.cwd, options.base ?? 'HEAD');
+  if (!base) {
+    throw new LanesError('E_USAGE', options.base ? `--base ${options.base} is not a commit of this repository` : 'the repository has no commits yet to base a worktree on', {
+      hint: options.base ? 'name a branch, tag or commit (git log --oneline)' : 'make a first commit',
+    });
+  }
+  const root = await lanesWorktreeDir(ctx.cwd);
+  const stem = slugify(options.ticket ?? options.label ?? 'session');
+  for (let i = 1; i < 1000; i++) {
+    const slug = i === 1 ? stem : `${stem}-${i}`;
+    const path = join(root, slug);
+    const branch = `lanes/${slug}`;
+    if (existsSync(path) || (await branchExists(ctx.cwd, branch))) continue;
+    try {
+      await addWorktree(ctx.cwd, path, branch, base);
+    } catch (e) {
+      // Another session took this slug between our check and git's: try the next one.
+      if (existsSync(path) || (await branchExists(ctx.cwd, branch))) continue;
+      throw e;
+    }
+    return { path, branch, slug, base };
+  }
+  throw new LanesError('E_USAGE', `no free worktree name for ${stem}`, { hint: 'remove old worktrees (git worktree list) or pass another --ticket/--label' });
+}
