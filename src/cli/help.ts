@@ -16,6 +16,7 @@ const LINES: [string, string][] = [
   ['snapshots [--session S]', 'list snapshots'],
   ['restore SNAPSHOT [--into DIR]', 'restore a snapshot into a new worktree or an empty directory'],
   ['sweep [--dry-run]', 'pre-reboot save: snapshot every dirty worktree, flag collisions and stale copies'],
+  ['conflicts [--against BRANCH]', 'predict conflicts between live sessions and with the target branch'],
   ['demo', 'show each protection working in a temporary repository'],
 ];
 

@@ -23,6 +23,7 @@ export const COMMANDS: Record<string, Loader> = {
   snapshots: () => import('./commands/snapshots.js'),
   restore: () => import('./commands/restore.js'),
   sweep: () => import('./commands/sweep.js'),
+  conflicts: () => import('./commands/conflicts.js'),
   demo: () => import('./commands/demo.js'),
 };
 

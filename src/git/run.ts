@@ -6,14 +6,16 @@ export class GitError extends LanesError {
   readonly args: string[];
   readonly exit: number | null;
   readonly stderr: string;
+  readonly stdout: string;
 
-  constructor(args: string[], cwd: string, exit: number | null, stderr: string) {
+  constructor(args: string[], cwd: string, exit: number | null, stderr: string, stdout = '') {
     super('E_GIT', `git ${args.join(' ')} failed in ${cwd} (exit ${String(exit)}): ${stderr.trim().split('\n')[0] ?? ''}`, {
       details: { args, cwd, exit, stderr },
     });
     this.args = args;
     this.exit = exit;
     this.stderr = stderr;
+    this.stdout = stdout;
   }
 }
 
@@ -40,7 +42,7 @@ export function git(args: string[], options: GitRunOptions): Promise<string> {
           reject(new LanesError('E_GIT', 'git is not installed or not on PATH', { hint: 'install git (apt-get install git)' }));
           return;
         }
-        reject(new GitError(args, options.cwd, code, stderr));
+        reject(new GitError(args, options.cwd, code, stderr, stdout));
         return;
       }
       resolvePromise(stdout);

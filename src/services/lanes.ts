@@ -13,6 +13,8 @@ import type { SweepReport } from './sweep.js';
 import { commitNamedPaths } from './commit.js';
 import type { PathCommitResult } from '../git/commit-paths.js';
 import { createSessionWorktree } from './worktrees.js';
+import { findConflicts } from './conflicts.js';
+import type { ConflictReport } from './conflicts.js';
 import type { CreatedWorktree } from './worktrees.js';
 
 export interface LanesOptions {
@@ -43,6 +45,8 @@ export interface Lanes {
   commit(paths: string[], message: string): Promise<PathCommitResult>;
   /** `lanes sweep`: snapshot every dirty worktree to private refs; flag collisions and stale copies. */
   sweep(options?: { dryRun?: boolean; onProgress?: (done: number, total: number, worktree: string) => void }): Promise<SweepReport>;
+  /** `lanes conflicts`: predicted overlaps between live sessions and with the target branch. */
+  conflicts(options?: { against?: string }): Promise<ConflictReport>;
   /** A new worktree + branch lanes/<slug> for a session (lanes start --worktree). */
   createWorktree(options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree>;
   /** Refreshes this session's lease (no-op without a session). */
@@ -85,6 +89,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     commit: (paths, message) => commitNamedPaths(ctx, claims, paths, message),
     sweep: (options) => sweep(ctx, snapshots, options),
     createWorktree: (options) => createSessionWorktree(ctx, options),
+    conflicts: (options) => findConflicts(ctx, options),
     heartbeat: () => sessions.heartbeat(),
     assertFenced: (resource, token) => claims.assertFenced(resource, token),
     close: () => store.close(),
