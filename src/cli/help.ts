@@ -17,6 +17,8 @@ const LINES: [string, string][] = [
   ['restore SNAPSHOT [--into DIR]', 'restore a snapshot into a new worktree or an empty directory'],
   ['sweep [--dry-run]', 'pre-reboot save: snapshot every dirty worktree, flag collisions and stale copies'],
   ['conflicts [--against BRANCH]', 'predict conflicts between live sessions and with the target branch'],
+  ['land [--into BRANCH] [--ff|--merge|--squash]', "publish this session's branch, fenced by its ticket claim"],
+  ['adopt SESSION', "take over a dead or ended session's claims and worktree"],
   ['demo', 'show each protection working in a temporary repository'],
 ];
 

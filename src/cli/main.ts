@@ -24,6 +24,8 @@ export const COMMANDS: Record<string, Loader> = {
   restore: () => import('./commands/restore.js'),
   sweep: () => import('./commands/sweep.js'),
   conflicts: () => import('./commands/conflicts.js'),
+  land: () => import('./commands/land.js'),
+  adopt: () => import('./commands/adopt.js'),
   demo: () => import('./commands/demo.js'),
 };
 

@@ -14,6 +14,9 @@ import { commitNamedPaths } from './commit.js';
 import type { PathCommitResult } from '../git/commit-paths.js';
 import { createSessionWorktree } from './worktrees.js';
 import { findConflicts } from './conflicts.js';
+import { adopt, land } from './land.js';
+import type { LandMode, LandResult } from './land.js';
+import type { Grant } from '../store/types.js';
 import type { ConflictReport } from './conflicts.js';
 import type { CreatedWorktree } from './worktrees.js';
 
@@ -47,6 +50,10 @@ export interface Lanes {
   sweep(options?: { dryRun?: boolean; onProgress?: (done: number, total: number, worktree: string) => void }): Promise<SweepReport>;
   /** `lanes conflicts`: predicted overlaps between live sessions and with the target branch. */
   conflicts(options?: { against?: string }): Promise<ConflictReport>;
+  /** `lanes land`: publish this session's branch, fenced by its ticket claim. */
+  land(options?: { into?: string; mode?: LandMode }): Promise<LandResult>;
+  /** `lanes adopt`: take over a dead or ended session's claims, ticket and worktree. */
+  adopt(sessionId: string): Promise<{ worktree: string | null; grants: Grant[] }>;
   /** A new worktree + branch lanes/<slug> for a session (lanes start --worktree). */
   createWorktree(options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree>;
   /** Refreshes this session's lease (no-op without a session). */
@@ -90,6 +97,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     sweep: (options) => sweep(ctx, snapshots, options),
     createWorktree: (options) => createSessionWorktree(ctx, options),
     conflicts: (options) => findConflicts(ctx, options),
+    land: (options) => land(ctx, claims, options),
+    adopt: (sessionId) => adopt(ctx, claims, sessionId),
     heartbeat: () => sessions.heartbeat(),
     assertFenced: (resource, token) => claims.assertFenced(resource, token),
     close: () => store.close(),

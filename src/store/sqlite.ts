@@ -74,6 +74,14 @@ export class SqliteStore implements Store {
     return this.immediate((now) => this.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL`).run(now, id).changes > 0);
   }
 
+  updateSession(id: string, change: { worktree?: string; ticket?: string }): Promise<SessionRecord | null> {
+    return this.immediate((now) => {
+      const updated = this.stmt(`UPDATE sessions SET worktree = coalesce(?, worktree), ticket = coalesce(?, ticket), last_seen_at = ? WHERE id = ? AND ended_at IS NULL`)
+        .run(change.worktree ?? null, change.ticket ?? null, now, id).changes;
+      return updated ? this.sessionRow(id) : null;
+    });
+  }
+
   endSession(id: string, reason: string): Promise<{ session: SessionRecord; released: ClaimRecord[] } | null> {
     return this.immediate((now) => {
       const before = this.sessionRow(id);

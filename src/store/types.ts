@@ -85,6 +85,8 @@ export interface Store {
   listSessions(options: { includeEnded: boolean }): Promise<SessionRecord[]>;
   /** Refreshes last_seen (the lease of other hosts). False when unknown or ended. */
   touchSession(id: string): Promise<boolean>;
+  /** Moves a live session to another worktree and/or ticket (lanes adopt). Null when unknown or ended. */
+  updateSession(id: string, change: { worktree?: string; ticket?: string }): Promise<SessionRecord | null>;
   /** Ends the session and releases all its claims in one transaction. Null when unknown. */
   endSession(id: string, reason: string): Promise<{ session: SessionRecord; released: ClaimRecord[] } | null>;
 

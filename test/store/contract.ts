@@ -53,6 +53,17 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       assert.equal(await store.touchSession('unknown'), false);
     });
 
+    it('a live session can move to another worktree and ticket; an ended one cannot', async () => {
+      await store.insertSession(session('a'));
+      const moved = await store.updateSession('a', { worktree: '/r.lanes/x', ticket: 'SEAT-9' });
+      assert.equal(moved?.worktree, '/r.lanes/x');
+      assert.equal(moved?.ticket, 'SEAT-9');
+      assert.equal((await store.updateSession('a', { worktree: '/elsewhere' }))?.ticket, 'SEAT-9', 'fields not given are kept');
+      await store.endSession('a', 'x');
+      assert.equal(await store.updateSession('a', { ticket: 'T' }), null);
+      assert.equal(await store.updateSession('ghost', { ticket: 'T' }), null);
+    });
+
     it('ending a session releases all its claims in the same step', async () => {
       await store.insertSession(session('a'));
       await store.acquireClaims('a', [ref('ticket', 'T1'), ref('path', 'src/')], judge);

@@ -1,0 +1,36 @@
+import { EXIT } from '../../core/errors.js';
+import type { LandMode } from '../../services/land.js';
+import type { CommandSpec } from '../command.js';
+import { str, usageError } from '../command.js';
+import { printJson } from '../output.js';
+
+export const command: CommandSpec = {
+  name: 'land',
+  summary: "Publish this session's branch onto the target branch, fenced by the session's ticket claim.",
+  usage: 'land [--into BRANCH] [--ff|--merge|--squash] [--json]',
+  description: [
+    'The session must hold its ticket claim with the current fencing token (checked again right before the',
+    'target moves): a holder whose claim was taken over is refused with exit 4. Conflicts with the target',
+    'are refused with exit 3. The target moves by compare-and-swap; if it is checked out in a worktree,',
+    'that worktree must be clean and is brought to the new commit. Default: fast-forward when possible,',
+    'else a merge commit. Work of a dead or ended session lands only after `lanes adopt SESSION`.',
+  ].join('\n'),
+  options: {
+    into: { type: 'string', arg: 'BRANCH', help: 'the target (default: the repository\'s main branch)' },
+    ff: { type: 'boolean', help: 'fast-forward only' },
+    merge: { type: 'boolean', help: 'always a merge commit' },
+    squash: { type: 'boolean', help: 'one squashed commit on the target' },
+  },
+  maxPositionals: 0,
+  async run(args, io) {
+    const modes = (['ff', 'merge', 'squash'] as const).filter((m) => args.values[m]);
+    if (modes.length > 1) throw usageError(this, 'choose one of --ff, --merge, --squash');
+    const lanes = await io.lanes();
+    const into = str(args.values['into']);
+    const mode: LandMode | undefined = modes[0];
+    const r = await lanes.land({ ...(into ? { into } : {}), ...(mode ? { mode } : {}) });
+    if (io.json) printJson(io.stdout, r);
+    else io.stdout(`landed ${r.branch.replace('refs/heads/', '')} on ${r.target} (${r.mode}): ${r.from.slice(0, 10)} -> ${r.to.slice(0, 10)}, under ${r.ticket} token ${r.token}${r.updatedWorktree ? `; updated ${r.updatedWorktree}` : ''}\n`);
+    return EXIT.ok;
+  },
+};
