@@ -19,6 +19,7 @@ const LINES: [string, string][] = [
   ['conflicts [--against BRANCH]', 'predict conflicts between live sessions and with the target branch'],
   ['land [--into BRANCH] [--ff|--merge|--squash]', "publish this session's branch, fenced by its ticket claim"],
   ['adopt SESSION', "take over a dead or ended session's claims and worktree"],
+  ['guard install [--protect BRANCH] | uninstall | status', 'git hooks: stop plain commits of claimed paths; protect branches'],
   ['demo', 'show each protection working in a temporary repository'],
 ];
 

@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, Loader> = {
   conflicts: () => import('./commands/conflicts.js'),
   land: () => import('./commands/land.js'),
   adopt: () => import('./commands/adopt.js'),
+  guard: () => import('./commands/guard.js'),
   demo: () => import('./commands/demo.js'),
 };
 

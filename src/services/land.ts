@@ -71,7 +71,8 @@ export async function land(ctx: LanesContext, claims: ClaimService, options: { i
   // The fence: right before publishing, the token we started with must still be the current one.
   await claims.assertFenced(ref, held.token);
   try {
-    await git(['update-ref', '-m', `lanes land ${subject}`, targetRef, to, old ?? ZERO], { cwd: me.worktree });
+    // LANES_LANDING lets the guard's reference-transaction hook (lanes guard --protect) tell us apart.
+    await git(['update-ref', '-m', `lanes land ${subject}`, targetRef, to, old ?? ZERO], { cwd: me.worktree, env: { LANES_LANDING: '1' } });
   } catch (e) {
     throw new LanesError('E_FLAGGED', `${targetName} moved while landing; nothing was published`, { hint: 'run lanes land again', cause: e });
   }

@@ -38,6 +38,8 @@ export interface LanesOptions {
 
 export interface Lanes {
   readonly store: Store;
+  /** Shared context for services built on top (guard, doctor). */
+  readonly context: LanesContext;
   readonly sessionId: string | null;
   readonly sessions: SessionService;
   readonly claims: ClaimService;
@@ -87,6 +89,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const snapshots = new SnapshotService(ctx);
   return {
     store,
+    context: ctx,
     sessionId: ctx.sessionId,
     sessions,
     claims,

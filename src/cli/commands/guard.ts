@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+import { EXIT, LanesError } from '../../core/errors.js';
+import { GuardService, shellQuote } from '../../services/guard.js';
+import type { CommandSpec } from '../command.js';
+import { usageError } from '../command.js';
+import { printJson } from '../output.js';
+
+export const command: CommandSpec = {
+  name: 'guard',
+  summary: 'Install git hooks that stop a plain `git commit` from taking paths another live session claimed.',
+  usage: 'guard install [--protect BRANCH]… | guard uninstall | guard status  [--json]',
+  description: [
+    'pre-commit refuses a commit whose staged paths are claimed by another live session (naming it and',
+    'suggesting lanes commit) and warns when another live session shares this worktree. With --protect,',
+    'a reference-transaction hook refuses any update of those branches that does not come from lanes land.',
+    'Hooks go where git looks for them (core.hooksPath is honoured); an existing hook is kept and run first.',
+  ].join('\n'),
+  options: { protect: { type: 'string', multiple: true, arg: 'BRANCH', help: 'with install: only lanes land may move BRANCH' } },
+  minPositionals: 1,
+  maxPositionals: 1,
+  async run(args, io) {
+    const action = args.positionals[0];
+    if (!['install', 'uninstall', 'status', 'check-commit'].includes(action ?? '')) throw usageError(this, `unknown action ${JSON.stringify(action)}: use install, uninstall or status`);
+    const protect = (args.values['protect'] as string[] | undefined) ?? [];
+    if (protect.length && action !== 'install') throw usageError(this, '--protect goes with install');
+    const lanes = await io.lanes();
+    const guard = new GuardService(lanes.context, lanes.claims);
+    if (action === 'check-commit') {
+      const r = await guard.checkCommit();
+      for (const w of r.warnings) io.stderr(`lanes guard: warning: ${w}\n`);
+      if (r.blocked.length === 0) return EXIT.ok;
+      throw new LanesError('E_CLAIM_HELD', `lanes guard: refusing this commit: ${r.blocked.join('; ')}`, {
+        hint: 'unstage those paths (git restore --staged PATH) and commit only yours with `lanes commit -m MSG -- PATH…`',
+      });
+    }
+    const cli = `${shellQuote(process.execPath)} ${shellQuote(resolve(process.argv[1] ?? 'lanes'))}`;
+    const status = action === 'install' ? await guard.install({ protect, lanesCommand: cli }) : action === 'uninstall' ? await guard.uninstall() : await guard.status();
+    if (io.json) printJson(io.stdout, status);
+    else {
+      io.stdout(`hooks directory: ${status.hooksDir}\n`);
+      for (const h of status.hooks) io.stdout(`  ${h.name}: ${h.installed ? 'installed' : 'not installed'}${h.chained ? ' (runs the previous hook first)' : ''}\n`);
+    }
+    return action === 'status' && !status.hooks.some((h) => h.installed) ? EXIT.error : EXIT.ok;
+  },
+};
