@@ -20,6 +20,7 @@ const LINES: [string, string][] = [
   ['land [--into BRANCH] [--ff|--merge|--squash]', "publish this session's branch, fenced by its ticket claim"],
   ['adopt SESSION', "take over a dead or ended session's claims and worktree"],
   ['guard install [--protect BRANCH] | uninstall | status', 'git hooks: stop plain commits of claimed paths; protect branches'],
+  ['doctor [--fix]', 'find dead sessions, orphan worktrees, stale claims, shared worktrees; fix what is safe'],
   ['demo', 'show each protection working in a temporary repository'],
 ];
 

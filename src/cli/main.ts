@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, Loader> = {
   land: () => import('./commands/land.js'),
   adopt: () => import('./commands/adopt.js'),
   guard: () => import('./commands/guard.js'),
+  doctor: () => import('./commands/doctor.js'),
   demo: () => import('./commands/demo.js'),
 };
 
