@@ -1,0 +1,112 @@
+// bench/git: lanes' git commands against the floor of the same raw git plumbing in a shell loop,
+// in the same run, on a generated repository of 5,000 files.
+//   sweep      with 16 and 32 worktrees, 10 dirty files each: lanes sweep vs a loop of
+//              status + private-index snapshot (cp index, add -A, write-tree, commit-tree, update-ref)
+//   conflicts  same worktrees: lanes conflicts vs a loop of status + private-index capture +
+//              merge-base + diff-tree per worktree (+ merge-tree per overlapping pair)
+//   start      lanes start --worktree vs git worktree add (5,000-file checkout)
+// Usage: node bench/git.mjs [--files 5000] [--worktrees 16,32] [--reps 3]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, scratch, table } from './lib.mjs';
+
+const opt = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const FILES = Number(opt('--files', '5000'));
+const COUNTS = opt('--worktrees', '16,32').split(',').map(Number);
+const REPS = Number(opt('--reps', '3'));
+const CLI = join(ROOT, 'dist', 'cli.js');
+const base = scratch('lanes-bench-git-');
+const env = { ...process.env, LANES_HOME: join(base, 'home'), NO_COLOR: '1' };
+delete env.LANES_SESSION;
+delete env.LANES_STORE;
+
+const sh = (cmd, cwd) => execFileSync('bash', ['-c', cmd], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+const lanes = (args, cwd) => spawnSync(process.execPath, [CLI, ...args], { cwd, env, encoding: 'utf8' });
+function time(fn) {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function makeRepo(dir) {
+  mkdirSync(dir, { recursive: true });
+  sh('git init -q -b main && git config user.name bench && git config user.email b@b && git config commit.gpgsign false && git config gc.auto 0', dir);
+  for (let d = 0; d < FILES / 100; d++) {
+    mkdirSync(join(dir, `src/m${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++) writeFileSync(join(dir, `src/m${d}/f${f}.ts`), `export const v${d}_${f} = ${d * 100 + f};\n`);
+  }
+  sh('git add -A && git commit -q -m base', dir);
+}
+
+const SWEEP_FLOOR = `
+for wt in $(git worktree list --porcelain | sed -n 's/^worktree //p'); do
+  if [ -n "$(git -C "$wt" status --porcelain --untracked-files=all)" ]; then
+    gd=$(git -C "$wt" rev-parse --absolute-git-dir); idx="$gd/floor.index"; cp "$gd/index" "$idx"
+    GIT_INDEX_FILE="$idx" git -C "$wt" add -A; t=$(GIT_INDEX_FILE="$idx" git -C "$wt" write-tree)
+    c=$(echo snap | git -C "$wt" commit-tree "$t" -p HEAD); n=$((n+1)); git update-ref "refs/floor/$n" "$c"; rm -f "$idx"
+  fi
+done`;
+const CONFLICTS_FLOOR = `
+tips=""
+for wt in $(git worktree list --porcelain | sed -n 's/^worktree //p'); do
+  git -C "$wt" status --porcelain --untracked-files=all > /dev/null
+  gd=$(git -C "$wt" rev-parse --absolute-git-dir); idx="$gd/floor.index"; cp "$gd/index" "$idx"
+  GIT_INDEX_FILE="$idx" git -C "$wt" add -A; t=$(GIT_INDEX_FILE="$idx" git -C "$wt" write-tree); rm -f "$idx"
+  c=$(echo w | git -C "$wt" commit-tree "$t" -p HEAD); b=$(git merge-base "$c" main)
+  git diff-tree -r --name-only "$b" "$c" > "$TMPF.$c"; tips="$tips $c"
+done
+for a in $tips; do for b in $tips; do
+  if [ "$a" \\< "$b" ] && [ -n "$(comm -12 <(sort "$TMPF.$a") <(sort "$TMPF.$b"))" ]; then git merge-tree --write-tree "$a" "$b" > /dev/null || true; fi
+done; done
+rm -f "$TMPF".*`;
+
+const rows = [];
+for (const count of COUNTS) {
+  const repo = join(base, `repo-${count}`);
+  makeRepo(repo);
+  for (let i = 0; i < count; i++) {
+    const r = lanes(['start', '--worktree', '--ticket', `T-${i}`, '--pid', String(process.pid)], repo);
+    if (r.status !== 0) throw new Error(r.stderr);
+  }
+  const wts = sh(`git worktree list --porcelain | sed -n 's/^worktree //p'`, repo).trim().split('\n').slice(1);
+  // 10 dirty files per worktree, spread over the tree (a few overlap between worktrees).
+  wts.forEach((wt, i) => {
+    for (let k = 0; k < 10; k++) {
+      const d = (i * 7 + k * 13) % (FILES / 100);
+      writeFileSync(join(wt, `src/m${d}/f${(i + k) % 100}.ts`), `// changed by worktree ${i}\n`);
+    }
+  });
+  const sweepLanes = [];
+  const sweepFloor = [];
+  const confLanes = [];
+  const confFloor = [];
+  for (let r = 0; r < REPS; r++) {
+    // Fresh snapshots each repetition for both: touch one file per worktree so each has new work.
+    wts.forEach((wt, i) => writeFileSync(join(wt, `rep-${r}.txt`), `${r} ${i}\n`));
+    sweepFloor.push(time(() => sh(`n=${r * 1000}; ${SWEEP_FLOOR}`, repo)));
+    wts.forEach((wt, i) => writeFileSync(join(wt, `rep-${r}-b.txt`), `${r} ${i}\n`));
+    sweepLanes.push(time(() => lanes(['sweep', '--json'], repo)));
+    confFloor.push(time(() => sh(`TMPF=${join(base, 'cf')}; ${CONFLICTS_FLOOR}`, repo)));
+    confLanes.push(time(() => lanes(['conflicts', '--json'], repo)));
+  }
+  rows.push([`sweep, ${count} worktrees`, median(sweepFloor).toFixed(0), median(sweepLanes).toFixed(0), (median(sweepLanes) / median(sweepFloor)).toFixed(2) + 'x']);
+  rows.push([`conflicts, ${count} worktrees`, median(confFloor).toFixed(0), median(confLanes).toFixed(0), (median(confLanes) / median(confFloor)).toFixed(2) + 'x']);
+}
+
+// lanes start --worktree vs git worktree add, same repository, alternating.
+const repo = join(base, `repo-${COUNTS[0]}`);
+const add = [];
+const start = [];
+for (let r = 0; r < REPS + 2; r++) {
+  add.push(time(() => sh(`git worktree add -q -b plain-${r} ../plain-${r} HEAD`, repo)));
+  start.push(time(() => lanes(['start', '--worktree', '--label', `bench ${r}`, '--pid', String(process.pid)], repo)));
+}
+rows.push(['start --worktree', median(add).toFixed(0), median(start).toFixed(0), (median(start) / median(add)).toFixed(2) + 'x']);
+console.log(table(['operation', 'floor ms (raw git)', 'lanes ms', 'lanes/floor'], rows));
+console.log(`\n${FILES} files; median of ${REPS} runs (start: ${REPS + 2}); targets: sweep and conflicts <= 1.5x, start --worktree <= 1.2x`);
+rmSync(base, { recursive: true, force: true });
