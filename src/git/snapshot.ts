@@ -2,7 +2,7 @@ import { copyFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { git } from './run.js';
-import { gitDirOf, revParse } from './worktree.js';
+import { gitDirAndHead } from './worktree.js';
 
 // Snapshot commits are private (under refs/lanes/), so they carry a fixed identity: a snapshot must
 // work even where user.name is not configured, and must never pass for the user's own commit.
@@ -26,7 +26,7 @@ export interface Captured {
  * copy of the real index reuses its stat cache, so unchanged files are not even read.
  */
 export async function captureWorktree(worktree: string): Promise<Captured> {
-  const gitDir = await gitDirOf(worktree);
+  const { gitDir, head } = await gitDirAndHead(worktree);
   const index = join(gitDir, `lanes-capture-${process.pid}-${randomBytes(4).toString('hex')}.index`);
   try {
     try {
@@ -37,7 +37,7 @@ export async function captureWorktree(worktree: string): Promise<Captured> {
     const env = { GIT_INDEX_FILE: index };
     await git(['add', '-A'], { cwd: worktree, env });
     const tree = (await git(['write-tree'], { cwd: worktree, env })).trim();
-    return { head: await revParse(worktree, 'HEAD'), tree };
+    return { head, tree };
   } finally {
     rmSync(index, { force: true });
     rmSync(`${index}.lock`, { force: true });
@@ -81,7 +81,7 @@ export async function listRefs(cwd: string, prefix: string): Promise<RefEntry[]>
   });
 }
 
-/** Files that differ between two trees (or a tree and the empty tree), with status letters. */
+/** Files that differ between two trees or commits (null: the empty tree), with status letters. */
 export async function diffNames(cwd: string, from: string | null, to: string): Promise<{ status: string; path: string }[]> {
   const base = from ?? '4b825dc642cb6eb9a060e54bf8d69288fbee4904'; // the empty tree
   const out = await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', base, to], { cwd });

@@ -61,6 +61,16 @@ export async function gitDirOf(worktree: string): Promise<string> {
   return (await git(['rev-parse', '--absolute-git-dir'], { cwd: worktree })).trim();
 }
 
+/** The worktree's git dir and HEAD commit in one git call (HEAD null in a repository without commits). */
+export async function gitDirAndHead(worktree: string): Promise<{ gitDir: string; head: string | null }> {
+  try {
+    const [gitDir = '', head = ''] = (await git(['rev-parse', '--absolute-git-dir', 'HEAD'], { cwd: worktree })).split('\n');
+    return { gitDir, head: head || null };
+  } catch {
+    return { gitDir: await gitDirOf(worktree), head: null };
+  }
+}
+
 export async function revParse(cwd: string, rev: string): Promise<string | null> {
   try {
     return (await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { cwd })).trim() || null;

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { LanesError } from '../core/errors.js';
 import { diffStat, mergeBase, previewMerge } from '../git/merge.js';
-import { captureWorktree, commitTree, diffNames, treeOf } from '../git/snapshot.js';
-import { status } from '../git/status.js';
-import { currentBranch, defaultBranch, revParse } from '../git/worktree.js';
+import { captureWorktree, commitTree, diffNames } from '../git/snapshot.js';
+import { defaultBranch, revParse } from '../git/worktree.js';
 import type { SessionRecord } from '../store/types.js';
 import type { LanesContext } from './context.js';
 
@@ -15,7 +14,6 @@ export interface FileStat {
 
 export interface SessionWork {
   session: SessionRecord;
-  branch: string | null;
   /** A commit holding the session's committed AND uncommitted work (a throw-away snapshot commit when dirty). */
   tip: string;
   base: string | null;
@@ -54,16 +52,14 @@ export interface ConflictReport {
 async function workOf(session: SessionRecord, target: string): Promise<SessionWork | null> {
   const wt = session.worktree;
   if (!wt || !existsSync(wt)) return null;
-  const head = await revParse(wt, 'HEAD');
-  if (!head) return null;
-  let tip = head;
-  if ((await status(wt)).length > 0) {
-    const cap = await captureWorktree(wt);
-    tip = await commitTree(wt, cap.tree, head, `lanes conflicts: work of ${session.id}`);
-  }
+  // Always capture (one private-index add): cheaper than asking git status first and capturing after.
+  const cap = await captureWorktree(wt);
+  if (!cap.head) return null;
+  // A throw-away commit of the whole working state on top of HEAD (unreferenced; git gc drops it).
+  const tip = await commitTree(wt, cap.tree, cap.head, `lanes conflicts: work of ${session.id}`);
   const base = await mergeBase(wt, tip, target);
-  const changed = (await diffNames(wt, base ? await treeOf(wt, base) : null, await treeOf(wt, tip))).map((f) => f.path);
-  return { session, branch: await currentBranch(wt), tip, base, changed };
+  const changed = (await diffNames(wt, base, tip)).map((f) => f.path);
+  return { session, tip, base, changed };
 }
 
 /**
@@ -113,7 +109,7 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
   const competing: CompetingFinding[] = [];
   for (const w of works) {
     if (!w.base || w.base === target) continue;
-    const landed = (await diffNames(cwd, await treeOf(cwd, w.base), await treeOf(cwd, target))).map((f) => f.path);
+    const landed = (await diffNames(cwd, w.base, target)).map((f) => f.path);
     const files = w.changed.filter((f) => landed.includes(f));
     if (files.length > 0) competing.push({ session: w.session.id, target: targetName, files, targetStat: await diffStat(cwd, w.base, target, files) });
   }

@@ -61,11 +61,11 @@ export class SnapshotService {
    * refs/lanes/snapshots/<owner>/<n>, touching neither index, files nor any branch. No new ref
    * when nothing changed since the owner's last snapshot.
    */
-  async snapshot(worktree: string, owner: string, reason: string): Promise<SnapshotResult> {
+  async snapshot(worktree: string, owner: string, reason: string, options: { countFiles?: boolean } = {}): Promise<SnapshotResult> {
     if (!existsSync(worktree)) throw new LanesError('E_NOT_FOUND', `the worktree ${worktree} does not exist`, { hint: 'see `git worktree list`; `git worktree prune` forgets missing ones' });
     const cap = await captureWorktree(worktree);
-    const headTree = cap.head ? (await git(['rev-parse', `${cap.head}^{tree}`], { cwd: worktree })).trim() : null;
-    const files = (await diffNames(worktree, headTree, cap.tree)).length;
+    // Counting changed files costs a diff; the sweep already knows them from git status.
+    const files = options.countFiles === false ? -1 : (await diffNames(worktree, cap.head, cap.tree)).length;
     const existing = await this.list(owner);
     const last = existing[existing.length - 1];
     if (last && last.tree === cap.tree && last.parent === cap.head) return { snapshot: last, created: false, files };
@@ -74,10 +74,8 @@ export class SnapshotService {
       const ref = `${SNAPSHOT_PREFIX}${refSafeSessionId(owner)}/${n}`;
       // Create-only: two sweeps snapshotting one owner at once get different numbers, never overwrite.
       if (await createRef(worktree, ref, commit, `lanes snapshot: ${reason}`)) {
-        const [entry] = await listRefs(worktree, ref);
-        const snap = entry ? toSnapshot(entry) : null;
-        if (!snap) throw new LanesError('E_GIT', `snapshot ref ${ref} vanished right after it was created`);
-        return { snapshot: snap, created: true, files };
+        const snapshot: Snapshot = { ref, owner, n, commit, parent: cap.head, tree: cap.tree, time: Math.floor(Date.now() / 1000), subject: `lanes snapshot of ${owner}: ${reason}` };
+        return { snapshot, created: true, files };
       }
       if (n > (last?.n ?? 0) + 1000) throw new LanesError('E_GIT', `cannot create a snapshot ref under ${SNAPSHOT_PREFIX}${owner}/`);
     }

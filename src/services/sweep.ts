@@ -95,7 +95,7 @@ export async function sweep(ctx: LanesContext, snapshots: SnapshotService, optio
     let snap: SweepItem['snapshot'] = null;
     if (changes.length > 0 && !options.dryRun) {
       const owner = primary?.id ?? orphanOwner(wt.path);
-      const r = await snapshots.snapshot(wt.path, owner, 'lanes sweep');
+      const r = await snapshots.snapshot(wt.path, owner, 'lanes sweep', { countFiles: false });
       snap = { ref: r.snapshot.ref, created: r.created };
     }
     const live = state === 'live';

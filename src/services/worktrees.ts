@@ -13,7 +13,12 @@ export interface CreatedWorktree {
 }
 
 /** `<repo-parent>/<repo-name>.lanes`: beside the main worktree, never inside it. */
-export async function lanesWorktreeDir(cwd: string): Promise<string> {
+export async function lanesWorktreeDir(cwd: string, commonDir?: string): Promise<string> {
+  // The usual layout: the common dir is <main worktree>/.git, so no git call is needed.
+  if (commonDir && basename(commonDir) === '.git') {
+    const main = dirname(commonDir);
+    return join(dirname(main), `${basename(main)}.lanes`);
+  }
   const [main] = await listWorktrees(cwd);
   if (!main) throw new LanesError('E_GIT', `no worktree found for ${cwd}`);
   return join(dirname(main.path), `${basename(main.path)}.lanes`);
@@ -27,24 +32,27 @@ export async function lanesWorktreeDir(cwd: string): Promise<string> {
 export async function createSessionWorktree(ctx: LanesContext, options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree> {
   const repo = await ctx.repo();
   if (!repo) throw new LanesError('E_USAGE', `--worktree needs a git repository, and ${ctx.cwd} is not inside one`, { hint: 'run it inside the repository' });
-  const base = await revParse(ctx.cwd, options.base ?? 'HEAD');
+  const base = options.base ? await revParse(ctx.cwd, options.base) : 'HEAD';
   if (!base) {
     throw new LanesError('E_USAGE', options.base ? `--base ${options.base} is not a commit of this repository` : 'the repository has no commits yet to base a worktree on', {
       hint: options.base ? 'name a branch, tag or commit (git log --oneline)' : 'make a first commit',
     });
   }
-  const root = await lanesWorktreeDir(ctx.cwd);
+  const root = await lanesWorktreeDir(ctx.cwd, repo.commonDir);
   const stem = slugify(options.ticket ?? options.label ?? 'session');
   for (let i = 1; i < 1000; i++) {
     const slug = i === 1 ? stem : `${stem}-${i}`;
     const path = join(root, slug);
     const branch = `lanes/${slug}`;
-    if (existsSync(path) || (await branchExists(ctx.cwd, branch))) continue;
+    if (existsSync(path)) continue;
     try {
+      // `-b` refuses an existing branch, so git itself checks the name is free (one call, no race).
       await addWorktree(ctx.cwd, path, branch, base);
     } catch (e) {
-      // Another session took this slug between our check and git's: try the next one.
       if (existsSync(path) || (await branchExists(ctx.cwd, branch))) continue;
+      if (!options.base && !(await revParse(ctx.cwd, 'HEAD'))) {
+        throw new LanesError('E_USAGE', 'the repository has no commits yet to base a worktree on', { hint: 'make a first commit' });
+      }
       throw e;
     }
     return { path, branch, slug, base };
