@@ -21,6 +21,9 @@ const LINES: [string, string][] = [
   ['adopt SESSION', "take over a dead or ended session's claims and worktree"],
   ['guard install [--protect BRANCH] | uninstall | status', 'git hooks: stop plain commits of claimed paths; protect branches'],
   ['doctor [--fix]', 'find dead sessions, orphan worktrees, stale claims, shared worktrees; fix what is safe'],
+  ['port NAME / ports', 'lease a TCP port to this session / list leases'],
+  ['env [--shell sh|fish|json|dotenv] [--check]', "the session's environment (ports, TMPDIR, templated names)"],
+  ['exec [--session S] -- CMD…', "run CMD with the session's environment, secrets stripped"],
   ['demo', 'show each protection working in a temporary repository'],
 ];
 

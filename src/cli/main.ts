@@ -28,6 +28,10 @@ export const COMMANDS: Record<string, Loader> = {
   adopt: () => import('./commands/adopt.js'),
   guard: () => import('./commands/guard.js'),
   doctor: () => import('./commands/doctor.js'),
+  port: () => import('./commands/port.js'),
+  ports: () => import('./commands/ports.js'),
+  env: () => import('./commands/env.js'),
+  exec: () => import('./commands/exec.js'),
   demo: () => import('./commands/demo.js'),
 };
 

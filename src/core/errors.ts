@@ -36,6 +36,7 @@ export type ErrorCode =
   | 'E_STORE_IO'
   | 'E_GIT'
   | 'E_REPO_STATE'
+  | 'E_CONFIG'
   | 'E_FLAGGED'
   | 'E_IO'
   | 'E_INTERNAL';
@@ -66,6 +67,7 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   E_STORE_IO: EXIT.error,
   E_GIT: EXIT.error,
   E_REPO_STATE: EXIT.error,
+  E_CONFIG: EXIT.usage,
   E_FLAGGED: EXIT.held,
   E_IO: EXIT.error,
   E_INTERNAL: EXIT.error,

@@ -1,12 +1,9 @@
-import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { callerPid } from '../../core/process-identity.js';
 import { printJson } from '../output.js';
-
-const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
+import { runChild } from '../run-child.js';
 
 export const command: CommandSpec = {
   name: 'start',
@@ -56,31 +53,8 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     if (io.json) printJson(io.stderr, session);
-    const { code, reason } = await runAsSession(args.rest, session.id, made?.path ?? process.cwd());
+    const { code, reason } = await runChild(args.rest, { cwd: made?.path ?? process.cwd(), env: { ...process.env, LANES_SESSION: session.id } });
     await lanes.sessions.end(session.id, reason);
     return code;
   },
 };
-
-function runAsSession(cmd: string[], sessionId: string, cwd: string): Promise<{ code: number; reason: string }> {
-  return new Promise((resolve) => {
-    const [file, ...argv] = cmd;
-    const child = spawn(file ?? '', argv, { stdio: 'inherit', cwd, env: { ...process.env, LANES_SESSION: sessionId } });
-    const forward = (sig: NodeJS.Signals) => child.kill(sig);
-    for (const s of FORWARDED) process.on(s, forward);
-    const done = (result: { code: number; reason: string }) => {
-      for (const s of FORWARDED) process.removeListener(s, forward);
-      resolve(result);
-    };
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      const missing = e.code === 'ENOENT';
-      process.stderr.write(`lanes: cannot run ${JSON.stringify(file)}: ${missing ? 'command not found' : e.message}\n`);
-      done({ code: missing ? 127 : 126, reason: `could not run the command (${e.code ?? e.message})` });
-    });
-    child.on('exit', (code, signal) => {
-      if (signal) done({ code: 128 + (constants.signals[signal] ?? 0), reason: `command killed by ${signal}` });
-      else done({ code: code ?? EXIT.error, reason: `command exited with code ${code ?? '?'}` });
-    });
-  });
-}
-

@@ -1,0 +1,29 @@
+import { loadConfig } from '../../services/config.js';
+import { sessionEnvironment } from '../../services/runtime-env.js';
+import type { CommandSpec } from '../command.js';
+import { str, usageError } from '../command.js';
+import { runChild } from '../run-child.js';
+
+export const command: CommandSpec = {
+  name: 'exec',
+  summary: "Run CMD in the session's worktree with the session's environment, stripped variables removed.",
+  usage: 'exec [--session S] -- CMD ARGS…',
+  description: 'stdin/stdout/stderr are the terminal\'s; signals are forwarded; CMD\'s exit code is passed through\n(a signal death as 128+N, a missing command as 127). CMD runs in the session\'s worktree, or the cwd\nwhen it has none.',
+  options: { session: { type: 'string', arg: 'S', help: 'the session (default $LANES_SESSION)' } },
+  acceptsRest: true,
+  maxPositionals: 0,
+  async run(args, io) {
+    if (args.rest.length === 0) throw usageError(this, 'give the command after --: lanes exec -- CMD ARGS…');
+    const lanes = await io.lanes();
+    const id = str(args.values['session']);
+    const session = id ? await lanes.sessions.get(id) : await lanes.sessions.current();
+    const config = await loadConfig(lanes.context);
+    const env = await sessionEnvironment(lanes.context, lanes, session, config, process.env);
+    const childEnv: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of env.stripped) delete childEnv[k];
+    Object.assign(childEnv, env.vars);
+    await lanes.heartbeat();
+    const { code } = await runChild(args.rest, { cwd: session.worktree ?? process.cwd(), env: childEnv });
+    return code;
+  },
+};

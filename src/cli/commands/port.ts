@@ -1,0 +1,25 @@
+import { EXIT } from '../../core/errors.js';
+import { loadConfig } from '../../services/config.js';
+import { leasePort } from '../../services/ports.js';
+import type { CommandSpec } from '../command.js';
+import { printJson } from '../output.js';
+
+export const command: CommandSpec = {
+  name: 'port',
+  summary: 'Lease a TCP port to this session for NAME (stable for the session and name), from [ports] range.',
+  usage: 'port NAME [--json]',
+  description: 'The port is checked free by binding 127.0.0.1 and ::1, and recorded as a machine-wide claim port:N,\nso no two live sessions ever get the same port, even before either binds it. It is released when the\nsession ends, and reusable once the session is found dead.',
+  options: {},
+  minPositionals: 1,
+  maxPositionals: 1,
+  async run(args, io) {
+    const lanes = await io.lanes();
+    const session = await lanes.sessions.current();
+    const config = await loadConfig(lanes.context);
+    const name = args.positionals[0] ?? '';
+    const port = await leasePort(lanes.context, lanes.claims, lanes.state, session, name, config);
+    if (io.json) printJson(io.stdout, { session: session.id, name, port });
+    else io.stdout(`${port}\n`);
+    return EXIT.ok;
+  },
+};

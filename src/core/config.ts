@@ -1,0 +1,145 @@
+import { LanesError } from './errors.js';
+
+/** lanes.toml / ~/.config/lanes/config.toml after validation and merging. */
+export interface LanesConfig {
+  ports: { names: string[]; range: { low: number; high: number } };
+  env: { templates: Record<string, string>; strip: string[] };
+  snapshot: { onStop: boolean };
+}
+
+export const DEFAULT_CONFIG: LanesConfig = {
+  ports: { names: [], range: { low: 20000, high: 29999 } },
+  env: { templates: {}, strip: [] },
+  snapshot: { onStop: false },
+};
+
+export interface ConfigSource {
+  file: string;
+  text: string;
+  data: Record<string, unknown>;
+}
+
+const PORT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const STRIP = /^[A-Za-z0-9_*?]+$/;
+
+/** The 1-based line of `key` inside `[section]` of a TOML text (0 when not found). */
+export function lineOf(text: string, section: string, key?: string): number {
+  const lines = text.split('\n');
+  let inSection = section === '';
+  for (let i = 0; i < lines.length; i++) {
+    const l = (lines[i] ?? '').trim();
+    const header = /^\[\s*([^\]]+?)\s*\]/.exec(l);
+    if (header) {
+      inSection = header[1] === section;
+      if (inSection && key === undefined) return i + 1;
+      continue;
+    }
+    if (inSection && key !== undefined && new RegExp(`^["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*=`).test(l)) return i + 1;
+  }
+  return 0;
+}
+
+function fail(src: ConfigSource, section: string, key: string | undefined, expected: string, got?: unknown): never {
+  const line = lineOf(src.text, section, key);
+  const where = `${src.file}${line ? `:${line}` : ''}`;
+  const name = key === undefined ? `[${section}]` : section ? `${section}.${key}` : key;
+  throw new LanesError('E_CONFIG', `${where}: ${name}: expected ${expected}${got === undefined ? '' : `, got ${JSON.stringify(got)}`}`, {
+    hint: `fix ${where} (the keys are documented in the README, "Configuration")`,
+    details: { file: src.file, line, key: name },
+  });
+}
+
+function table(src: ConfigSource, name: string): Record<string, unknown> {
+  const t = src.data[name];
+  if (t === undefined) return {};
+  if (typeof t !== 'object' || t === null || Array.isArray(t)) fail(src, '', name, 'a table', t);
+  return t as Record<string, unknown>;
+}
+
+function stringList(src: ConfigSource, section: string, key: string, value: unknown, pattern: RegExp, what: string): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || !pattern.test(v))) fail(src, section, key, `an array of ${what}`, value);
+  return value as string[];
+}
+
+/** Validates one file's data: unknown keys, wrong types and bad values are errors naming file, line and key. */
+export function validateConfig(src: ConfigSource): Partial<{ ports: Partial<LanesConfig['ports']>; env: Partial<LanesConfig['env']>; snapshot: Partial<LanesConfig['snapshot']> }> {
+  for (const key of Object.keys(src.data)) if (!['ports', 'env', 'snapshot'].includes(key)) fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot] (unknown table)');
+  const out: ReturnType<typeof validateConfig> = {};
+  const ports = table(src, 'ports');
+  if (Object.keys(ports).length) {
+    out.ports = {};
+    for (const [k, v] of Object.entries(ports)) {
+      if (k === 'names') out.ports.names = stringList(src, 'ports', k, v, PORT_NAME, 'port names (a letter, then letters, digits or _; at most 32)');
+      else if (k === 'range') {
+        const m = typeof v === 'string' ? /^(\d{1,5})-(\d{1,5})$/.exec(v) : null;
+        const low = Number(m?.[1]);
+        const high = Number(m?.[2]);
+        if (!m || low < 1024 || high > 65535 || low > high) fail(src, 'ports', k, 'a string "LOW-HIGH" with 1024 <= LOW <= HIGH <= 65535', v);
+        out.ports.range = { low, high };
+      } else fail(src, 'ports', k, 'names or range (unknown key)');
+    }
+  }
+  const env = table(src, 'env');
+  if (Object.keys(env).length) {
+    out.env = { templates: {} };
+    for (const [k, v] of Object.entries(env)) {
+      if (k === 'strip') out.env.strip = stringList(src, 'env', k, v, STRIP, 'variable names or globs (letters, digits, _, * and ?)');
+      else if (!ENV_NAME.test(k)) fail(src, 'env', k, 'an environment variable name ([A-Za-z_][A-Za-z0-9_]*)');
+      else if (typeof v !== 'string') fail(src, 'env', k, 'a template string such as "{repo}_{slug}"', v);
+      else {
+        const bad = [...v.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]).filter((p) => !['repo', 'slug', 'session', 'ticket'].includes(p ?? ''));
+        if (bad.length) fail(src, 'env', k, 'placeholders among {repo}, {slug}, {session}, {ticket}', `{${bad[0]}}`);
+        out.env.templates![k] = v;
+      }
+    }
+  }
+  const snapshot = table(src, 'snapshot');
+  if (Object.keys(snapshot).length) {
+    out.snapshot = {};
+    for (const [k, v] of Object.entries(snapshot)) {
+      if (k !== 'on_stop') fail(src, 'snapshot', k, 'on_stop (unknown key)');
+      if (typeof v !== 'boolean') fail(src, 'snapshot', k, 'true or false', v);
+      out.snapshot.onStop = v as boolean;
+    }
+  }
+  return out;
+}
+
+/**
+ * Merges validated files, lowest precedence first (the repository's lanes.toml, then the user's
+ * config): scalars of a later file win; port names, templates and strip lists add up.
+ */
+export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesConfig {
+  const c: LanesConfig = structuredClone(DEFAULT_CONFIG);
+  for (const p of parts) {
+    if (p.ports?.names) c.ports.names = [...new Set([...c.ports.names, ...p.ports.names])];
+    if (p.ports?.range) c.ports.range = p.ports.range;
+    if (p.env?.templates) Object.assign(c.env.templates, p.env.templates);
+    if (p.env?.strip) c.env.strip = [...new Set([...c.env.strip, ...p.env.strip])];
+    if (p.snapshot?.onStop !== undefined) c.snapshot.onStop = p.snapshot.onStop;
+  }
+  return c;
+}
+
+/** Whether an environment variable name matches a strip entry (a name, or a glob with * and ?). */
+export function matchesStrip(name: string, patterns: string[]): boolean {
+  return patterns.some((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(name));
+}
+
+const SAFE_VALUE = /^[A-Za-z0-9_.:-]+$/;
+
+/** Renders a template; a result that is not identifier-safe is an error, never a mangled name. */
+export function renderTemplate(name: string, template: string, values: { repo: string; slug: string; session: string; ticket: string | null }): string {
+  const out = template.replace(/\{(repo|slug|session|ticket)\}/g, (_, k: keyof typeof values) => {
+    const v = values[k];
+    if (v === null) throw new LanesError('E_CONFIG', `[env] ${name} = "${template}" uses {ticket}, and this session has no ticket`, { hint: 'start the session with --ticket T, or drop {ticket} from the template' });
+    return v;
+  });
+  if (!SAFE_VALUE.test(out)) {
+    throw new LanesError('E_CONFIG', `[env] ${name} = "${template}" gives ${JSON.stringify(out)}, which is not a safe name (letters, digits, _ . : - only)`, {
+      hint: 'use {slug} (already made safe) instead of raw values, or change the template',
+    });
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { LanesError } from '../core/errors.js';
+import { mergeConfig, validateConfig } from '../core/config.js';
+import type { ConfigSource, LanesConfig } from '../core/config.js';
+import type { LanesContext } from './context.js';
+
+/** `$LANES_CONFIG`, else `$XDG_CONFIG_HOME/lanes/config.toml`, else `~/.config/lanes/config.toml`. */
+export function userConfigPath(env: Record<string, string | undefined>): string {
+  if (env['LANES_CONFIG']) return env['LANES_CONFIG'];
+  return join(env['XDG_CONFIG_HOME'] || join(homedir(), '.config'), 'lanes', 'config.toml');
+}
+
+async function readSource(file: string): Promise<ConfigSource | null> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new LanesError('E_CONFIG', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'check its permissions' });
+  }
+  const { parse, TomlError } = await import('smol-toml');
+  try {
+    return { file, text, data: parse(text) as Record<string, unknown> };
+  } catch (e) {
+    if (e instanceof TomlError) {
+      const first = e.message.split('\n')[0] ?? e.message;
+      throw new LanesError('E_CONFIG', `${file}:${e.line}:${e.column}: ${first.replace(/^Invalid TOML document: /, '')}`, { hint: `fix the TOML syntax at ${file}:${e.line}`, details: { file, line: e.line, column: e.column } });
+    }
+    throw e;
+  }
+}
+
+/** The repository's lanes.toml (at the worktree root) merged with the user's config; defaults when neither exists. */
+export async function loadConfig(ctx: LanesContext): Promise<LanesConfig & { files: string[] }> {
+  const repo = await ctx.repo();
+  const files = [...(repo ? [join(repo.worktreeRoot, 'lanes.toml')] : []), userConfigPath(ctx.env)];
+  const sources = (await Promise.all(files.map(readSource))).filter((s): s is ConfigSource => s !== null);
+  return { ...mergeConfig(sources.map(validateConfig)), files: sources.map((s) => s.file) };
+}
