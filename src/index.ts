@@ -19,3 +19,4 @@ export { SqliteStore } from './store/sqlite.js';
 export { openStore } from './store/open.js';
 export type * from './store/types.js';
 export { MAX_HANDOFF_BYTES, writeAtomic } from './services/handoffs.js';
+export { copyWorktreeIncludes } from './services/worktree-include.js';

@@ -4,12 +4,16 @@ import { LanesError } from '../core/errors.js';
 import { slugify } from '../core/slug.js';
 import { addWorktree, branchExists, listWorktrees, revParse } from '../git/worktree.js';
 import type { LanesContext } from './context.js';
+import { copyWorktreeIncludes } from './worktree-include.js';
+import type { IncludeReport } from './worktree-include.js';
 
 export interface CreatedWorktree {
   path: string;
   branch: string;
   slug: string;
   base: string;
+  /** What .worktreeinclude copied from the main worktree (null without a .worktreeinclude). */
+  included: IncludeReport | null;
 }
 
 /** `<repo-parent>/<repo-name>.lanes`: beside the main worktree, never inside it. */
@@ -55,7 +59,8 @@ export async function createSessionWorktree(ctx: LanesContext, options: { ticket
       }
       throw e;
     }
-    return { path, branch, slug, base };
+    const mainRoot = basename(repo.commonDir) === '.git' ? dirname(repo.commonDir) : repo.worktreeRoot;
+    return { path, branch, slug, base, included: await copyWorktreeIncludes(mainRoot, path) };
   }
   throw new LanesError('E_USAGE', `no free worktree name for ${stem}`, { hint: 'remove old worktrees (git worktree list) or pass another --ticket/--label' });
 }

@@ -45,9 +45,12 @@ export const command: CommandSpec = {
       command: args.rest.length > 0 ? args.rest.join(' ') : null,
       ...(made ? { worktree: made.path } : {}),
     });
-    if (made && !io.json) io.stderr(`worktree ${made.path} on branch ${made.branch}\n`);
+    if (made && !io.json) {
+      io.stderr(`worktree ${made.path} on branch ${made.branch}\n`);
+      if (made.included) io.stderr(`.worktreeinclude: copied ${made.included.files} files, ${(made.included.bytes / 1048576).toFixed(1)} MiB in ${made.included.ms} ms\n`);
+    }
     if (args.rest.length === 0) {
-      if (io.json) printJson(io.stdout, session);
+      if (io.json) printJson(io.stdout, made ? { ...session, branch: made.branch, included: made.included } : session);
       else io.stdout(session.id + '\n');
       if (!io.json && process.stdout.isTTY) io.stderr(`owner: pid ${session.owner.pid}; act as this session with: export LANES_SESSION=${session.id}\n`);
       return EXIT.ok;
