@@ -33,9 +33,10 @@ async function readSource(file: string): Promise<ConfigSource | null> {
 }
 
 /** The repository's lanes.toml (at the worktree root) merged with the user's config; defaults when neither exists. */
-export async function loadConfig(ctx: LanesContext): Promise<LanesConfig & { files: string[] }> {
-  const repo = await ctx.repo();
-  const files = [...(repo ? [join(repo.worktreeRoot, 'lanes.toml')] : []), userConfigPath(ctx.env)];
+export async function loadConfig(ctx: LanesContext, worktreeRoot?: string | null): Promise<LanesConfig & { files: string[] }> {
+  // A session's worktree is known from the store: no git process needed on the exec path.
+  const root = worktreeRoot ?? (await ctx.repo())?.worktreeRoot;
+  const files = [...(root ? [join(root, 'lanes.toml')] : []), userConfigPath(ctx.env)];
   const sources = (await Promise.all(files.map(readSource))).filter((s): s is ConfigSource => s !== null);
   return { ...mergeConfig(sources.map(validateConfig)), files: sources.map((s) => s.file) };
 }

@@ -17,7 +17,7 @@ export const command: CommandSpec = {
     const lanes = await io.lanes();
     const id = str(args.values['session']);
     const session = id ? await lanes.sessions.get(id) : await lanes.sessions.current();
-    const config = await loadConfig(lanes.context);
+    const config = await loadConfig(lanes.context, session.worktree);
     const env = await sessionEnvironment(lanes.context, lanes, session, config, process.env);
     const childEnv: NodeJS.ProcessEnv = { ...process.env };
     for (const k of env.stripped) delete childEnv[k];

@@ -15,7 +15,7 @@ export const command: CommandSpec = {
   async run(args, io) {
     const lanes = await io.lanes();
     const session = await lanes.sessions.current();
-    const config = await loadConfig(lanes.context);
+    const config = await loadConfig(lanes.context, session.worktree);
     const name = args.positionals[0] ?? '';
     const port = await leasePort(lanes.context, lanes.claims, lanes.state, session, name, config);
     if (io.json) printJson(io.stdout, { session: session.id, name, port });
