@@ -107,12 +107,13 @@ export class ClaimService {
   private async withHolders(claims: ClaimRecord[]): Promise<ClaimHolder[]> {
     const sessions = new Map<string, SessionRecord | null>();
     for (const c of claims) if (!sessions.has(c.sessionId)) sessions.set(c.sessionId, await this.ctx.store.getSession(c.sessionId));
-    return Promise.all(claims.map(async (claim) => {
+    const liveness = await this.ctx.statesOf([...sessions.values()].filter((s): s is SessionRecord => s !== null));
+    return claims.map((claim) => {
       const session = sessions.get(claim.sessionId) ?? null;
-      if (!session) return { claim, session, state: 'dead' as const, why: 'session no longer in the store' };
-      const { state, verdict } = await this.ctx.stateOf(session);
-      return { claim, session, state, why: verdict.why };
-    }));
+      const l = session ? liveness.get(session.id) : undefined;
+      if (!session || !l) return { claim, session, state: 'dead' as const, why: 'session no longer in the store' };
+      return { claim, session, state: l.state, why: l.verdict.why };
+    });
   }
 
   /**

@@ -74,10 +74,9 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
   const targetName = options.against ?? (await defaultBranch(repo.worktreeRoot));
   const target = targetName ? await revParse(repo.worktreeRoot, targetName) : null;
   if (!targetName || !target) throw new LanesError('E_USAGE', `no branch ${targetName ?? '(main)'} to compare against`, { hint: 'pass --against BRANCH' });
-  const sessions: SessionRecord[] = [];
-  for (const s of await ctx.store.listSessions({ includeEnded: false })) {
-    if (s.repo === repo.commonDir && (await ctx.stateOf(s)).state === 'live') sessions.push(s);
-  }
+  const ofRepo = (await ctx.store.listSessions({ includeEnded: false })).filter((s) => s.repo === repo.commonDir);
+  const liveness = await ctx.statesOf(ofRepo);
+  const sessions: SessionRecord[] = ofRepo.filter((s) => liveness.get(s.id)?.state === 'live');
   // Sessions sharing one worktree share one work: count each worktree once.
   const works: SessionWork[] = [];
   const seen = new Set<string>();

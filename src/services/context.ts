@@ -10,6 +10,16 @@ import type { OwnerJudge, SessionRecord, Store } from '../store/types.js';
 
 export type Notice = (message: string) => void;
 
+export interface SessionLiveness {
+  state: SessionState;
+  verdict: Verdict;
+}
+
+/** The one "unknown session" error (the store, its location, and how to look). */
+export function unknownSession(id: string, location: string, hint = 'list sessions with `lanes ls --all`'): LanesError {
+  return new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${location}`, { hint, details: { session: id } });
+}
+
 /** Everything a service needs, built once per openLanes(). */
 export class LanesContext {
   readonly host = hostId();
@@ -52,9 +62,19 @@ export class LanesContext {
     return this.selfCommandLine;
   }
 
-  async stateOf(session: SessionRecord): Promise<{ state: SessionState; verdict: Verdict }> {
+  async stateOf(session: SessionRecord): Promise<SessionLiveness> {
+    return this.stateAt(session, session.endedAt === null ? await this.store.now() : 0);
+  }
+
+  /** Liveness of many sessions against ONE reading of the store's clock (not a query per session). */
+  async statesOf(sessions: SessionRecord[]): Promise<Map<string, SessionLiveness>> {
+    const now = sessions.some((s) => s.endedAt === null) ? await this.store.now() : 0;
+    return new Map(sessions.map((s) => [s.id, this.stateAt(s, now)]));
+  }
+
+  private stateAt(session: SessionRecord, nowMs: number): SessionLiveness {
     if (session.endedAt !== null) return { state: 'ended', verdict: { live: false, why: session.endReason ?? 'ended' } };
-    const verdict = this.judge(session.owner, session.lastSeenAt, await this.store.now());
+    const verdict = this.judge(session.owner, session.lastSeenAt, nowMs);
     return { state: verdict.live ? 'live' : 'dead', verdict };
   }
 
@@ -67,12 +87,7 @@ export class LanesContext {
       });
     }
     const session = await this.store.getSession(assertSessionId(id, explicit ? 'session id' : 'LANES_SESSION'));
-    if (!session) {
-      throw new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${this.store.info.location}`, {
-        hint: 'check LANES_SESSION / LANES_STORE, list sessions with `lanes ls --all`, or start a new one with `lanes start`',
-        details: { session: id },
-      });
-    }
+    if (!session) throw unknownSession(id, this.store.info.location, 'check LANES_SESSION / LANES_STORE, list sessions with `lanes ls --all`, or start a new one with `lanes start`');
     if (session.endedAt !== null) {
       throw new LanesError('E_SESSION_ENDED', `session ${id} has ended (${session.endReason ?? 'no reason given'})`, {
         hint: 'start a new session with `lanes start`',

@@ -37,15 +37,15 @@ export async function doctor(ctx: LanesContext, deps: { sessions: SessionService
   if (!repo) throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, { hint: 'run lanes doctor inside the repository' });
   const findings: Finding[] = [];
   const sessions = (await ctx.store.listSessions({ includeEnded: false })).filter((s) => s.repo === repo.commonDir);
-  const states = new Map<string, string>();
-  for (const s of sessions) states.set(s.id, (await ctx.stateOf(s)).state);
+  const liveness = await ctx.statesOf(sessions);
+  const states = new Map([...liveness].map(([id, l]) => [id, l.state]));
   const worktrees = (await listWorktrees(repo.worktreeRoot)).filter((w) => !w.bare);
   const claims = await ctx.store.listClaims();
 
   const dead = sessions.filter((s) => states.get(s.id) === 'dead');
   for (const s of dead) {
     const held = claims.filter((c) => c.sessionId === s.id);
-    findings.push({ kind: 'dead-session', session: s.id, message: `session ${s.id}${s.label ? ` (${s.label})` : ''} is dead (${(await ctx.stateOf(s)).verdict.why}) but never ended` });
+    findings.push({ kind: 'dead-session', session: s.id, message: `session ${s.id}${s.label ? ` (${s.label})` : ''} is dead (${liveness.get(s.id)?.verdict.why}) but never ended` });
     for (const c of held) findings.push({ kind: 'dead-claim', session: s.id, message: `${formatResource(c)} (token ${c.token}) is held by dead session ${s.id}` });
   }
   for (const w of worktrees) {

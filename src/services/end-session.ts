@@ -48,15 +48,16 @@ export async function endSession(sessions: SessionService, snapshots: SnapshotSe
       throw new LanesError('E_REPO_STATE', `${wt} has uncommitted work that is not saved in a snapshot; not removing it`, { hint: `run \`lanes snapshot --session ${id}\` and try again` });
     }
   }
-  await removeWorktree(all[0]?.path ?? wt, wt, dirty);
+  const mainPath = all[0]?.path ?? wt;
+  await removeWorktree(mainPath, wt, dirty);
   result.worktreeRemoved = true;
   const branch = mine.branch?.replace(/^refs\/heads\//, '') ?? null;
-  const main = await defaultBranch(all[0]?.path ?? wt);
+  const main = await defaultBranch(mainPath);
   if (branch && main && branch !== main) {
-    const tip = await revParse(all[0]?.path ?? wt, `refs/heads/${branch}`);
-    const merged = tip !== null && (await isAncestor(all[0]?.path ?? wt, tip, `refs/heads/${main}`));
+    const tip = await revParse(mainPath, `refs/heads/${branch}`);
+    const merged = tip !== null && (await isAncestor(mainPath, tip, `refs/heads/${main}`));
     if (merged || options.force) {
-      await deleteBranch(all[0]?.path ?? wt, branch, true);
+      await deleteBranch(mainPath, branch, true);
       result.branchDeleted = branch;
       if (!merged) notes.push(`branch ${branch} was not merged into ${main}; deleted with --force (its commits stay reachable from ${snapshot?.ref ?? 'the reflog'})`);
     } else notes.push(`kept branch ${branch}: it is not merged into ${main} (delete it with --force)`);

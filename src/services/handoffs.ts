@@ -133,7 +133,8 @@ export class HandoffService {
   async get(name: string, options: { from?: string; session?: string } = {}): Promise<Envelope & { path: string }> {
     assertHandoffName(name);
     const expected = options.from !== undefined ? assertSessionId(options.from) : (await this.ctx.requireSession(options.session)).id;
-    return { ...this.getAt(this.dir(expected), name, expected), path: join(this.dir(expected), name) };
+    const dir = this.dir(expected);
+    return { ...this.getAt(dir, name, expected), path: join(dir, name) };
   }
 
   getAt(dir: string, name: string, expectedSession: string): Envelope {

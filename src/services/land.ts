@@ -6,6 +6,7 @@ import { status } from '../git/status.js';
 import { currentBranch, defaultBranch, isAncestor, listWorktrees, revParse } from '../git/worktree.js';
 import type { Grant } from '../store/types.js';
 import type { ClaimService } from './claims.js';
+import { unknownSession } from './context.js';
 import type { LanesContext } from './context.js';
 import { describeSession } from './describe.js';
 
@@ -87,7 +88,7 @@ export async function land(ctx: LanesContext, claims: ClaimService, options: { i
 export async function adopt(ctx: LanesContext, claims: ClaimService, victimId: string): Promise<{ worktree: string | null; grants: Grant[] }> {
   const me = await ctx.requireSession();
   const victim = await ctx.store.getSession(victimId);
-  if (!victim) throw new LanesError('E_UNKNOWN_SESSION', `session ${victimId} is not known`, { hint: 'see lanes ls --all' });
+  if (!victim) throw unknownSession(victimId, ctx.store.info.location);
   const { state } = await ctx.stateOf(victim);
   if (state === 'live') {
     throw new LanesError('E_CLAIM_HELD', `${describeSession(victim)} is live; its work is not abandoned`, { hint: 'coordinate with it; lanes adopts only dead or ended sessions' });

@@ -1,9 +1,10 @@
 import { LanesError } from '../core/errors.js';
 import { assertSessionId, newSessionId } from '../core/ids.js';
-import type { SessionState, Verdict } from '../core/liveness.js';
+import type { SessionState } from '../core/liveness.js';
 import { identityOf } from '../core/process-identity.js';
 import type { ClaimRecord, SessionRecord } from '../store/types.js';
-import type { LanesContext } from './context.js';
+import { unknownSession } from './context.js';
+import type { LanesContext, SessionLiveness } from './context.js';
 
 export interface StartOptions {
   /** Explicit id (agent adapters use `AGENT:<their id>`); a random `s-…` id otherwise. */
@@ -65,24 +66,24 @@ export class SessionService {
 
   async get(id: string): Promise<SessionView> {
     const s = await this.ctx.store.getSession(assertSessionId(id));
-    if (!s) throw new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${this.ctx.store.info.location}`, { hint: 'list sessions with `lanes ls --all`' });
+    if (!s) throw unknownSession(id, this.ctx.store.info.location);
     return this.view(s, await this.ctx.store.listClaims({ sessionId: id }));
   }
 
-  async list(options: { all?: boolean } = {}): Promise<SessionView[]> {
-    const [sessions, claims] = await Promise.all([this.ctx.store.listSessions({ includeEnded: options.all === true }), this.ctx.store.listClaims()]);
-    const views = await Promise.all(sessions.map((s) => this.view(s, claims.filter((c) => c.sessionId === s.id))));
-    // Without --all, only sessions still running (or dead without having ended, which need attention).
-    return views;
+  /** The named session (any state), or without a name the one this process acts as. */
+  resolve(id?: string | null): Promise<SessionView> {
+    return id ? this.get(id) : this.current();
   }
 
-  liveness(s: SessionRecord): Promise<{ state: SessionState; verdict: Verdict }> {
-    return this.ctx.stateOf(s);
+  /** Sessions not ended (dead ones included: they need attention); all of them with `all`. */
+  async list(options: { all?: boolean } = {}): Promise<SessionView[]> {
+    const [sessions, claims] = await Promise.all([this.ctx.store.listSessions({ includeEnded: options.all === true }), this.ctx.store.listClaims()]);
+    const states = await this.ctx.statesOf(sessions);
+    return sessions.map((s) => toView(s, states.get(s.id)!, claims.filter((c) => c.sessionId === s.id)));
   }
 
   private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {
-    const { state, verdict } = await this.ctx.stateOf(s);
-    return { ...s, state, why: verdict.why, claims };
+    return toView(s, await this.ctx.stateOf(s), claims);
   }
 
   /** Ends the session and releases every claim it holds, in one transaction. */
@@ -90,9 +91,7 @@ export class SessionService {
     assertSessionId(id);
     const before = await this.ctx.store.getSession(id);
     const result = await this.ctx.store.endSession(id, reason);
-    if (!before || !result) {
-      throw new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${this.ctx.store.info.location}`, { hint: 'list sessions with `lanes ls --all`' });
-    }
+    if (!before || !result) throw unknownSession(id, this.ctx.store.info.location);
     return { ...result, alreadyEnded: before.endedAt !== null };
   }
 
@@ -102,4 +101,8 @@ export class SessionService {
     if (!target) return false;
     return this.ctx.store.touchSession(target);
   }
+}
+
+function toView(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[]): SessionView {
+  return { ...s, state: live.state, why: live.verdict.why, claims };
 }

@@ -73,8 +73,7 @@ export async function sweep(ctx: LanesContext, snapshots: SnapshotService, optio
     ctx.store.listSessions({ includeEnded: true }).then((all) => all.filter((s) => s.repo === repo.commonDir)),
     defaultBranch(repo.worktreeRoot),
   ]);
-  const states = new Map<string, SessionState>();
-  for (const s of sessions) states.set(s.id, (await ctx.stateOf(s)).state);
+  const states = new Map([...(await ctx.statesOf(sessions))].map(([id, l]) => [id, l.state]));
   const items: SweepItem[] = [];
   const visible = worktrees.filter((w) => !w.bare);
   let done = 0;

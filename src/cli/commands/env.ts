@@ -24,8 +24,7 @@ export const command: CommandSpec = {
     const shell = str(args.values['shell']) ?? (io.json ? 'json' : 'sh');
     if (!['sh', 'fish', 'json', 'dotenv'].includes(shell)) throw usageError(this, `--shell takes sh, fish, json or dotenv, got ${JSON.stringify(shell)}`);
     const lanes = await io.lanes();
-    const id = str(args.values['session']);
-    const session = id ? await lanes.sessions.get(id) : await lanes.sessions.current();
+    const session = await lanes.sessions.resolve(str(args.values['session']));
     const config = await loadConfig(lanes.context, session.worktree);
     const env = await sessionEnvironment(lanes.context, lanes, session, config, process.env);
     const entries = Object.entries(env.vars);
@@ -34,7 +33,7 @@ export const command: CommandSpec = {
       for (const [k, v] of entries) io.stdout(shell === 'sh' ? `export ${k}=${sh(v)}\n` : shell === 'fish' ? `set -gx ${k} ${fish(v)}\n` : `${k}=${dotenv(v)}\n`);
       if (args.values['check']) {
         const line = env.stripped.length ? `stripped by lanes exec: ${env.stripped.join(' ')}` : 'nothing to strip';
-        io.stdout(shell === 'dotenv' ? `# ${line}\n` : `# ${line}\n`);
+        io.stdout(`# ${line}\n`);
       }
     }
     return EXIT.ok;

@@ -15,8 +15,7 @@ export const command: CommandSpec = {
   async run(args, io) {
     if (args.rest.length === 0) throw usageError(this, 'give the command after --: lanes exec -- CMD ARGS…');
     const lanes = await io.lanes();
-    const id = str(args.values['session']);
-    const session = id ? await lanes.sessions.get(id) : await lanes.sessions.current();
+    const session = await lanes.sessions.resolve(str(args.values['session']));
     const config = await loadConfig(lanes.context, session.worktree);
     const env = await sessionEnvironment(lanes.context, lanes, session, config, process.env);
     const childEnv: NodeJS.ProcessEnv = { ...process.env };

@@ -12,8 +12,7 @@ export const command: CommandSpec = {
   maxPositionals: 0,
   async run(args, io) {
     const lanes = await io.lanes();
-    const explicit = str(args.values['session']);
-    const s = explicit ? await lanes.sessions.get(explicit) : await lanes.sessions.current();
+    const s = await lanes.sessions.resolve(str(args.values['session']));
     if (!s.worktree) throw new LanesError('E_USAGE', `session ${s.id} has no worktree (it was not started inside a git repository)`);
     const r = await lanes.snapshots.snapshot(s.worktree, s.id, 'lanes snapshot');
     if (io.json) printJson(io.stdout, r);
