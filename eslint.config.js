@@ -33,5 +33,6 @@ export default tseslint.config(
   layer('store', ['services', 'git', 'cli', 'agents', 'ui']),
   layer('git', ['store', 'services', 'cli', 'agents', 'ui']),
   layer('services', ['cli', 'agents', 'ui']),
+  layer('agents', ['cli', 'ui', 'store', 'git']),
   { files: ['**/*.mjs', 'scripts/**', 'bench/**'], languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', URL: 'readonly' } } },
 );

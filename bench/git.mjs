@@ -18,7 +18,7 @@ const opt = (name, dflt) => {
 const FILES = Number(opt('--files', '5000'));
 const COUNTS = opt('--worktrees', '16,32').split(',').map(Number);
 const REPS = Number(opt('--reps', '3'));
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const base = scratch('lanes-bench-git-');
 const env = { ...process.env, LANES_HOME: join(base, 'home'), NO_COLOR: '1' };
 delete env.LANES_SESSION;

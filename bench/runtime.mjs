@@ -12,7 +12,7 @@ const opt = (name, dflt) => {
 };
 const RUNS = opt('--runs', 30);
 const FILES = opt('--files', 20000);
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const { copyWorktreeIncludes } = await import(join(ROOT, 'dist', 'index.js'));
 const base = scratch('lanes-bench-rt-');
 const env = { ...process.env, LANES_HOME: join(base, 'home') };

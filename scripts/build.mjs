@@ -9,20 +9,33 @@ import { chmodSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 rmSync('dist', { recursive: true, force: true });
-await build({
-  entryPoints: { cli: 'src/cli/bin.ts', index: 'src/index.ts', worker: 'src/cli/demo/worker.ts' },
+const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
+// The binary: CommonJS, better-sqlite3's JavaScript bundled in. Measured on `lanes exec -- true`:
+// the ESM loader's facades for node: builtins and the CommonJS resolution of better-sqlite3's ~10
+// files cost ~10 ms of every start; the addon itself is loaded directly (src/store/sqlite-driver.ts).
+const cjs = {
+  ...common,
   outdir: 'dist',
-  bundle: true,
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { 'import.meta.url': '__lanesModuleUrl' },
+  // jsonc-parser's CommonJS build is UMD with dynamic requires esbuild cannot follow; its ES build bundles cleanly.
+  mainFields: ['module', 'main'],
+  banner: { js: 'var __lanesModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+await build({ ...cjs, entryPoints: { main: 'src/cli/main.ts', hot: 'src/cli/hot.ts' }, external: ['*.node', 'cli-table3'], minifyWhitespace: process.env.LANES_MIN === '1', minifySyntax: process.env.LANES_MIN === '1' });
+await build({ ...cjs, entryPoints: { cli: 'src/cli/bin.ts' }, external: ['./hot.cjs', './main.cjs'] });
+// The library and the demo's worker: ES modules, dependencies left to the importer's node_modules.
+await build({
+  ...common,
+  entryPoints: { index: 'src/index.ts', worker: 'src/cli/demo/worker.ts' },
+  outdir: 'dist',
   splitting: process.env.LANES_SPLIT === '1',
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   ...(process.env.LANES_SPLIT === '1' ? { chunkNames: 'chunks/[name]-[hash]' } : {}),
   external: ['better-sqlite3', 'cli-table3'],
-  sourcemap: 'linked',
-  logLevel: 'warning',
 });
-chmodSync('dist/cli.js', 0o755);
+chmodSync('dist/cli.cjs', 0o755);
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 }

@@ -41,6 +41,11 @@ export interface CommandSpec {
   minPositionals?: number;
   maxPositionals?: number;
   examples?: string[];
+  /**
+   * Every error is reported on stderr and the exit code is 0 (`lanes hook`: an agent must never be
+   * blocked by lanes failing, only by a deliberate deny).
+   */
+  failOpen?: boolean;
   run(args: ParsedArgs, io: Io): Promise<number>;
 }
 

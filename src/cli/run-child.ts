@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../core/builtins.js';
 import { constants } from 'node:os';
 import { EXIT } from '../core/errors.js';
 
@@ -11,7 +11,7 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', '
 export function runChild(cmd: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; reason: string }> {
   return new Promise((resolve) => {
     const [file, ...argv] = cmd;
-    const child = spawn(file ?? '', argv, { stdio: 'inherit', cwd: options.cwd, env: options.env });
+    const child = childProcess().spawn(file ?? '', argv, { stdio: 'inherit', cwd: options.cwd, env: options.env });
     const forward = (sig: NodeJS.Signals) => child.kill(sig);
     for (const s of FORWARDED) process.on(s, forward);
     const done = (result: { code: number; reason: string }) => {

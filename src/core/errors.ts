@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'E_GIT'
   | 'E_REPO_STATE'
   | 'E_CONFIG'
+  | 'E_HOOK_INPUT'
   | 'E_FLAGGED'
   | 'E_IO'
   | 'E_INTERNAL';
@@ -46,6 +47,8 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   E_BAD_RESOURCE: EXIT.usage,
   E_BAD_NAME: EXIT.usage,
   E_NOT_FOUND: EXIT.error,
+  // Never an exit code of `lanes hook` (it fails open with exit 0); seen only by library callers.
+  E_HOOK_INPUT: EXIT.error,
   E_NO_SESSION: EXIT.error,
   E_UNKNOWN_SESSION: EXIT.error,
   E_SESSION_ENDED: EXIT.error,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { crypto } from './builtins.js';
 import { LanesError } from './errors.js';
 
 // The envelope is a text header followed by the payload's raw bytes, so any payload (NUL, emoji,
@@ -24,7 +24,7 @@ export interface Envelope {
 }
 
 export function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+  return crypto().createHash('sha256').update(data).digest('hex');
 }
 
 export function encodeEnvelope(header: Omit<EnvelopeHeader, 'v' | 'size' | 'sha256'>, payload: Buffer): Buffer {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { crypto } from './builtins.js';
 import { LanesError } from './errors.js';
 
 // Crockford base32 without ambiguous letters; lowercase so ids are easy to type.
@@ -6,7 +6,7 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** A new session id: `s-` + 10 random base32 characters (50 bits; collisions are refused by the store). */
 export function newSessionId(): string {
-  const bytes = randomBytes(10);
+  const bytes = crypto().randomBytes(10);
   let out = 's-';
   for (const b of bytes) out += ALPHABET[b & 31];
   return out;

@@ -96,3 +96,22 @@ export function callerPid(ppid: number): number {
   }
   return pid;
 }
+
+const NOT_THE_AGENT = /^(sh|bash|dash|zsh|fish|ksh|tcsh|env|npx|npm|pnpm|yarn|bunx|timeout|nice|nohup|sudo|doas|lanes)$/;
+
+/**
+ * The agent process that ran a hook: the nearest ancestor that is not a shell, a launcher (env,
+ * npx, …) or lanes itself (a node process running lanes' binary). Agents run hooks through a shell
+ * (`sh -c "lanes hook …"`), so the hook's parent is usually that shell and the agent is above it.
+ */
+export function agentPid(ppid: number): number {
+  let pid = ppid;
+  for (let hops = 0; hops < 12; hops++) {
+    const stat = readProcStat(pid);
+    if (!stat?.comm || !stat.ppid || stat.ppid <= 1) return pid;
+    const lanesItself = stat.comm === 'node' && /(^|[/\s])(lanes|cli\.cjs|hot\.cjs)(\s|$)/.test(readCommandLine(pid));
+    if (!NOT_THE_AGENT.test(stat.comm) && !lanesItself) return pid;
+    pid = stat.ppid;
+  }
+  return pid;
+}

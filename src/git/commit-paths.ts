@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../core/builtins.js';
 import { join } from 'node:path';
 import { LanesError } from '../core/errors.js';
 import { IndexLock } from './index-lock.js';
@@ -51,7 +51,7 @@ export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
   }
   if (req.message.trim() === '') throw new LanesError('E_USAGE', 'the commit message is empty', { hint: 'pass -m MESSAGE or -F FILE' });
   const lock = await IndexLock.acquire(gitDir, req.lockWaitMs ?? 2000);
-  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tag = `${process.pid}-${crypto().randomBytes(4).toString('hex')}`;
   const privateIndex = join(gitDir, `lanes-commit-${tag}.index`);
   try {
     const parent = await revParse(req.worktree, branch);

@@ -1,3 +1,4 @@
+import { discoverRepo } from './discover.js';
 import { GitError, git } from './run.js';
 
 export interface RepoInfo {
@@ -9,6 +10,8 @@ export interface RepoInfo {
 
 /** The repository and worktree of `cwd`, or null when cwd is not inside a git worktree. */
 export async function repoInfo(cwd: string): Promise<RepoInfo | null> {
+  const found = discoverRepo(cwd);
+  if (found !== undefined) return found;
   try {
     // --path-format=absolute (git ≥ 2.31) makes --git-common-dir absolute even from a subdirectory.
     const out = await git(['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'], { cwd });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { childProcess } from '../core/builtins.js';
 import { LanesError } from '../core/errors.js';
 
 /** A failed git invocation: its arguments, cwd, exit code and stderr. */
@@ -35,7 +35,7 @@ export function git(args: string[], options: GitRunOptions): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     // GIT_LITERAL_PATHSPECS: a path is a path (a file named '*' or ':x' is not a pattern or magic).
     const env = { ...process.env, ...options.env, LC_ALL: 'C', GIT_LITERAL_PATHSPECS: '1', GIT_TERMINAL_PROMPT: '0' };
-    const child = execFile('git', args, { cwd: options.cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+    const child = childProcess().execFile('git', args, { cwd: options.cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
       if (err) {
         const code = typeof err.code === 'number' ? err.code : null;
         if (err.code === 'ENOENT') {

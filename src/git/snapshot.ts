@@ -1,5 +1,5 @@
 import { copyFileSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../core/builtins.js';
 import { join } from 'node:path';
 import { git } from './run.js';
 import { gitDirAndHead } from './worktree.js';
@@ -27,7 +27,7 @@ export interface Captured {
  */
 export async function captureWorktree(worktree: string): Promise<Captured> {
   const { gitDir, head } = await gitDirAndHead(worktree);
-  const index = join(gitDir, `lanes-capture-${process.pid}-${randomBytes(4).toString('hex')}.index`);
+  const index = join(gitDir, `lanes-capture-${process.pid}-${crypto().randomBytes(4).toString('hex')}.index`);
   try {
     try {
       copyFileSync(join(gitDir, 'index'), index);

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { LanesError } from '../core/errors.js';
 import { formatResource, parseResource, resourcesConflict } from '../core/resource.js';
 import type { ResourceRef } from '../core/resource.js';
@@ -24,6 +26,20 @@ export interface ClaimHolder {
 
 const REPO_KINDS = /^(ticket|path|branch):/;
 
+/**
+ * `path:src/billing` naming an existing directory claims the directory (as `path:src/billing/`):
+ * nobody means "the directory entry but not its files", and the agents' edit hooks must see the
+ * files inside as claimed.
+ */
+function directoryAware(text: string, cwd: string): string {
+  if (!text.startsWith('path:') || text.endsWith('/')) return text;
+  try {
+    return statSync(resolve(cwd, text.slice(5))).isDirectory() ? `${text}/` : text;
+  } catch {
+    return text;
+  }
+}
+
 export class ClaimService {
   constructor(private readonly ctx: LanesContext) {}
 
@@ -31,7 +47,7 @@ export class ClaimService {
     if (texts.length === 0) throw new LanesError('E_USAGE', 'name at least one resource', { hint: 'e.g. lanes claim ticket:SEAT-42 path:src/billing/' });
     const needsRepo = scope === 'repo' || texts.some((t) => REPO_KINDS.test(t));
     const repo = needsRepo ? await this.ctx.repo() : null;
-    const refs = texts.map((t) => parseResource(t, { cwd: this.ctx.cwd, worktreeRoot: repo?.worktreeRoot ?? null, repoId: repo?.commonDir ?? null, host: this.ctx.host, forceRepoScope: scope === 'repo' }));
+    const refs = texts.map((t) => parseResource(directoryAware(t, this.ctx.cwd), { cwd: this.ctx.cwd, worktreeRoot: repo?.worktreeRoot ?? null, repoId: repo?.commonDir ?? null, host: this.ctx.host, forceRepoScope: scope === 'repo' }));
     const unique: ResourceRef[] = [];
     for (const r of refs) if (!unique.some((u) => u.scope === r.scope && u.kind === r.kind && u.name === r.name)) unique.push(r);
     return unique;

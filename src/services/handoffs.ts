@@ -1,5 +1,5 @@
 import { closeSync, constants, fsyncSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../core/builtins.js';
 import { join } from 'node:path';
 import { LanesError } from '../core/errors.js';
 import { assertSessionId } from '../core/ids.js';
@@ -36,7 +36,7 @@ function ioError(path: string, e: unknown, action: string): LanesError {
  */
 export function writeAtomic(dir: string, name: string, bytes: Buffer): string {
   const target = join(dir, name);
-  const tmp = join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${name}.${process.pid}.${crypto().randomBytes(6).toString('hex')}.tmp`);
   let fd: number | undefined;
   try {
     fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);

@@ -8,13 +8,8 @@ import { HandoffService } from './handoffs.js';
 import { SessionService } from './sessions.js';
 import { StateService } from './state.js';
 import { SnapshotService } from './snapshots.js';
-import { sweep } from './sweep.js';
 import type { SweepReport } from './sweep.js';
-import { commitNamedPaths } from './commit.js';
 import type { PathCommitResult } from '../git/commit-paths.js';
-import { createSessionWorktree } from './worktrees.js';
-import { findConflicts } from './conflicts.js';
-import { adopt, land } from './land.js';
 import type { LandMode, LandResult } from './land.js';
 import type { Grant } from '../store/types.js';
 import type { ConflictReport } from './conflicts.js';
@@ -96,12 +91,13 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     state: new StateService(ctx),
     handoffs: new HandoffService(ctx),
     snapshots,
-    commit: (paths, message) => commitNamedPaths(ctx, claims, paths, message),
-    sweep: (options) => sweep(ctx, snapshots, options),
-    createWorktree: (options) => createSessionWorktree(ctx, options),
-    conflicts: (options) => findConflicts(ctx, options),
-    land: (options) => land(ctx, claims, options),
-    adopt: (sessionId) => adopt(ctx, claims, sessionId),
+    // Loaded on use: `lanes hook` and `lanes exec` open the store in every tool call and need none of these.
+    commit: async (paths, message) => (await import('./commit.js')).commitNamedPaths(ctx, claims, paths, message),
+    sweep: async (options) => (await import('./sweep.js')).sweep(ctx, snapshots, options),
+    createWorktree: async (options) => (await import('./worktrees.js')).createSessionWorktree(ctx, options),
+    conflicts: async (options) => (await import('./conflicts.js')).findConflicts(ctx, options),
+    land: async (options) => (await import('./land.js')).land(ctx, claims, options),
+    adopt: async (sessionId) => (await import('./land.js')).adopt(ctx, claims, sessionId),
     heartbeat: () => sessions.heartbeat(),
     assertFenced: (resource, token) => claims.assertFenced(resource, token),
     close: () => store.close(),

@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import { createHash } from 'node:crypto';
+import { crypto, net } from '../core/builtins.js';
 import { LanesError, isLanesError } from '../core/errors.js';
 import type { LanesConfig } from '../core/config.js';
 import type { SessionRecord } from '../store/types.js';
@@ -14,7 +13,7 @@ export const PORTS_KEY = 'lanes:ports';
 async function bindable(port: number): Promise<boolean> {
   for (const host of ['127.0.0.1', '::1']) {
     const ok = await new Promise<boolean>((resolve) => {
-      const srv = createServer();
+      const srv = net().createServer();
       srv.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'EADDRNOTAVAIL' || e.code === 'EAFNOSUPPORT'));
       srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
     });
@@ -47,7 +46,7 @@ export async function leasePort(ctx: LanesContext, claims: ClaimService, state: 
   }
   const { low, high } = config.ports.range;
   const size = high - low + 1;
-  const start = createHash('sha256').update(`${session.id}\0${name}`).digest().readUInt32BE(0) % size;
+  const start = crypto().createHash('sha256').update(`${session.id}\0${name}`).digest().readUInt32BE(0) % size;
   for (let i = 0; i < size; i++) {
     const port = low + ((start + i) % size);
     if (!(await bindable(port))) continue;

@@ -8,7 +8,7 @@ import { captureWorktree, commitTree, createRef, diffNames, listRefs } from '../
 import type { RefEntry } from '../git/snapshot.js';
 import { addWorktree, branchExists, revParse } from '../git/worktree.js';
 import type { LanesContext } from './context.js';
-import { lanesWorktreeDir } from './worktrees.js';
+import { lanesWorktreeDir } from './worktree-dir.js';
 
 export const SNAPSHOT_PREFIX = 'refs/lanes/snapshots/';
 

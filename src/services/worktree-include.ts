@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, readlink, symlink } from 'node:fs/promises';
-import { execFile } from 'node:child_process';
+import { childProcess } from '../core/builtins.js';
 import { LanesError } from '../core/errors.js';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -72,6 +72,6 @@ function countTree(dir: string): { files: number; bytes: number } {
 
 function run(file: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, (err, _out, stderr) => (err ? reject(new LanesError('E_IO', `${file} failed: ${stderr.trim() || err.message}`)) : resolve()));
+    childProcess().execFile(file, args, (err, _out, stderr) => (err ? reject(new LanesError('E_IO', `${file} failed: ${stderr.trim() || err.message}`)) : resolve()));
   });
 }

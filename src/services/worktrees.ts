@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LanesError } from '../core/errors.js';
 import { slugify } from '../core/slug.js';
-import { addWorktree, branchExists, listWorktrees, revParse } from '../git/worktree.js';
+import { addWorktree, branchExists, revParse } from '../git/worktree.js';
 import type { LanesContext } from './context.js';
 import { copyWorktreeIncludes } from './worktree-include.js';
 import type { IncludeReport } from './worktree-include.js';
+import { lanesWorktreeDir } from './worktree-dir.js';
 
 export interface CreatedWorktree {
   path: string;
@@ -16,17 +17,6 @@ export interface CreatedWorktree {
   included: IncludeReport | null;
 }
 
-/** `<repo-parent>/<repo-name>.lanes`: beside the main worktree, never inside it. */
-export async function lanesWorktreeDir(cwd: string, commonDir?: string): Promise<string> {
-  // The usual layout: the common dir is <main worktree>/.git, so no git call is needed.
-  if (commonDir && basename(commonDir) === '.git') {
-    const main = dirname(commonDir);
-    return join(dirname(main), `${basename(main)}.lanes`);
-  }
-  const [main] = await listWorktrees(cwd);
-  if (!main) throw new LanesError('E_GIT', `no worktree found for ${cwd}`);
-  return join(dirname(main.path), `${basename(main.path)}.lanes`);
-}
 
 /**
  * Creates `<repo-parent>/<repo-name>.lanes/<slug>` on a new branch `lanes/<slug>` from `base`

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { openDatabase } from './sqlite-driver.js';
 import { migrate } from './sqlite-schema.js';
 import { sqliteError } from './sqlite-errors.js';
 
@@ -55,9 +55,7 @@ export class SqliteConn {
     let db: BetterSqlite3.Database | undefined;
     try {
       if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      // Loaded lazily: commands that never touch the store do not pay for the native module.
-      const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-      const conn = new Database(file, { timeout: busyMs });
+      const conn = openDatabase(file, { timeout: busyMs });
       db = conn;
       // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports SQLITE_BUSY for it
       // at once rather than through the busy handler when several processes open a new store together.

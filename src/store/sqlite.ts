@@ -56,6 +56,25 @@ export class SqliteStore implements Store {
     });
   }
 
+  attachSession(s: NewSession): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
+    return this.immediate((now) => {
+      const before = this.sessionRow(s.id);
+      if (!before) {
+        this.stmt(
+          `INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(s.id, s.label, s.agent, s.ticket, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, s.command, now, now);
+        return { session: this.sessionRow(s.id) as SessionRecord, created: true, reopened: false };
+      }
+      // The ticket survives a re-attach (it was claimed for this session); the rest follows the new owner.
+      this.stmt(
+        `UPDATE sessions SET agent = coalesce(?, agent), repo = ?, worktree = ?, cwd = ?, host = ?, boot_id = ?, pid = ?, start_time = ?,
+           last_seen_at = ?, ended_at = NULL, end_reason = NULL WHERE id = ?`,
+      ).run(s.agent, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, now, s.id);
+      return { session: this.sessionRow(s.id) as SessionRecord, created: false, reopened: before.endedAt !== null };
+    });
+  }
+
   private sessionRow(id: string): SessionRecord | null {
     const row = this.stmt(`SELECT * FROM sessions WHERE id = ?`).get(id) as SessionRow | undefined;
     return row ? toSession(row) : null;

@@ -85,6 +85,12 @@ export interface Store {
   listSessions(options: { includeEnded: boolean }): Promise<SessionRecord[]>;
   /** Refreshes last_seen (the lease of other hosts). False when unknown or ended. */
   touchSession(id: string): Promise<boolean>;
+  /**
+   * Registers a session under a caller-chosen id, or re-attaches an existing record to a new owner,
+   * cwd and worktree (an agent session resumed, cleared or compacted): an ended record is live again,
+   * keeping its id and history. One transaction.
+   */
+  attachSession(session: NewSession): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
   /** Moves a live session to another worktree and/or ticket (lanes adopt). Null when unknown or ended. */
   updateSession(id: string, change: { worktree?: string; ticket?: string }): Promise<SessionRecord | null>;
   /** Ends the session and releases all its claims in one transaction. Null when unknown. */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after } from 'node:test';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = join(ROOT, 'dist', 'cli.js');
+export const CLI = join(ROOT, 'dist', 'cli.cjs');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 /** A fresh temp directory, removed when the test file ends. */

@@ -64,6 +64,23 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       assert.equal(await store.updateSession('ghost', { ticket: 'T' }), null);
     });
 
+    it('attach registers an agent session once and re-attaches it (resumed, or after its end) to a new owner', async () => {
+      const first = await store.attachSession(session('claude-code:abc', 100));
+      assert.deepEqual([first.created, first.reopened], [true, false]);
+      const again = await store.attachSession({ ...session('claude-code:abc', 200), ticket: null, cwd: '/r/sub' });
+      assert.deepEqual([again.created, again.reopened], [false, false]);
+      assert.equal(again.session.owner.pid, 200, 'the new owner');
+      assert.equal(again.session.cwd, '/r/sub');
+      assert.equal(again.session.ticket, 'SEAT-1', 'the ticket is kept');
+      assert.equal(again.session.createdAt, first.session.createdAt, 'one record, not a new one');
+      await store.endSession('claude-code:abc', 'agent exited');
+      const back = await store.attachSession(session('claude-code:abc', 300));
+      assert.deepEqual([back.created, back.reopened], [false, true]);
+      assert.equal(back.session.endedAt, null);
+      assert.equal(back.session.endReason, null);
+      assert.equal((await store.listSessions({ includeEnded: false })).length, 1);
+    });
+
     it('ending a session releases all its claims in the same step', async () => {
       await store.insertSession(session('a'));
       await store.acquireClaims('a', [ref('ticket', 'T1'), ref('path', 'src/')], judge);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, join } from 'node:path';
 
-/** dist/worker.js, next to the running dist/cli.js. */
+/** dist/worker.js, next to the running dist/cli.cjs. */
 export function workerPath(): string {
   return join(dirname(process.argv[1] ?? '.'), 'worker.js');
 }

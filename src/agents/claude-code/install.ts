@@ -1,0 +1,19 @@
+import type { InstallSpec } from '../install-spec.js';
+
+// Timeouts in seconds. SessionEnd hooks share ~1.5 s in Claude Code; lanes ends within it.
+export const claudeCodeInstall: InstallSpec = {
+  agent: 'claude-code',
+  projectFile: '.claude/settings.json',
+  userFile: '.claude/settings.json',
+  shape: 'nested',
+  handlerExtra: {},
+  newFile: {},
+  entries: [
+    { event: 'SessionStart', arg: 'session-start', timeout: 10 },
+    { event: 'PreToolUse', arg: 'pre-tool-use', matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash', timeout: 10 },
+    { event: 'PostToolUse', arg: 'post-tool-use', matcher: 'Edit|Write|MultiEdit|NotebookEdit', timeout: 10 },
+    { event: 'Stop', arg: 'stop', timeout: 30 },
+    { event: 'SessionEnd', arg: 'session-end', timeout: 5 },
+  ],
+  notes: [],
+};

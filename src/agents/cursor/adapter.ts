@@ -1,0 +1,78 @@
+import type { HookDecision, HookEvent } from '../../core/hook-event.js';
+import type { AgentAdapter, Env, HookOutput, Payload } from '../adapter.js';
+import { SILENT, absolute, badInput, baseEvent, json, record, text } from '../adapter.js';
+
+// Cursor: a flat hooks.json; the session is `conversation_id`; the working directory is `cwd` or
+// the first workspace root. Edits: preToolUse with tool Write (tool_input.file_path) and
+// afterFileEdit (file_path); shell: beforeShellExecution or preToolUse with tool Shell.
+// A deny is {"permission":"deny","agent_message":…,"user_message":…}.
+const EDIT_TOOLS = new Set(['Write', 'Edit', 'StrReplace', 'MultiEdit', 'Delete']);
+
+export const cursor: AgentAdapter = {
+  name: 'cursor',
+  events: ['session-start', 'pre-tool-use', 'before-shell-execution', 'after-file-edit', 'stop', 'session-end'],
+  parse(event: string, payload: Payload, _env: Env): HookEvent {
+    const id = cursorSessionId(payload);
+    if (!id) throw badInput('cursor', 'the payload has no conversation_id');
+    const roots = Array.isArray(payload['workspace_roots']) ? payload['workspace_roots'].filter((r): r is string => typeof r === 'string') : [];
+    const cwd = text(payload, 'cwd') ?? roots[0] ?? process.cwd();
+    const e = baseEvent('cursor', 'ignore', id, cwd);
+    const tool = text(payload, 'tool_name');
+    const input = record(payload['tool_input']);
+    e.toolName = tool;
+    switch (event) {
+      case 'session-start':
+        e.kind = 'session-start';
+        e.source = text(payload, 'composer_mode');
+        return e;
+      case 'session-end':
+        e.kind = 'session-end';
+        e.source = text(payload, 'reason');
+        return e;
+      case 'stop':
+        e.kind = 'stop';
+        return e;
+      case 'after-file-edit': {
+        const path = text(payload, 'file_path');
+        if (!path) throw badInput('cursor', 'afterFileEdit without file_path');
+        e.kind = 'post-edit';
+        e.paths = [absolute(cwd, path)];
+        return e;
+      }
+      case 'before-shell-execution':
+        e.command = text(payload, 'command');
+        if (e.command) e.kind = 'pre-shell';
+        return e;
+      case 'pre-tool-use':
+        if (tool && EDIT_TOOLS.has(tool)) {
+          const path = text(input, 'file_path') ?? text(input, 'path');
+          if (!path) throw badInput('cursor', `${tool} without tool_input.file_path`);
+          e.kind = 'pre-edit';
+          e.paths = [absolute(cwd, path)];
+        } else if (tool === 'Shell') {
+          e.command = text(input, 'command');
+          if (e.command) e.kind = 'pre-shell';
+        }
+        return e;
+      default:
+        throw badInput('cursor', `unknown event ${JSON.stringify(event)}`);
+    }
+  },
+  render(event: HookEvent, d: HookDecision): HookOutput {
+    if (d.permission === 'deny') return json({ permission: 'deny', agent_message: d.reason, user_message: d.notice ?? d.reason }, d.notice);
+    if (event.kind === 'session-start' && d.context) return json({ additional_context: d.context });
+    // A warning informs the agent and decides nothing (no "permission" key: Cursor's own approval rules stay in charge).
+    if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell')) return json({ agent_message: d.context }, d.notice);
+    return d.notice ? { ...SILENT, stderr: `lanes: ${d.notice}\n` } : SILENT;
+  },
+};
+
+/** Cursor's session: conversation_id (session_id in newer payloads is the same value). */
+export function cursorSessionId(payload: Payload): string | null {
+  return text(payload, 'conversation_id') ?? text(payload, 'session_id');
+}
+
+/** Cursor runs Claude Code's hooks too; its payloads say so with these fields. */
+export function isCursorPayload(payload: Payload): boolean {
+  return typeof payload['cursor_version'] === 'string' || typeof payload['conversation_id'] === 'string';
+}

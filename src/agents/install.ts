@@ -1,0 +1,103 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { LanesError } from '../core/errors.js';
+import type { AgentName } from '../core/hook-event.js';
+import { lanesEvents, readConfig, withLanesHooks, withoutLanesHooks } from './config-file.js';
+import { claudeCodeInstall } from './claude-code/install.js';
+import { codexInstall } from './codex/install.js';
+import { cursorInstall } from './cursor/install.js';
+import { geminiInstall } from './gemini/install.js';
+import type { InstallSpec } from './install-spec.js';
+
+export const INSTALL_SPECS: Record<AgentName, InstallSpec> = { 'claude-code': claudeCodeInstall, codex: codexInstall, gemini: geminiInstall, cursor: cursorInstall };
+
+/** A change to one agent config file: `after` null deletes the file (nothing but lanes was in it). */
+export interface ConfigChange {
+  agent: AgentName;
+  file: string;
+  before: string | null;
+  after: string | null;
+  changed: boolean;
+  notes: string[];
+}
+
+export function configFile(agent: AgentName, base: { projectRoot: string | null; home: string; user: boolean }): string {
+  const spec = INSTALL_SPECS[agent];
+  if (base.user) return join(base.home, spec.userFile);
+  if (!base.projectRoot) {
+    throw new LanesError('E_USAGE', 'not inside a git repository, so there is no project config to install into', { hint: 'run it in the repository, or pass --user for your user config' });
+  }
+  return join(base.projectRoot, spec.projectFile);
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new LanesError('E_IO', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'check its permissions' });
+  }
+}
+
+export function planInstall(agent: AgentName, file: string, commandPrefix: string): ConfigChange {
+  const before = readText(file);
+  const after = withLanesHooks(file, before, INSTALL_SPECS[agent], commandPrefix);
+  return { agent, file, before, after, changed: after !== before, notes: INSTALL_SPECS[agent].notes };
+}
+
+export function planUninstall(agent: AgentName, file: string): ConfigChange {
+  const before = readText(file);
+  if (before === null) return { agent, file, before, after: null, changed: false, notes: [] };
+  const after = withoutLanesHooks(file, before, INSTALL_SPECS[agent]);
+  return { agent, file, before, after, changed: after !== before, notes: [] };
+}
+
+export interface HookStatus {
+  agent: AgentName;
+  file: string;
+  exists: boolean;
+  /** null when the file is not valid JSON (the error says why). */
+  events: string[] | null;
+  missing: string[];
+  error: string | null;
+}
+
+export function hookStatus(agent: AgentName, file: string): HookStatus {
+  const spec = INSTALL_SPECS[agent];
+  const text = readText(file);
+  if (text === null) return { agent, file, exists: false, events: [], missing: spec.entries.map((e) => e.event), error: null };
+  try {
+    const events = lanesEvents(readConfig(file, text), spec);
+    return { agent, file, exists: true, events, missing: spec.entries.map((e) => e.event).filter((e) => !events.includes(e)), error: null };
+  } catch (e) {
+    return { agent, file, exists: true, events: null, missing: [], error: (e as Error).message };
+  }
+}
+
+/** Writes the change atomically (temp file, fsync, rename), keeping the file's mode; deletes when after is null. */
+export function applyChange(change: ConfigChange): void {
+  if (!change.changed) return;
+  if (change.after === null) {
+    unlinkSync(change.file);
+    return;
+  }
+  mkdirSync(dirname(change.file), { recursive: true });
+  let mode = 0o644;
+  try {
+    mode = statSync(change.file).mode & 0o7777;
+  } catch {
+    // a new file
+  }
+  const tmp = `${change.file}.lanes-${process.pid}.tmp`;
+  const fd = openSync(tmp, 'wx', mode);
+  try {
+    writeSync(fd, change.after);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    unlinkSync(tmp);
+    throw new LanesError('E_IO', `cannot write ${change.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'free some disk space or check permissions; the config was left unchanged' });
+  }
+  closeSync(fd);
+  renameSync(tmp, change.file);
+}

@@ -1,0 +1,60 @@
+// The one internal shape of an agent's hook call, and of lanes' answer. Adapters (src/agents/*)
+// translate each agent's JSON to a HookEvent and a HookDecision back to that agent's output; the
+// policy (src/services/hook-policy.ts) sees only these types.
+
+export const AGENTS = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
+export type AgentName = (typeof AGENTS)[number];
+
+export type HookKind =
+  /** The agent session began, resumed, was cleared or compacted. */
+  | 'session-start'
+  /** A tool is about to write these paths. */
+  | 'pre-edit'
+  /** A shell command is about to run. */
+  | 'pre-shell'
+  /** A tool wrote these paths. */
+  | 'post-edit'
+  /** The agent finished a turn. */
+  | 'stop'
+  /** The agent session is ending. */
+  | 'session-end'
+  /** An event or tool lanes has nothing to say about (allowed silently). */
+  | 'ignore';
+
+export interface HookEvent {
+  agent: AgentName;
+  kind: HookKind;
+  /** The agent's own session id (lanes registers `<agent>:<id>`). */
+  agentSessionId: string;
+  /** The agent's working directory for this call (absolute). */
+  cwd: string;
+  /** Absolute paths the tool writes (pre-edit) or wrote (post-edit). */
+  paths: string[];
+  /** The shell command (pre-shell). */
+  command: string | null;
+  /** session-start: startup | resume | clear | compact | fork …; session-end: the reason. */
+  source: string | null;
+  /** The agent's own pid when the agent says it (CLAUDE_PID); else lanes finds it. */
+  agentPid: number | null;
+  /** Claude Code's CLAUDE_ENV_FILE: `export K=V` lines written there reach later shell commands. */
+  envFile: string | null;
+  toolName: string | null;
+}
+
+export interface HookDecision {
+  /** deny only ever comes with a reason (some agents ignore a deny without one). */
+  permission: 'allow' | 'deny';
+  /** Why it was denied: shown to the model, naming the holder and how to coordinate. */
+  reason: string | null;
+  /** Text for the model's context: the session-start briefing or an early-conflict warning. */
+  context: string | null;
+  /** One line for the person watching (stderr or the agent's system message). */
+  notice: string | null;
+}
+
+export const ALLOW: HookDecision = { permission: 'allow', reason: null, context: null, notice: null };
+
+/** The agents cap hook output strings (Claude Code: 10,000 characters); keep the end marker visible. */
+export function capText(text: string, max = 9000): string {
+  return text.length <= max ? text : `${text.slice(0, max - 40)}\n… (${text.length - max + 40} more characters cut)`;
+}

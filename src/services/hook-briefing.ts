@@ -1,0 +1,30 @@
+import type { SessionRecord } from '../store/types.js';
+import type { Lanes } from './lanes.js';
+import { touchedOf } from './touched.js';
+
+/** What the model is told at session start: who else works in this repository, and the rules. */
+export async function briefing(lanes: Lanes, me: SessionRecord): Promise<string> {
+  const lines = [`lanes: you are session ${me.id}${me.worktree ? ` in worktree ${me.worktree}` : ''}.`];
+  const all = (await lanes.store.listSessions({ includeEnded: false })).filter((s) => s.id !== me.id && me.repo !== null && s.repo === me.repo);
+  const states = await lanes.context.statesOf(all);
+  const others = all.filter((s) => states.get(s.id)?.state === 'live');
+  if (others.length === 0) {
+    lines.push('No other live session works in this repository right now.');
+  } else {
+    const claims = await lanes.store.listClaims({ scopes: [`repo:${me.repo}`] });
+    lines.push(`Other live sessions in this repository (${others.length}):`);
+    for (const s of others) {
+      const held = claims.filter((c) => c.sessionId === s.id).map((c) => `${c.kind}:${c.name}`);
+      const touched = touchedOf(await lanes.state.get(s.id));
+      const where = s.worktree === me.worktree ? 'SAME worktree as you' : `worktree ${s.worktree ?? s.cwd}`;
+      lines.push(`- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.join(', ') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`);
+    }
+  }
+  lines.push(
+    'Rules of this repository (lanes):',
+    '- Claim what you work on before editing: `lanes claim ticket:ID path:DIR/` (edits to paths another live session claimed are refused).',
+    '- Commit only your own files: `lanes commit -m "MESSAGE" -- PATH…` (plain git add/commit/stash/reset are refused while another session shares your worktree).',
+    '- `lanes claims` shows who holds what; `lanes conflicts` predicts overlaps with other sessions.',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,112 @@
+import { resolve } from 'node:path';
+import { ALLOW } from '../core/hook-event.js';
+import type { HookDecision } from '../core/hook-event.js';
+import { parseResource, resourcesConflict } from '../core/resource.js';
+import { riskyGitCommands } from '../core/shell-git.js';
+import { discoverRepo } from '../git/discover.js';
+import { repoInfo } from '../git/repo.js';
+import type { ClaimRecord, SessionRecord } from '../store/types.js';
+import type { Lanes } from './lanes.js';
+import { locateInRepo } from './repo-path.js';
+import type { RepoPath } from './repo-path.js';
+import { touchedOf } from './touched.js';
+
+// The two checks that run before a tool call. They read the store only (no git process): claims,
+// live sessions, and the paths other sessions' agents recorded as edited (post-edit hooks).
+
+function who(s: SessionRecord | undefined, id: string): string {
+  if (!s) return `session ${id}`;
+  return `session ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}${s.agent ? `, ${s.agent}` : ''}, pid ${s.owner.pid} on ${s.owner.host}`;
+}
+
+async function liveOthers(lanes: Lanes, self: string): Promise<Map<string, SessionRecord>> {
+  const sessions = (await lanes.store.listSessions({ includeEnded: false })).filter((s) => s.id !== self);
+  const states = await lanes.context.statesOf(sessions);
+  return new Map(sessions.filter((s) => states.get(s.id)?.state === 'live').map((s) => [s.id, s]));
+}
+
+export async function checkEdit(lanes: Lanes, self: string, paths: string[]): Promise<HookDecision> {
+  const cache = new Map();
+  const targets: RepoPath[] = [];
+  for (const p of paths) {
+    const at = await locateInRepo(p, cache);
+    if (at) targets.push(at); // outside every repository: not lanes' business
+  }
+  if (targets.length === 0) return ALLOW;
+  const repos = [...new Set(targets.map((t) => t.repo.commonDir))];
+  const claims = (await lanes.store.listClaims({ scopes: repos.map((r) => `repo:${r}`) })).filter((c) => c.kind === 'path' && c.sessionId !== self);
+  const others = await liveOthers(lanes, self);
+  const blocked: { target: RepoPath; claim: ClaimRecord }[] = [];
+  for (const target of targets) {
+    let ref;
+    try {
+      ref = parseResource(`path:${target.rel}`, { cwd: target.repo.worktreeRoot, worktreeRoot: target.repo.worktreeRoot, repoId: target.repo.commonDir, host: lanes.context.host });
+    } catch {
+      continue;
+    }
+    const claim = claims.find((c) => others.has(c.sessionId) && resourcesConflict(ref, c));
+    if (claim) blocked.push({ target, claim });
+  }
+  if (blocked.length > 0) {
+    const lines = blocked.map(({ target, claim }) => `${target.rel} is claimed by ${who(others.get(claim.sessionId), claim.sessionId)} (claim path:${claim.name}).`);
+    const holder = blocked[0]?.claim;
+    return {
+      permission: 'deny',
+      reason:
+        `lanes: ${lines.join(' ')} Do not edit it. Coordinate instead: work on paths nobody claimed, ask the person running that session, ` +
+        `or wait for the claim: \`lanes claim path:${holder?.name ?? ''} --wait\` (then edit). \`lanes claims\` lists who holds what.`,
+      context: null,
+      notice: `denied edit of ${blocked.map((b) => b.target.rel).join(', ')}: claimed by ${holder?.sessionId ?? '?'}`,
+    };
+  }
+  // Early conflict warning: another live session of the same repository edited these paths.
+  const warnings: string[] = [];
+  for (const s of others.values()) {
+    const mine = targets.filter((t) => t.repo.commonDir === s.repo);
+    if (mine.length === 0) continue;
+    const touched = new Set(touchedOf(await lanes.state.get(s.id)));
+    const hits = mine.filter((t) => touched.has(t.rel)).map((t) => t.rel);
+    if (hits.length > 0) warnings.push(`${hits.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
+  }
+  if (warnings.length === 0) return ALLOW;
+  return {
+    ...ALLOW,
+    context: `lanes early conflict warning: ${warnings.join('; ')}. Editing the same lines will conflict when both land; coordinate with that session (\`lanes conflicts\` shows the overlap), or claim the path first (\`lanes claim path:…\`).`,
+    notice: `warning: ${warnings.join('; ')}`,
+  };
+}
+
+const ALTERNATIVE: Record<string, string> = {
+  add: 'commit exactly your files with `lanes commit -m "MESSAGE" -- PATH…` (it never touches the shared index)',
+  commit: 'commit exactly your files with `lanes commit -m "MESSAGE" -- PATH…` (it never touches the shared index)',
+  stash: 'save your work with `lanes snapshot` (a private ref; files and index untouched)',
+  reset: 'leave the shared index alone; `lanes commit -m "MESSAGE" -- PATH…` commits only your paths',
+  checkout: 'restore only files you changed yourself, after checking `lanes conflicts`; `lanes snapshot` first saves everything',
+  restore: 'restore only files you changed yourself, after checking `lanes conflicts`; `lanes snapshot` first saves everything',
+};
+
+export async function checkShell(lanes: Lanes, self: string, cwd: string, command: string): Promise<HookDecision> {
+  const risky = riskyGitCommands(command);
+  if (risky.length === 0) return ALLOW;
+  let others: Map<string, SessionRecord> | null = null;
+  for (const r of risky) {
+    const dir = resolve(cwd, r.dir ?? '.');
+    const found = discoverRepo(dir);
+    const repo = found === undefined ? await repoInfo(dir) : found;
+    if (!repo) continue;
+    others ??= await liveOthers(lanes, self);
+    const sharing = [...others.values()].filter((s) => s.repo === repo.commonDir && s.worktree === repo.worktreeRoot);
+    if (sharing.length === 0) continue;
+    const names = sharing.map((s) => who(s, s.id)).join('; ');
+    return {
+      permission: 'deny',
+      reason:
+        `lanes: \`git ${r.verb}\` would change the shared state of worktree ${repo.worktreeRoot}, which ${names} also works in: ` +
+        `it could sweep up, commit or discard that session's staged or unsaved work. Instead, ${ALTERNATIVE[r.verb] ?? ALTERNATIVE['commit']}; ` +
+        'or move to a worktree of your own with `lanes start --worktree`.',
+      context: null,
+      notice: `denied \`git ${r.verb}\` in ${repo.worktreeRoot}: shared with ${sharing.map((s) => s.id).join(', ')}`,
+    };
+  }
+  return ALLOW;
+}
