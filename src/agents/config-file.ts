@@ -144,7 +144,7 @@ export function withLanesHooks(file: string, original: string | null, spec: Inst
  * "hooks" object only when removing lanes' entry left it empty. null: the file held nothing else
  * (the caller deletes it).
  */
-export function withoutLanesHooks(file: string, original: string, spec: InstallSpec): string | null {
+export function withoutLanesHooks(file: string, original: string, spec: InstallSpec, created: { file: boolean; hooks: boolean } | null = null): string | null {
   const mine = lanesHandlerPattern(spec.agent);
   let text = original;
   for (let guard = 0; guard < 1000; guard++) {
@@ -160,27 +160,28 @@ export function withoutLanesHooks(file: string, original: string, spec: InstallS
         const group = groups?.children?.[gi] as Node;
         if (spec.shape === 'flat') {
           if (!mine.test(commandOf(nodeValue(text, group)))) continue;
-          text = removeEmptied(text, t, hooks, pi, groups as Node, gi);
+          text = removeEmptied(text, t, hooks, pi, groups as Node, gi, created?.hooks !== false);
           done = true;
           continue;
         }
         const handlers = findNodeAtLocation(group, ['hooks']);
         const hi = (handlers?.children ?? []).findIndex((h) => mine.test(commandOf(nodeValue(text, h))));
         if (hi < 0) continue;
-        text = (handlers?.children?.length ?? 0) > 1 ? removeChild(text, handlers as Node, hi) : removeEmptied(text, t, hooks, pi, groups as Node, gi);
+        text = (handlers?.children?.length ?? 0) > 1 ? removeChild(text, handlers as Node, hi) : removeEmptied(text, t, hooks, pi, groups as Node, gi, created?.hooks !== false);
         done = true;
       }
     }
     if (!done) break;
   }
+  if (original === text || created?.file === false) return text;
   const rest = Object.keys(readConfig(file, text)).filter((k) => !(k in spec.newFile));
-  return rest.length === 0 && original !== text ? null : text;
+  return rest.length === 0 ? null : text;
 }
 
-/** Removes group gi of event property pi; the event key when it was the last group, "hooks" when it was the last key. */
-function removeEmptied(text: string, root: Node, hooks: Node, pi: number, groups: Node, gi: number): string {
+/** Removes group gi of event property pi; the event key when it was the last group; "hooks" when it was the last key and lanes created it. */
+function removeEmptied(text: string, root: Node, hooks: Node, pi: number, groups: Node, gi: number, dropHooksKey: boolean): string {
   if ((groups.children?.length ?? 0) > 1) return removeChild(text, groups, gi);
-  if ((hooks.children?.length ?? 0) > 1) return removeChild(text, hooks, pi);
+  if ((hooks.children?.length ?? 0) > 1 || !dropHooksKey) return removeChild(text, hooks, pi);
   const hooksProp = root.children?.findIndex((c) => c.children?.[1] === hooks || c.children?.[0]?.value === 'hooks') ?? -1;
   return removeChild(text, root, hooksProp);
 }

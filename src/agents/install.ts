@@ -8,6 +8,7 @@ import { codexInstall } from './codex/install.js';
 import { cursorInstall } from './cursor/install.js';
 import { geminiInstall } from './gemini/install.js';
 import type { InstallSpec } from './install-spec.js';
+import { getRecord, setRecord } from './install-record.js';
 
 export const INSTALL_SPECS: Record<AgentName, InstallSpec> = { 'claude-code': claudeCodeInstall, codex: codexInstall, gemini: geminiInstall, cursor: cursorInstall };
 
@@ -19,6 +20,9 @@ export interface ConfigChange {
   after: string | null;
   changed: boolean;
   notes: string[];
+  /** install: what it creates (remembered for uninstall); uninstall: forget the record. */
+  record: 'set' | 'clear' | null;
+  created: { file: boolean; hooks: boolean };
 }
 
 export function configFile(agent: AgentName, base: { projectRoot: string | null; home: string; user: boolean }): string {
@@ -42,14 +46,19 @@ function readText(file: string): string | null {
 export function planInstall(agent: AgentName, file: string, commandPrefix: string): ConfigChange {
   const before = readText(file);
   const after = withLanesHooks(file, before, INSTALL_SPECS[agent], commandPrefix);
-  return { agent, file, before, after, changed: after !== before, notes: INSTALL_SPECS[agent].notes };
+  const created = { file: before === null, hooks: before === null || readConfig(file, before)['hooks'] === undefined };
+  // A second install (more events added) keeps what the first one recorded.
+  const keep = getRecord(file);
+  return { agent, file, before, after, changed: after !== before, notes: INSTALL_SPECS[agent].notes, record: after !== before && !keep ? 'set' : null, created };
 }
 
 export function planUninstall(agent: AgentName, file: string): ConfigChange {
   const before = readText(file);
-  if (before === null) return { agent, file, before, after: null, changed: false, notes: [] };
-  const after = withoutLanesHooks(file, before, INSTALL_SPECS[agent]);
-  return { agent, file, before, after, changed: after !== before, notes: [] };
+  const rec = getRecord(file);
+  const created = rec ? { file: rec.createdFile, hooks: rec.createdHooks } : { file: true, hooks: true };
+  if (before === null) return { agent, file, before, after: null, changed: false, notes: [], record: rec ? 'clear' : null, created };
+  const after = withoutLanesHooks(file, before, INSTALL_SPECS[agent], rec ? created : null);
+  return { agent, file, before, after, changed: after !== before, notes: [], record: rec ? 'clear' : null, created };
 }
 
 export interface HookStatus {
@@ -76,6 +85,8 @@ export function hookStatus(agent: AgentName, file: string): HookStatus {
 
 /** Writes the change atomically (temp file, fsync, rename), keeping the file's mode; deletes when after is null. */
 export function applyChange(change: ConfigChange): void {
+  if (change.record === 'set') setRecord(change.file, { createdFile: change.created.file, createdHooks: change.created.hooks });
+  if (change.record === 'clear') setRecord(change.file, null);
   if (!change.changed) return;
   if (change.after === null) {
     unlinkSync(change.file);

@@ -60,7 +60,13 @@ export class ClaimService {
     const what = refs.map(formatResource).join(', ');
     return waitFor(what, async () => {
       const result = await this.ctx.store.acquireClaims(me.id, refs, this.ctx.judge);
-      if (result.ok) return { done: true, value: result.grants };
+      if (result.ok) {
+        // A session without a ticket takes the first ticket it claims: `lanes ls` and the agents'
+        // deny messages then name the work, not only the session id.
+        const ticket = refs.find((r) => r.kind === 'ticket');
+        if (ticket && me.ticket === null) await this.ctx.store.updateSession(me.id, { ticket: ticket.name });
+        return { done: true, value: result.grants };
+      }
       const now = await this.ctx.store.now();
       const reason = result.blockers
         .map((b) => `${formatResource(b.wanted)}${b.held.name !== b.wanted.name ? ` overlaps ${formatResource(b.held)}, which is` : ' is'} held by ${describeSession(b.holder, b.held.sessionId)}, ${b.holder ? describeHolder(b.holder.owner, b.held.acquiredAt, now) : ''}`)

@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { answer, fixture, hook } from '../helpers/hooks.js';
+
+// Two simulated agent sessions in one repository: A claims and edits, B is stopped or warned in
+// each agent's exact documented output format.
+const A = 'aaaaaaaa-1111-4111-8111-aaaaaaaaaaaa';
+const B = 'bbbbbbbb-2222-4222-8222-bbbbbbbbbbbb';
+
+function world() {
+  const repo = gitRepo();
+  mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
+  writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');
+  writeFileSync(join(repo, 'src', 'other.ts'), 'export const other = 1\n');
+  execFileSync('git', ['add', '-A'], { cwd: repo });
+  execFileSync('git', ['commit', '-qm', 'src'], { cwd: repo });
+  const env = lanesEnv();
+  return { repo, env, opts: { env, cwd: repo } };
+}
+
+test('B is denied an edit of a path A claimed, in every agent format; allowed again once A ended', async () => {
+  const { repo, env, opts } = world();
+  const envFile = join(tmp(), 'claude-env');
+  const start = answer(await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, A), { ...opts, env: { ...env, CLAUDE_ENV_FILE: envFile } }));
+  const ctx = (start['hookSpecificOutput'] as Record<string, string>);
+  assert.equal(ctx['hookEventName'], 'SessionStart');
+  assert.match(ctx['additionalContext'] ?? '', new RegExp(`you are session claude-code:${A}`));
+  assert.equal(readFileSync(envFile, 'utf8'), `export LANES_SESSION='claude-code:${A}'\n`);
+  const claimed = await lanes(['claim', 'path:src/billing', 'ticket:SEAT-1'], { ...opts, env: { ...env, LANES_SESSION: `claude-code:${A}` } });
+  assert.equal(claimed.code, 0, claimed.stderr);
+  assert.match(claimed.stdout, /path:src\/billing\/ /, 'an existing directory is claimed as a directory');
+
+  // Claude Code: Edit of a file inside the claimed directory.
+  const claude = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, B), opts);
+  assert.equal(claude.code, 0);
+  const cOut = answer(claude);
+  assert.deepEqual(Object.keys(cOut), ['hookSpecificOutput']);
+  const c = cOut['hookSpecificOutput'] as Record<string, string>;
+  assert.deepEqual(Object.keys(c).sort(), ['hookEventName', 'permissionDecision', 'permissionDecisionReason']);
+  assert.equal(c['hookEventName'], 'PreToolUse');
+  assert.equal(c['permissionDecision'], 'deny');
+  assert.match(c['permissionDecisionReason'] ?? '', new RegExp(`src/billing/seat.ts is claimed by session claude-code:${A}`));
+  assert.match(c['permissionDecisionReason'] ?? '', /lanes claim path:src\/billing\/ --wait/);
+
+  // Codex: apply_patch whose first target is the claimed file (paths relative to cwd).
+  const codex = answer(await hook('codex', 'pre-tool-use', fixture('codex', 'pre-tool-use-apply-patch', repo, B), opts));
+  const x = codex['hookSpecificOutput'] as Record<string, string>;
+  assert.equal(x['hookEventName'], 'PreToolUse');
+  assert.equal(x['permissionDecision'], 'deny');
+  assert.match(x['permissionDecisionReason'] ?? '', /src\/billing\/seat\.ts is claimed/);
+  assert.match(x['permissionDecisionReason'] ?? '', /src\/billing\/failover\.ts is claimed/, 'an added file in the claimed directory too');
+
+  // Gemini CLI: replace and write_file.
+  for (const name of ['before-tool-replace', 'before-tool-write-file']) {
+    const g = answer(await hook('gemini', 'before-tool', fixture('gemini', name, repo, B), opts));
+    assert.deepEqual(Object.keys(g).sort(), ['decision', 'reason']);
+    assert.equal(g['decision'], 'deny');
+    assert.match(String(g['reason']), new RegExp(`claimed by session claude-code:${A} \\(ticket SEAT-1`));
+  }
+
+  // Cursor: preToolUse Write.
+  const cur = answer(await hook('cursor', 'pre-tool-use', fixture('cursor', 'pre-tool-use', repo, B), opts));
+  assert.equal(cur['permission'], 'deny');
+  assert.match(String(cur['agent_message']), /src\/billing\/seat\.ts is claimed/);
+  assert.equal(typeof cur['user_message'], 'string');
+
+  // A path nobody claimed (non-ASCII, not existing yet) is allowed silently.
+  const free = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-write', repo, B), opts);
+  assert.deepEqual([free.code, free.stdout], [0, '']);
+
+  // A ends (its session-end hook): the claim goes with it.
+  const end = await hook('claude-code', 'session-end', fixture('claude-code', 'session-end', repo, A), opts);
+  assert.equal(end.code, 0, end.stderr);
+  const after = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, B), opts);
+  assert.deepEqual([after.code, after.stdout], [0, '']);
+});
+
+test('B editing a file A changed but did not claim is allowed with an early-conflict warning; paths outside the repository pass silently', async () => {
+  const { repo, opts } = world();
+  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, A), opts);
+  const other = join(repo, 'src', 'other.ts');
+  const post = await hook('claude-code', 'post-tool-use', fixture('claude-code', 'post-tool-use-edit', repo, A, (p) => {
+    (p['tool_input'] as Record<string, string>)['file_path'] = other;
+  }), opts);
+  assert.deepEqual([post.code, post.stdout], [0, '']);
+
+  const warned = answer(await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
+    (p['tool_input'] as Record<string, string>)['file_path'] = other;
+  }), opts));
+  const w = warned['hookSpecificOutput'] as Record<string, string>;
+  assert.equal(w['hookEventName'], 'PreToolUse');
+  assert.equal(w['permissionDecision'], undefined, 'a warning decides nothing (it must not bypass the permission prompts)');
+  assert.match(w['additionalContext'] ?? '', new RegExp(`src/other.ts also changed by session claude-code:${A}`));
+  assert.match(String(warned['systemMessage']), /warning/);
+
+  const g = answer(await hook('gemini', 'before-tool', fixture('gemini', 'before-tool-replace', repo, B, (p) => {
+    (p['tool_input'] as Record<string, string>)['file_path'] = other;
+  }), opts));
+  assert.equal(g['decision'], undefined);
+  assert.match(String((g['hookSpecificOutput'] as Record<string, string>)['additionalContext']), /early conflict warning/);
+
+  const outside = join(tmp(), 'elsewhere.ts');
+  const out = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
+    (p['tool_input'] as Record<string, string>)['file_path'] = outside;
+  }), opts);
+  assert.deepEqual([out.code, out.stdout, out.stderr], [0, '', '']);
+  const gOutside = await hook('gemini', 'before-tool', fixture('gemini', 'before-tool-write-file', repo, B, (p) => {
+    (p['tool_input'] as Record<string, string>)['file_path'] = outside;
+  }), opts);
+  assert.deepEqual([gOutside.code, gOutside.stdout.trim()], [0, '{}'], 'Gemini reads JSON on stdout even for an allow');
+});
+
+test('git add/commit/stash in a worktree shared with another live session is denied; read-only git and own worktrees are not', async () => {
+  const { repo, env, opts } = world();
+  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, A), opts);
+  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, B), opts);
+  const bash = (command: string, cwd = repo) => hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-bash', repo, B, (p) => {
+    p['cwd'] = cwd;
+    (p['tool_input'] as Record<string, string>)['command'] = command;
+  }), { env, cwd });
+  const denied = answer(await bash("git add -- src/billing && git commit -m 'seat failover'"));
+  const d = denied['hookSpecificOutput'] as Record<string, string>;
+  assert.equal(d['permissionDecision'], 'deny');
+  assert.match(d['permissionDecisionReason'] ?? '', new RegExp(`git add\` would change the shared state of worktree .*claude-code:${A}`));
+  assert.match(d['permissionDecisionReason'] ?? '', /lanes commit -m "MESSAGE" -- PATH…/);
+  assert.match(d['permissionDecisionReason'] ?? '', /lanes start --worktree/);
+  for (const ok of ['git status && git diff --stat', 'git log --oneline | head -5', 'npm test']) {
+    const r = await bash(ok);
+    assert.deepEqual([r.code, r.stdout], [0, ''], ok);
+  }
+  const stash = answer(await hook('gemini', 'before-tool', fixture('gemini', 'before-tool-write-file', repo, B, (p) => {
+    p['tool_name'] = 'run_shell_command';
+    p['tool_input'] = { command: 'git stash' };
+  }), opts));
+  assert.equal(stash['decision'], 'deny');
+  assert.match(String(stash['reason']), /lanes snapshot/);
+
+  // B moves to a worktree of its own (its session re-attaches there): the same commit is fine.
+  const own = join(tmp(), 'b-worktree');
+  execFileSync('git', ['worktree', 'add', '-q', '-b', 'b-work', own], { cwd: repo });
+  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', own, B, (p) => {
+    p['source'] = 'resume';
+  }), { env, cwd: own });
+  const mine = await bash('git add -A && git commit -m mine', own);
+  assert.deepEqual([mine.code, mine.stdout], [0, '']);
+  // …but `git -C` into the shared main worktree is still refused.
+  const viaC = answer(await bash(`git -C ${repo} commit -am x`, own));
+  assert.equal((viaC['hookSpecificOutput'] as Record<string, string>)['permissionDecision'], 'deny');
+});

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, lanes } from './env.js';
+import type { RunResult } from './env.js';
+
+// Copied from ../shared/fixtures/agent-hooks so a clean clone of this repository has them.
+export const AGENT_FIXTURES = join(ROOT, 'test', 'fixtures', 'agent-hooks');
+
+/** A sample payload of the agents' documented format, pointed at `repo` and at one agent session. */
+export function fixture(agent: string, name: string, repo: string, sessionId: string, edit: (p: Record<string, unknown>) => void = () => undefined): Record<string, unknown> {
+  const text = readFileSync(join(AGENT_FIXTURES, agent, `${name}.json`), 'utf8').replaceAll('/home/dev/shop', repo);
+  const p = JSON.parse(text) as Record<string, unknown>;
+  if ('session_id' in p) p['session_id'] = sessionId;
+  if ('conversation_id' in p) p['conversation_id'] = sessionId;
+  edit(p);
+  return p;
+}
+
+export function hook(agent: string, event: string, payload: unknown, options: { env: Record<string, string>; cwd: string }): Promise<RunResult> {
+  return lanes(['hook', agent, event], { ...options, input: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+}
+
+/** The single JSON object an agent reads from the hook's stdout. */
+export function answer(r: RunResult): Record<string, unknown> {
+  if (r.code !== 0) throw new Error(`hook exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
