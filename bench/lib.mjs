@@ -1,18 +1,26 @@
 // Shared helpers for the benchmarks: spawning ready/go workers, percentiles, tables.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 
-/** A scratch directory; on tmpfs when available (as XDG_RUNTIME_DIR is in real use). */
+const scratchDirs = [];
+process.on('exit', () => {
+  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A scratch directory, removed when the benchmark exits; on tmpfs when available (as XDG_RUNTIME_DIR is in real use). */
 export function scratch(prefix) {
   const base = process.env.LANES_BENCH_TMP || '/dev/shm';
+  let dir;
   try {
-    return mkdtempSync(join(base, prefix));
+    dir = mkdtempSync(join(base, prefix));
   } catch {
-    return mkdtempSync(join('/tmp', prefix));
+    dir = mkdtempSync(join('/tmp', prefix));
   }
+  scratchDirs.push(dir);
+  return dir;
 }
 
 /** Starts workers, waits until each printed "ready", releases them together, collects their JSON line. */

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // The lanes binary: a dispatcher of a few lines. The hot commands (run inside every agent tool
-// call) load dist/hot.cjs, everything else dist/main.cjs; each is one pre-bundled file.
-import { createRequire } from 'node:module';
+// call) load dist/hot.cjs, everything else dist/main.cjs; each is one pre-bundled file, loaded
+// with V8's code cache (code-cache.ts).
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from './code-cache.js';
 
 type Entry = { main(argv: string[]): Promise<number> };
 
 const argv = process.argv.slice(2);
-const load = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
 const hot = argv[0] === 'hook' || argv[0] === 'exec';
-const entry = (hot ? load('./hot.cjs') : load('./main.cjs')) as Entry;
+const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs')) as Entry;
 
 entry.main(argv).then(
   (code) => {

@@ -1,5 +1,4 @@
-import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { ADAPTERS, agentName } from '../../agents/index.js';
 import type { AgentAdapter, HookOutput, Payload } from '../../agents/adapter.js';
 import { AGENTS, ALLOW } from '../../core/hook-event.js';
@@ -49,7 +48,8 @@ export const command: CommandSpec = {
 };
 
 function readPayload(): Payload {
-  if (isatty(0)) throw new Error('no payload: stdin is a terminal (agents pipe their JSON to this command)');
+  // fstat, not tty.isatty: node:tty loads net and streams, a few ms of every tool call.
+  if (fstatSync(0).isCharacterDevice()) throw new Error('no payload: stdin is a terminal (agents pipe their JSON to this command)');
   const chunks: Buffer[] = [];
   let total = 0;
   const buf = Buffer.allocUnsafe(65536);
