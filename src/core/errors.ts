@@ -34,6 +34,10 @@ export type ErrorCode =
   | 'E_STORE_FULL'
   | 'E_STORE_NEWER'
   | 'E_STORE_IO'
+  | 'E_STORE_AUTH'
+  | 'E_STORE_MISSING'
+  | 'E_STORE_VERSION'
+  | 'E_STORE_NOT_EMPTY'
   | 'E_GIT'
   | 'E_REPO_STATE'
   | 'E_CONFIG'
@@ -68,6 +72,10 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   E_STORE_FULL: EXIT.error,
   E_STORE_NEWER: EXIT.error,
   E_STORE_IO: EXIT.error,
+  E_STORE_AUTH: EXIT.error,
+  E_STORE_MISSING: EXIT.error,
+  E_STORE_VERSION: EXIT.error,
+  E_STORE_NOT_EMPTY: EXIT.error,
   E_GIT: EXIT.error,
   E_REPO_STATE: EXIT.error,
   E_CONFIG: EXIT.usage,

@@ -47,7 +47,7 @@ export class ClaimService {
     if (texts.length === 0) throw new LanesError('E_USAGE', 'name at least one resource', { hint: 'e.g. lanes claim ticket:SEAT-42 path:src/billing/' });
     const needsRepo = scope === 'repo' || texts.some((t) => REPO_KINDS.test(t));
     const repo = needsRepo ? await this.ctx.repo() : null;
-    const refs = texts.map((t) => parseResource(directoryAware(t, this.ctx.cwd), { cwd: this.ctx.cwd, worktreeRoot: repo?.worktreeRoot ?? null, repoId: repo?.commonDir ?? null, host: this.ctx.host, forceRepoScope: scope === 'repo' }));
+    const refs = texts.map((t) => parseResource(directoryAware(t, this.ctx.cwd), { cwd: this.ctx.cwd, worktreeRoot: repo?.worktreeRoot ?? null, repoId: repo ? this.ctx.repoId(repo) : null, host: this.ctx.host, forceRepoScope: scope === 'repo' }));
     const unique: ResourceRef[] = [];
     for (const r of refs) if (!unique.some((u) => u.scope === r.scope && u.kind === r.kind && u.name === r.name)) unique.push(r);
     return unique;
@@ -91,7 +91,7 @@ export class ClaimService {
     let scopes: string[] | undefined;
     if (!options.all) {
       const repo = await this.ctx.repo();
-      scopes = [`host:${this.ctx.host}`, ...(repo ? [`repo:${repo.commonDir}`] : [])];
+      scopes = [`host:${this.ctx.host}`, ...(repo ? [`repo:${this.ctx.repoId(repo)}`] : [])];
     }
     const claims = await this.ctx.store.listClaims(scopes ? { scopes } : {});
     return this.withHolders(claims);
@@ -112,12 +112,12 @@ export class ClaimService {
   async othersHoldingPaths(paths: string[]): Promise<ClaimHolder[]> {
     const repo = await this.ctx.repo();
     if (!repo) return [];
-    const scope = `repo:${repo.commonDir}`;
+    const scope = `repo:${this.ctx.repoId(repo)}`;
     const claims = (await this.ctx.store.listClaims({ scopes: [scope] })).filter((c) => c.kind === 'path' && c.sessionId !== this.ctx.sessionId);
     if (claims.length === 0) return [];
     const refs = paths.map((p) => {
       try {
-        return parseResource(`path:${p}`, { cwd: this.ctx.cwd, worktreeRoot: repo.worktreeRoot, repoId: repo.commonDir, host: this.ctx.host });
+        return parseResource(`path:${p}`, { cwd: this.ctx.cwd, worktreeRoot: repo.worktreeRoot, repoId: this.ctx.repoId(repo), host: this.ctx.host });
       } catch {
         return null; // the whole repository (or a path git will refuse anyway): overlaps every claim
       }

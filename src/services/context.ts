@@ -5,6 +5,7 @@ import type { SessionState, Verdict } from '../core/liveness.js';
 import { bootId, hostId, identityOf, readCommandLine, readProcStat } from '../core/process-identity.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import { repoInfo } from '../git/repo.js';
+import { originIdentity } from '../git/repo-id.js';
 import type { RepoInfo } from '../git/repo.js';
 import type { OwnerJudge, SessionRecord, Store } from '../store/types.js';
 
@@ -46,6 +47,23 @@ export class LanesContext {
   repo(): Promise<RepoInfo | null> {
     this.repoPromise ??= repoInfo(this.cwd);
     return this.repoPromise;
+  }
+
+  private readonly repoIds = new Map<string, string>();
+
+  /**
+   * The repository's identity in claim scopes and session records. On this machine's store it is
+   * the git common dir; on a team store (PostgreSQL) the `origin` remote (git/repo-id.ts), which is
+   * the same on every machine, else the common dir.
+   */
+  repoId(repo: RepoInfo): string {
+    if (this.store.info.backend !== 'postgres') return repo.commonDir;
+    let id = this.repoIds.get(repo.commonDir);
+    if (id === undefined) {
+      id = originIdentity(repo.commonDir) ?? repo.commonDir;
+      this.repoIds.set(repo.commonDir, id);
+    }
+    return id;
   }
 
   /** This process, as a gate holder. */

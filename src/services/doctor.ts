@@ -36,7 +36,8 @@ export async function doctor(ctx: LanesContext, deps: { sessions: SessionService
   const repo = await ctx.repo();
   if (!repo) throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, { hint: 'run lanes doctor inside the repository' });
   const findings: Finding[] = [];
-  const sessions = (await ctx.store.listSessions({ includeEnded: false })).filter((s) => s.repo === repo.commonDir);
+  // This machine's sessions only: a team store also holds other hosts', whose worktrees are not here.
+  const sessions = (await ctx.store.listSessions({ includeEnded: false })).filter((s) => s.repo === ctx.repoId(repo) && s.owner.host === ctx.host);
   const liveness = await ctx.statesOf(sessions);
   const states = new Map([...liveness].map(([id, l]) => [id, l.state]));
   const worktrees = (await listWorktrees(repo.worktreeRoot)).filter((w) => !w.bare);

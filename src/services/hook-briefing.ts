@@ -16,7 +16,7 @@ export async function briefing(lanes: Lanes, me: SessionRecord): Promise<string>
     for (const s of others) {
       const held = claims.filter((c) => c.sessionId === s.id).map((c) => `${c.kind}:${c.name}`);
       const touched = touchedOf(await lanes.state.get(s.id));
-      const where = s.worktree === me.worktree ? 'SAME worktree as you' : `worktree ${s.worktree ?? s.cwd}`;
+      const where = s.worktree === me.worktree && s.owner.host === me.owner.host ? 'SAME worktree as you' : `worktree ${s.worktree ?? s.cwd}`;
       lines.push(`- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.join(', ') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`);
     }
   }

@@ -33,14 +33,14 @@ export async function checkEdit(lanes: Lanes, self: string, paths: string[]): Pr
     if (at) targets.push(at); // outside every repository: not lanes' business
   }
   if (targets.length === 0) return ALLOW;
-  const repos = [...new Set(targets.map((t) => t.repo.commonDir))];
+  const repos = [...new Set(targets.map((t) => lanes.context.repoId(t.repo)))];
   const claims = (await lanes.store.listClaims({ scopes: repos.map((r) => `repo:${r}`) })).filter((c) => c.kind === 'path' && c.sessionId !== self);
   const others = await liveOthers(lanes, self);
   const blocked: { target: RepoPath; claim: ClaimRecord }[] = [];
   for (const target of targets) {
     let ref;
     try {
-      ref = parseResource(`path:${target.rel}`, { cwd: target.repo.worktreeRoot, worktreeRoot: target.repo.worktreeRoot, repoId: target.repo.commonDir, host: lanes.context.host });
+      ref = parseResource(`path:${target.rel}`, { cwd: target.repo.worktreeRoot, worktreeRoot: target.repo.worktreeRoot, repoId: lanes.context.repoId(target.repo), host: lanes.context.host });
     } catch {
       continue;
     }
@@ -62,7 +62,7 @@ export async function checkEdit(lanes: Lanes, self: string, paths: string[]): Pr
   // Early conflict warning: another live session of the same repository edited these paths.
   const warnings: string[] = [];
   for (const s of others.values()) {
-    const mine = targets.filter((t) => t.repo.commonDir === s.repo);
+    const mine = targets.filter((t) => lanes.context.repoId(t.repo) === s.repo);
     if (mine.length === 0) continue;
     const touched = new Set(touchedOf(await lanes.state.get(s.id)));
     const hits = mine.filter((t) => touched.has(t.rel)).map((t) => t.rel);
@@ -95,7 +95,8 @@ export async function checkShell(lanes: Lanes, self: string, cwd: string, comman
     const repo = found === undefined ? await repoInfo(dir) : found;
     if (!repo) continue;
     others ??= await liveOthers(lanes, self);
-    const sharing = [...others.values()].filter((s) => s.repo === repo.commonDir && s.worktree === repo.worktreeRoot);
+    // A worktree is a directory of one machine: only sessions of this host can share it.
+    const sharing = [...others.values()].filter((s) => s.owner.host === lanes.context.host && s.repo === lanes.context.repoId(repo) && s.worktree === repo.worktreeRoot);
     if (sharing.length === 0) continue;
     const names = sharing.map((s) => who(s, s.id)).join('; ');
     return {

@@ -54,7 +54,7 @@ export async function attach(lanes: Lanes, event: HookEvent): Promise<{ session:
     label: null,
     agent: event.agent,
     ticket: null,
-    repo: repo?.commonDir ?? null,
+    repo: repo ? lanes.context.repoId(repo) : null,
     worktree: repo?.worktreeRoot ?? null,
     cwd: event.cwd,
     owner,
@@ -87,7 +87,7 @@ async function postEdit(lanes: Lanes, event: HookEvent): Promise<HookDecision> {
   const rels: string[] = [];
   for (const p of event.paths) {
     const at = await locateInRepo(p, cache);
-    if (at && (session.repo === null || at.repo.commonDir === session.repo)) rels.push(at.rel);
+    if (at && (session.repo === null || lanes.context.repoId(at.repo) === session.repo)) rels.push(at.rel);
   }
   if (rels.length === 0) return ALLOW;
   const ok = await recordTouched(lanes.state, session.id, rels);

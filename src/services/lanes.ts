@@ -68,7 +68,7 @@ function envNumber(env: Record<string, string | undefined>, key: string): number
 export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const env = options.env ?? process.env;
   const location = storeLocation(options.store, { ...env, LANES_HOME: lanesHome(env) });
-  const store = openStore(location, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
+  const store = await openStore(location, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
   const notice: Notice = options.notice === false ? () => undefined : (options.notice ?? ((m) => process.stderr.write(m + '\n')));
   const ctx = new LanesContext(
     store,

@@ -50,7 +50,7 @@ export class SessionService {
       label: checkText('label', options.label),
       agent: checkText('agent', options.agent),
       ticket: checkText('ticket', options.ticket),
-      repo: repo?.commonDir ?? null,
+      repo: repo ? this.ctx.repoId(repo) : null,
       worktree: options.worktree ?? repo?.worktreeRoot ?? null,
       cwd: options.worktree ?? this.ctx.cwd,
       owner,

@@ -70,7 +70,8 @@ export async function sweep(ctx: LanesContext, snapshots: SnapshotService, optio
   if (!repo) throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, { hint: 'run lanes sweep inside the repository' });
   const [worktrees, sessions, main] = await Promise.all([
     listWorktrees(repo.worktreeRoot),
-    ctx.store.listSessions({ includeEnded: true }).then((all) => all.filter((s) => s.repo === repo.commonDir)),
+    // This machine's sessions only: a team store also holds other hosts', whose worktrees are not here.
+    ctx.store.listSessions({ includeEnded: true }).then((all) => all.filter((s) => s.repo === ctx.repoId(repo) && s.owner.host === ctx.host)),
     defaultBranch(repo.worktreeRoot),
   ]);
   const states = new Map([...(await ctx.statesOf(sessions))].map(([id, l]) => [id, l.state]));

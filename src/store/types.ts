@@ -71,7 +71,7 @@ export type GateAttempt =
 export type StateChange = { kind: 'keep' } | { kind: 'set'; value: string } | { kind: 'delete' };
 
 export interface StoreInfo {
-  backend: 'sqlite';
+  backend: 'sqlite' | 'postgres';
   location: string;
   schemaVersion: number;
 }

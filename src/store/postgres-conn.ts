@@ -1,0 +1,176 @@
+import { createRequire } from 'node:module';
+import type * as Pg from 'pg';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { LanesError } from '../core/errors.js';
+import { isRetryableTx, isTransient, pgError } from './postgres-errors.js';
+import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './postgres-schema.js';
+import { pgTarget } from './postgres-url.js';
+import type { PgTarget } from './postgres-url.js';
+
+export interface PgOptions {
+  /** How long a statement may wait for another client's lock before E_STORE_LOCKED (lock_timeout). */
+  busyTimeoutMs?: number;
+  /** Connections in the pool (default 4: the CLI uses one; a library process may run calls in parallel). */
+  poolSize?: number;
+  connectTimeoutMs?: number;
+  /** Client-side bound on one statement: a half-open connection fails instead of hanging. */
+  queryTimeoutMs?: number;
+}
+
+export type Q = <R extends QueryResultRow = QueryResultRow>(sql: string, args?: unknown[]) => Promise<R[]>;
+
+const CONNECT_TRIES = 4;
+
+/**
+ * A pool of pg connections with the store's transaction discipline. Nothing lives in a server
+ * session (no session advisory locks, no SET, no named prepared statements, every table
+ * schema-qualified), so PgBouncer in transaction mode works: each store call is one transaction.
+ */
+export class PgConn {
+  /** Set once the schema is checked (and migrated) at open. */
+  schemaVersion = 0;
+
+  private constructor(
+    private readonly pool: Pool,
+    readonly target: PgTarget,
+    private readonly busyMs: number,
+  ) {}
+
+  /** `"schema".table` */
+  t(table: string): string {
+    return `"${this.target.schema}".${table}`;
+  }
+
+  static async open(url: string, options: PgOptions = {}, migrateNow = true): Promise<PgConn> {
+    const target = pgTarget(url);
+    // Loaded only here: the SQLite path never loads pg.
+    const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+    const bigint = (v: string) => Number(v);
+    const pool = new pg.Pool({
+      connectionString: target.connectionString,
+      max: options.poolSize ?? 4,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      query_timeout: options.queryTimeoutMs ?? 30_000,
+      idleTimeoutMillis: 10_000,
+      allowExitOnIdle: true,
+      keepAlive: true,
+      application_name: 'lanes',
+      // BIGINT (times in ms, tokens) as numbers, for this pool only.
+      types: { getTypeParser: ((oid: number, format?: string) => (oid === 20 ? bigint : pg.types.getTypeParser(oid, format as 'text'))) as never },
+    });
+    pool.on('error', () => undefined); // an idle client dropped by the server: the next checkout reconnects
+    const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000);
+    try {
+      conn.schemaVersion = await conn.withClient(async (c) => {
+        const v = Number((await c.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]?.server_version_num ?? 0);
+        if (v < PG_MIN_VERSION) {
+          throw new LanesError('E_STORE_VERSION', `the PostgreSQL server at ${target.display} is version ${Math.floor(v / 10000)}; lanes needs ${PG_MIN_VERSION / 10000} or newer`, {
+            hint: 'upgrade the server, or use the embedded SQLite store (unset LANES_STORE)', details: { store: target.display, serverVersion: v } });
+        }
+        return migrateNow ? conn.migrate(c) : conn.readVersion(c);
+      }, 'connect');
+      return conn;
+    } catch (e) {
+      await pool.end().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async readVersion(c: PoolClient): Promise<number> {
+    const has = await c.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'meta'`, [this.target.schema]);
+    if (has.rowCount === 0) return 0;
+    const row = await c.query<{ value: string }>(`SELECT value FROM ${this.t('meta')} WHERE key = 'schema_version'`);
+    return Number(row.rows[0]?.value ?? 0);
+  }
+
+  /** Brings the schema to this version; refuses a newer one untouched. */
+  async migrate(c: PoolClient): Promise<number> {
+    const seen = await this.readVersion(c);
+    if (seen > PG_SCHEMA_VERSION) throw newer(this.target.display, seen);
+    if (seen === PG_SCHEMA_VERSION) return seen;
+    await c.query('BEGIN');
+    try {
+      // One migrator at a time per schema; the others wait here, then see the new version.
+      await c.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`lanes:migrate:${this.target.schema}`]);
+      const start = await this.readVersion(c);
+      if (start > PG_SCHEMA_VERSION) throw newer(this.target.display, start);
+      for (let v = start; v < PG_SCHEMA_VERSION; v++) await c.query((PG_MIGRATIONS[v] as (s: string) => string)(`"${this.target.schema}"`));
+      await c.query(`INSERT INTO ${this.t('meta')} (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(PG_SCHEMA_VERSION)]);
+      await c.query('COMMIT');
+      return PG_SCHEMA_VERSION;
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async withClient<T>(fn: (c: PoolClient) => Promise<T>, phase: 'connect' | 'query'): Promise<T> {
+    let client: PoolClient | undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        client = await this.pool.connect();
+        break;
+      } catch (e) {
+        // Bounded: a server that restarts gets ~1.5 s; one that is down fails fast after that.
+        if (!isTransient(e) || attempt >= CONNECT_TRIES) throw pgError(e, this.target.display, 'connect');
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      }
+    }
+    let broken = false;
+    try {
+      return await fn(client);
+    } catch (e) {
+      broken = isTransient(e);
+      throw pgError(e, this.target.display, phase);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** One statement outside a transaction (reads, and single-row updates that are atomic alone). */
+  async query<R extends QueryResultRow = QueryResultRow>(sql: string, args: unknown[] = []): Promise<R[]> {
+    return this.withClient(async (c) => (await c.query<R>(sql, args)).rows, 'query');
+  }
+
+  /**
+   * BEGIN … COMMIT with the server's clock; rolled back whole on any error; run again on a
+   * serialization failure or deadlock (bounded). lock_timeout bounds waits for other clients.
+   */
+  async tx<T>(fn: (q: Q, now: number) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.withClient(async (c) => {
+          await c.query('BEGIN');
+          let committing = false;
+          try {
+            await c.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(this.busyMs))}`);
+            const now = Number((await c.query<{ now: string }>(`SELECT ${PG_NOW} AS now`)).rows[0]?.now);
+            const q: Q = async (sql, args = []) => (await c.query(sql, args)).rows;
+            const result = await fn(q, now);
+            committing = true;
+            await c.query('COMMIT');
+            return result;
+          } catch (e) {
+            if (!committing || !isTransient(e)) await c.query('ROLLBACK').catch(() => undefined);
+            throw committing && isTransient(e) ? pgError(e, this.target.display, 'commit') : e;
+          }
+        }, 'query');
+      } catch (e) {
+        const cause = (e as { cause?: unknown }).cause ?? e;
+        if (!isRetryableTx(cause) || attempt >= 8) throw e;
+        await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function newer(display: string, seen: number): LanesError {
+  return new LanesError('E_STORE_NEWER', `the store ${display} has schema version ${seen}, newer than this lanes understands (${PG_SCHEMA_VERSION})`, {
+    hint: 'upgrade lanes on this machine; the store was not changed',
+    details: { store: display, schemaVersion: seen, supported: PG_SCHEMA_VERSION },
+  });
+}

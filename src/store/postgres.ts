@@ -1,0 +1,219 @@
+import { LanesError } from '../core/errors.js';
+import { planClaims } from '../core/claim-plan.js';
+import { resourcesConflict } from '../core/resource.js';
+import type { ResourceRef } from '../core/resource.js';
+import { PgConn } from './postgres-conn.js';
+import type { PgOptions, Q } from './postgres-conn.js';
+import * as gates from './postgres-gates.js';
+import { PG_NOW } from './postgres-schema.js';
+import { toClaim, toSession } from './sqlite-rows.js';
+import type { ClaimRow, SessionRow } from './sqlite-rows.js';
+import type {
+  ClaimRecord, ClaimResult, GateAttempt, GateHolder, GateRecord, Grant, NewSession, OwnerJudge,
+  SessionRecord, StateChange, StateRecord, Store, StoreInfo,
+} from './types.js';
+
+export type { PgOptions };
+
+/**
+ * The team store on PostgreSQL (same contract as SQLite). Every call is one transaction; times
+ * come from the server's clock; claim operations serialize per scope with transaction-level
+ * advisory locks; a session's row is locked (FOR UPDATE) while it is ended, re-attached or claims,
+ * so a session can never be granted a claim after it ended.
+ */
+export class PostgresStore implements Store {
+  readonly info: StoreInfo;
+
+  private constructor(private readonly conn: PgConn) {
+    this.info = { backend: 'postgres', location: conn.target.display, schemaVersion: conn.schemaVersion };
+  }
+
+  static async open(url: string, options: PgOptions = {}): Promise<PostgresStore> {
+    return new PostgresStore(await PgConn.open(url, options));
+  }
+
+  private t(table: string): string {
+    return this.conn.t(table);
+  }
+
+  private async session(q: Q, id: string, lock = false): Promise<SessionRecord | null> {
+    const [row] = await q<SessionRow>(`SELECT * FROM ${this.t('sessions')} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return row ? toSession(row) : null;
+  }
+
+  async now(): Promise<number> {
+    const [row] = await this.conn.query<{ now: number }>(`SELECT ${PG_NOW} AS now`);
+    return Number(row?.now);
+  }
+
+  insertSession(s: NewSession): Promise<SessionRecord> {
+    return this.conn.tx(async (q, now) => {
+      const inserted = await q(
+        `INSERT INTO ${this.t('sessions')} (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [s.id, s.label, s.agent, s.ticket, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, s.command, now],
+      );
+      if (inserted.length === 0) throw new LanesError('E_USAGE', `a session with id ${s.id} already exists`, { hint: 'choose another id, or end the old session with `lanes end ' + s.id + '`' });
+      return (await this.session(q, s.id)) as SessionRecord;
+    });
+  }
+
+  attachSession(s: NewSession): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
+    return this.conn.tx(async (q, now) => {
+      const inserted = await q(
+        `INSERT INTO ${this.t('sessions')} (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [s.id, s.label, s.agent, s.ticket, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, s.command, now],
+      );
+      if (inserted.length > 0) return { session: (await this.session(q, s.id)) as SessionRecord, created: true, reopened: false };
+      const before = (await this.session(q, s.id, true)) as SessionRecord;
+      await q(
+        `UPDATE ${this.t('sessions')} SET agent = coalesce($1, agent), repo = $2, worktree = $3, cwd = $4, host = $5, boot_id = $6, pid = $7, start_time = $8,
+           last_seen_at = $9, ended_at = NULL, end_reason = NULL WHERE id = $10`,
+        [s.agent, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, now, s.id],
+      );
+      return { session: (await this.session(q, s.id)) as SessionRecord, created: false, reopened: before.endedAt !== null };
+    });
+  }
+
+  async getSession(id: string): Promise<SessionRecord | null> {
+    const [row] = await this.conn.query<SessionRow>(`SELECT * FROM ${this.t('sessions')} WHERE id = $1`, [id]);
+    return row ? toSession(row) : null;
+  }
+
+  async listSessions(options: { includeEnded: boolean }): Promise<SessionRecord[]> {
+    const rows = await this.conn.query<SessionRow>(`SELECT * FROM ${this.t('sessions')} ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'} ORDER BY created_at, id`);
+    return rows.map(toSession);
+  }
+
+  async touchSession(id: string): Promise<boolean> {
+    const rows = await this.conn.query(`UPDATE ${this.t('sessions')} SET last_seen_at = ${PG_NOW} WHERE id = $1 AND ended_at IS NULL RETURNING id`, [id]);
+    return rows.length > 0;
+  }
+
+  updateSession(id: string, change: { worktree?: string; ticket?: string }): Promise<SessionRecord | null> {
+    return this.conn.tx(async (q, now) => {
+      const rows = await q(`UPDATE ${this.t('sessions')} SET worktree = coalesce($1, worktree), ticket = coalesce($2, ticket), last_seen_at = $3 WHERE id = $4 AND ended_at IS NULL RETURNING id`,
+        [change.worktree ?? null, change.ticket ?? null, now, id]);
+      return rows.length ? this.session(q, id) : null;
+    });
+  }
+
+  endSession(id: string, reason: string): Promise<{ session: SessionRecord; released: ClaimRecord[] } | null> {
+    return this.conn.tx(async (q, now) => {
+      const before = await this.session(q, id, true);
+      if (!before) return null;
+      const released = (await q<ClaimRow>(`DELETE FROM ${this.t('claims')} WHERE session_id = $1 RETURNING *`, [id])).map(toClaim)
+        .sort((a, b) => (a.scope + a.kind + a.name < b.scope + b.kind + b.name ? -1 : 1));
+      if (before.endedAt === null) await q(`UPDATE ${this.t('sessions')} SET ended_at = $1, end_reason = $2 WHERE id = $3`, [now, reason, id]);
+      return { session: (await this.session(q, id)) as SessionRecord, released };
+    });
+  }
+
+  acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult> {
+    return this.conn.tx(async (q, now): Promise<ClaimResult> => {
+      // Claim operations on one scope take turns (in a fixed order: no deadlock between two requests).
+      for (const scope of [...new Set(wanted.map((w) => w.scope))].sort()) {
+        await q(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`lanes:claims:${this.conn.target.schema}:${scope}`]);
+      }
+      const me = await this.session(q, sessionId, true);
+      if (!me) throw new LanesError('E_UNKNOWN_SESSION', `session ${sessionId} is not in the store ${this.info.location}`, { hint: 'start one with `lanes start`' });
+      if (me.endedAt !== null) throw new LanesError('E_SESSION_ENDED', `session ${sessionId} has ended (${me.endReason ?? 'no reason'})`, { hint: 'start a new session with `lanes start`' });
+      const existing: ClaimRecord[] = [];
+      const seen = new Set<string>();
+      for (const w of wanted) {
+        const key = `${w.scope}\0${w.kind}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const rows = w.kind === 'path'
+          ? await q<ClaimRow>(`SELECT * FROM ${this.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
+          : await q<ClaimRow>(`SELECT * FROM ${this.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`, [w.scope, w.kind, wanted.map((x) => x.name)]);
+        existing.push(...rows.map(toClaim));
+      }
+      const holders = new Map<string, SessionRecord | null>();
+      for (const c of existing) if (!holders.has(c.sessionId)) holders.set(c.sessionId, c.sessionId === sessionId ? me : await this.session(q, c.sessionId));
+      const holder = (id: string) => holders.get(id) ?? null;
+      const plan = planClaims(sessionId, wanted, existing, (id) => {
+        const s = holder(id);
+        if (!s) return { live: false, why: 'its session is no longer in the store' };
+        if (s.endedAt !== null) return { live: false, why: `its session ended (${s.endReason ?? 'no reason'})` };
+        return judge(s.owner, s.lastSeenAt, now);
+      });
+      if (plan.blockers.length > 0) return { ok: false, blockers: plan.blockers.map((b) => ({ ...b, holder: holder(b.held.sessionId) })) };
+      const del = (r: { scope: string; kind: string; name: string }) => q(`DELETE FROM ${this.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [r.scope, r.kind, r.name]);
+      for (const t of plan.takeovers) await del(t.held);
+      const grants: Grant[] = [];
+      for (const w of wanted) {
+        // The token is granted in the same transaction as the claim.
+        const [fence] = await q<{ last_token: number }>(
+          `INSERT INTO ${this.t('fences')} (scope, kind, name, last_token) VALUES ($1, $2, $3, 1)
+           ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = ${this.t('fences')}.last_token + 1 RETURNING last_token`, [w.scope, w.kind, w.name]);
+        const token = Number(fence?.last_token);
+        await del(w);
+        await q(`INSERT INTO ${this.t('claims')} (scope, kind, name, session_id, token, acquired_at) VALUES ($1, $2, $3, $4, $5, $6)`, [w.scope, w.kind, w.name, sessionId, token, now]);
+        const t = plan.takeovers.find((x) => resourcesConflict(w, x.held));
+        grants.push(t ? { ref: w, token, takenOver: { claim: t.held, session: holder(t.held.sessionId), why: t.why } } : { ref: w, token });
+      }
+      await q(`UPDATE ${this.t('sessions')} SET last_seen_at = $1 WHERE id = $2`, [now, sessionId]);
+      return { ok: true, grants };
+    });
+  }
+
+  releaseClaims(sessionId: string, refs: ResourceRef[]): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }> {
+    return this.conn.tx(async (q) => {
+      const released: ClaimRecord[] = [];
+      const notHeld: ResourceRef[] = [];
+      for (const r of refs) {
+        const [row] = await q<ClaimRow>(`DELETE FROM ${this.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3 AND session_id = $4 RETURNING *`, [r.scope, r.kind, r.name, sessionId]);
+        if (row) released.push(toClaim(row));
+        else notHeld.push(r);
+      }
+      return { released, notHeld };
+    });
+  }
+
+  async listClaims(filter: { scopes?: string[]; sessionId?: string } = {}): Promise<ClaimRecord[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (filter.scopes) {
+      args.push(filter.scopes);
+      where.push(`scope = ANY($${args.length})`);
+    }
+    if (filter.sessionId !== undefined) {
+      args.push(filter.sessionId);
+      where.push(`session_id = $${args.length}`);
+    }
+    // COLLATE "C": the same byte order as SQLite's.
+    const rows = await this.conn.query<ClaimRow>(`SELECT * FROM ${this.t('claims')} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope COLLATE "C", kind COLLATE "C", name COLLATE "C"`, args);
+    return rows.map(toClaim);
+  }
+
+  async lastToken(ref: ResourceRef): Promise<number> {
+    const [row] = await this.conn.query<{ last_token: number }>(`SELECT last_token FROM ${this.t('fences')} WHERE scope = $1 AND kind = $2 AND name = $3`, [ref.scope, ref.kind, ref.name]);
+    return row ? Number(row.last_token) : 0;
+  }
+
+  tryAcquireGate(name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt> {
+    return gates.tryAcquireGate(this.conn, name, holder, leaseMs, judge, stateOf);
+  }
+
+  peekGate(name: string): Promise<GateRecord | null> {
+    return gates.peekGate(this.conn, name);
+  }
+
+  renewGate(name: string, token: number, leaseMs: number): Promise<boolean> {
+    return gates.renewGate(this.conn, name, token, leaseMs);
+  }
+
+  releaseGate(name: string, token: number, stateOf: string | null, change: StateChange): Promise<void> {
+    return gates.releaseGate(this.conn, name, token, stateOf, change);
+  }
+
+  readState(sessionId: string): Promise<StateRecord | null> {
+    return gates.readState(this.conn, sessionId);
+  }
+
+  close(): Promise<void> {
+    return this.conn.close();
+  }
+}

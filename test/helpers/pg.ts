@@ -1,0 +1,35 @@
+import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import type * as Pg from 'pg';
+
+/** The PostgreSQL server of the tests: LANES_TEST_PG_URL (CI starts one; see .ci/run). */
+export const PG_URL = process.env['LANES_TEST_PG_URL'] ?? '';
+
+export const PG_SKIP = PG_URL ? false : 'LANES_TEST_PG_URL is not set: no PostgreSQL server for this run (.ci/run starts one; locally: see README, Tests)';
+
+/** Reports the skip visibly once per file when there is no server. */
+export function announcePgSkip(what: string): void {
+  if (PG_SKIP) test(`${what} (PostgreSQL)`, { skip: PG_SKIP }, () => undefined);
+}
+
+/** A store URL on a fresh schema of its own, and a cleanup that drops it. */
+export function pgSchemaUrl(): { url: string; schema: string; drop: () => Promise<void> } {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const u = new URL(PG_URL);
+  u.searchParams.set('schema', schema);
+  return {
+    url: u.toString(),
+    schema,
+    drop: async () => {
+      const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      try {
+        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
