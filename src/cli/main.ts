@@ -32,6 +32,7 @@ export const COMMANDS: Record<string, Loader> = {
   exec: () => import('./commands/exec.js'),
   hook: () => import('./commands/hook.js'),
   hooks: () => import('./commands/hooks.js'),
+  store: () => import('./commands/store.js'),
   demo: () => import('./commands/demo.js'),
 };
 

@@ -63,8 +63,16 @@ function stringList(src: ConfigSource, section: string, key: string, value: unkn
 }
 
 /** Validates one file's data: unknown keys, wrong types and bad values are errors naming file, line and key. */
-export function validateConfig(src: ConfigSource): Partial<{ ports: Partial<LanesConfig['ports']>; env: Partial<LanesConfig['env']>; snapshot: Partial<LanesConfig['snapshot']> }> {
-  for (const key of Object.keys(src.data)) if (!['ports', 'env', 'snapshot'].includes(key)) fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot] (unknown table)');
+export function validateConfig(src: ConfigSource, options: { user?: boolean } = {}): Partial<{ ports: Partial<LanesConfig['ports']>; env: Partial<LanesConfig['env']>; snapshot: Partial<LanesConfig['snapshot']> }> {
+  for (const key of Object.keys(src.data)) {
+    if (key === 'store') {
+      // Which store to use is each user's choice (and may carry a password): never a repository's.
+      if (!options.user) fail(src, 'store', undefined, '[store] only in the user config (~/.config/lanes/config.toml), not in the repository\'s lanes.toml');
+      storeUrlOf(src);
+      continue;
+    }
+    if (!['ports', 'env', 'snapshot'].includes(key)) fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot] (unknown table)');
+  }
   const out: ReturnType<typeof validateConfig> = {};
   const ports = table(src, 'ports');
   if (Object.keys(ports).length) {
@@ -104,6 +112,16 @@ export function validateConfig(src: ConfigSource): Partial<{ ports: Partial<Lane
     }
   }
   return out;
+}
+
+/** `[store] url` of the user config: a postgres:// URL or a path to a SQLite file; null when absent. */
+export function storeUrlOf(src: ConfigSource): string | null {
+  const t = table(src, 'store');
+  for (const [k, v] of Object.entries(t)) {
+    if (k !== 'url') fail(src, 'store', k, 'url (unknown key)');
+    if (typeof v !== 'string' || v.trim() === '') fail(src, 'store', k, 'a postgres:// URL or the path of a SQLite file', v);
+  }
+  return typeof t['url'] === 'string' ? t['url'] : null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { LanesError } from '../core/errors.js';
-import { mergeConfig, validateConfig } from '../core/config.js';
+import { mergeConfig, storeUrlOf, validateConfig } from '../core/config.js';
 import type { ConfigSource, LanesConfig } from '../core/config.js';
 import type { LanesContext } from './context.js';
 
@@ -10,6 +10,12 @@ import type { LanesContext } from './context.js';
 export function userConfigPath(env: Record<string, string | undefined>): string {
   if (env['LANES_CONFIG']) return env['LANES_CONFIG'];
   return join(env['XDG_CONFIG_HOME'] || join(homedir(), '.config'), 'lanes', 'config.toml');
+}
+
+/** `[store] url` from the user's config (null without one): consulted when neither --store nor LANES_STORE is given. */
+export async function userStoreUrl(env: Record<string, string | undefined>): Promise<string | null> {
+  const src = await readSource(userConfigPath(env));
+  return src ? storeUrlOf(src) : null;
 }
 
 async function readSource(file: string): Promise<ConfigSource | null> {
@@ -37,6 +43,7 @@ export async function loadConfig(ctx: LanesContext, worktreeRoot?: string | null
   // A session's worktree is known from the store: no git process needed on the exec path.
   const root = worktreeRoot ?? (await ctx.repo())?.worktreeRoot;
   const files = [...(root ? [join(root, 'lanes.toml')] : []), userConfigPath(ctx.env)];
+  const userFile = userConfigPath(ctx.env);
   const sources = (await Promise.all(files.map(readSource))).filter((s): s is ConfigSource => s !== null);
-  return { ...mergeConfig(sources.map(validateConfig)), files: sources.map((s) => s.file) };
+  return { ...mergeConfig(sources.map((s) => validateConfig(s, { user: s.file === userFile }))), files: sources.map((s) => s.file) };
 }

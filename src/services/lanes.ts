@@ -1,5 +1,5 @@
-import { lanesHome, storeLocation } from '../core/paths.js';
 import { openStore } from '../store/open.js';
+import { resolveStore } from './store-admin.js';
 import type { Store } from '../store/types.js';
 import { ClaimService } from './claims.js';
 import { LanesContext } from './context.js';
@@ -24,7 +24,7 @@ export interface LanesOptions {
   env?: Record<string, string | undefined>;
   /** Lease of sessions on other hosts (default 60 s, or $LANES_LEASE_MS). */
   leaseMs?: number;
-  /** Lease of a gate held from another host, renewed while held (default 15 s). */
+  /** Lease of a gate held from another host, renewed while held (default 15 s, or $LANES_GATE_LEASE_MS). */
   gateLeaseMs?: number;
   busyTimeoutMs?: number;
   /** Where wait notices go (default: stderr). false: nowhere. */
@@ -67,7 +67,7 @@ function envNumber(env: Record<string, string | undefined>, key: string): number
 
 export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const env = options.env ?? process.env;
-  const location = storeLocation(options.store, { ...env, LANES_HOME: lanesHome(env) });
+  const location = await resolveStore(options.store, env);
   const store = await openStore(location, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
   const notice: Notice = options.notice === false ? () => undefined : (options.notice ?? ((m) => process.stderr.write(m + '\n')));
   const ctx = new LanesContext(
@@ -76,7 +76,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     env,
     options.session === undefined ? (env['LANES_SESSION'] || null) : options.session,
     options.leaseMs ?? envNumber(env, 'LANES_LEASE_MS') ?? 60_000,
-    options.gateLeaseMs ?? 15_000,
+    options.gateLeaseMs ?? envNumber(env, 'LANES_GATE_LEASE_MS') ?? 15_000,
     notice,
   );
   const sessions = new SessionService(ctx);

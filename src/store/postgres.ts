@@ -5,12 +5,13 @@ import type { ResourceRef } from '../core/resource.js';
 import { PgConn } from './postgres-conn.js';
 import type { PgOptions, Q } from './postgres-conn.js';
 import * as gates from './postgres-gates.js';
+import * as dumps from './postgres-dump.js';
 import { PG_NOW } from './postgres-schema.js';
 import { toClaim, toSession } from './sqlite-rows.js';
 import type { ClaimRow, SessionRow } from './sqlite-rows.js';
 import type {
   ClaimRecord, ClaimResult, GateAttempt, GateHolder, GateRecord, Grant, NewSession, OwnerJudge,
-  SessionRecord, StateChange, StateRecord, Store, StoreInfo,
+  SessionRecord, StateChange, StateRecord, Store, StoreDump, StoreInfo,
 } from './types.js';
 
 export type { PgOptions };
@@ -211,6 +212,14 @@ export class PostgresStore implements Store {
 
   readState(sessionId: string): Promise<StateRecord | null> {
     return gates.readState(this.conn, sessionId);
+  }
+
+  dump(): Promise<StoreDump> {
+    return dumps.dump(this.conn);
+  }
+
+  load(dump: StoreDump, options: { replace: boolean }): Promise<void> {
+    return dumps.load(this.conn, dump, options.replace);
   }
 
   close(): Promise<void> {

@@ -5,11 +5,12 @@ import type { ResourceRef } from '../core/resource.js';
 import { SqliteConn } from './sqlite-conn.js';
 import type { SqliteOptions } from './sqlite-conn.js';
 import * as gates from './sqlite-gates.js';
+import * as dumps from './sqlite-dump.js';
 import { toClaim, toSession } from './sqlite-rows.js';
 import type { ClaimRow, SessionRow } from './sqlite-rows.js';
 import type {
   ClaimRecord, ClaimResult, GateAttempt, GateHolder, GateRecord, Grant, NewSession, OwnerJudge,
-  SessionRecord, StateChange, StateRecord, Store, StoreInfo,
+  SessionRecord, StateChange, StateRecord, Store, StoreDump, StoreInfo,
 } from './types.js';
 
 export type { SqliteOptions };
@@ -220,6 +221,14 @@ export class SqliteStore implements Store {
 
   readState(sessionId: string): Promise<StateRecord | null> {
     return this.read(() => gates.readState(this.conn, sessionId));
+  }
+
+  dump(): Promise<StoreDump> {
+    return dumps.dump(this.conn);
+  }
+
+  load(dump: StoreDump, options: { replace: boolean }): Promise<void> {
+    return dumps.load(this.conn, dump, options.replace);
   }
 
   close(): Promise<void> {

@@ -76,6 +76,15 @@ export interface StoreInfo {
   schemaVersion: number;
 }
 
+/** Everything a store holds, for `lanes store copy` (held gates are copied free: their holders do not move). */
+export interface StoreDump {
+  sessions: SessionRecord[];
+  claims: ClaimRecord[];
+  fences: { scope: string; kind: string; name: string; lastToken: number }[];
+  state: StateRecord[];
+  gates: { name: string; token: number }[];
+}
+
 export interface Store {
   readonly info: StoreInfo;
   now(): Promise<number>;
@@ -111,6 +120,13 @@ export interface Store {
   /** Applies the state change and releases the gate atomically, only if `token` still holds it (else E_FENCED). */
   releaseGate(name: string, token: number, stateOf: string | null, change: StateChange): Promise<void>;
   readState(sessionId: string): Promise<StateRecord | null>;
+  dump(): Promise<StoreDump>;
+  /**
+   * Loads a dump in one transaction. A store holding sessions, claims or state is refused
+   * (E_STORE_NOT_EMPTY) unless replace, which drops them first; fencing counters never go down
+   * (the higher of the two is kept), so a token granted by either store is never granted again.
+   */
+  load(dump: StoreDump, options: { replace: boolean }): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -165,6 +165,46 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       assert.equal((await store.listClaims({ scopes: ['host:x'] })).length, 0);
     });
 
+    it('dump and load carry sessions, claims with their tokens, fences and state; a non-empty target needs replace; counters never go down', async () => {
+      await store.insertSession(session('a'));
+      await store.insertSession(session('b'));
+      for (let i = 0; i < 2; i++) {
+        assert.ok((await store.acquireClaims('a', [ref('ticket', 'T')], judge)).ok);
+        if (i === 0) await store.releaseClaims('a', [ref('ticket', 'T')]);
+      }
+      const g = await store.tryAcquireGate('state:a', { owner: { host: 'h', bootId: 'b', pid: 100, startTime: '1' }, sessionId: 'a', command: 'c' }, 10_000, judge, 'a');
+      assert.ok(g.acquired);
+      await store.releaseGate('state:a', g.acquired ? g.token : 0, 'a', { kind: 'set', value: '{"step":"tests"}' });
+      await store.endSession('b', 'done');
+      const d = await store.dump();
+      const other = await makeStore();
+      try {
+        await other.store.load(d, { replace: false });
+        const copy = await other.store.dump();
+        const norm = (x: typeof d) => JSON.stringify({ ...x, fences: [...x.fences].sort((p, q) => p.name.localeCompare(q.name)), state: x.state, gates: x.gates });
+        assert.equal(norm(copy), norm(d));
+        assert.equal((await other.store.listClaims())[0]?.token, 2, 'the claim keeps its token');
+        assert.equal(await other.store.lastToken(ref('ticket', 'T')), 2);
+        assert.equal((await other.store.getSession('b'))?.endReason, 'done');
+        assert.equal((await other.store.readState('a'))?.value, '{"step":"tests"}');
+        await assert.rejects(other.store.load(d, { replace: false }), { code: 'E_STORE_NOT_EMPTY' });
+        // Replacing with a dump whose counters are lower keeps the higher counter: no token is ever granted twice.
+        const up = await other.store.acquireClaims('a', [ref('ticket', 'U')], judge);
+        assert.ok(up.ok);
+        await other.store.load({ ...d, fences: d.fences.map((f) => ({ ...f, lastToken: 1 })) }, { replace: true });
+        assert.equal(await other.store.lastToken(ref('ticket', 'T')), 2);
+        assert.equal(await other.store.lastToken(ref('ticket', 'U')), 1);
+        assert.equal((await other.store.listClaims()).length, 1, 'replace drops what the target held');
+        const next = await other.store.acquireClaims('a', [ref('ticket', 'U')], judge);
+        assert.ok(next.ok && next.grants[0]!.token === 2);
+        const gate = await other.store.tryAcquireGate('state:a', { owner: { host: 'h', bootId: 'b', pid: 100, startTime: '1' }, sessionId: 'a', command: 'c' }, 10_000, judge, 'a');
+        assert.ok(gate.acquired && g.acquired && gate.token > g.token, 'gate tokens continue too');
+      } finally {
+        await other.store.close();
+        await other.cleanup();
+      }
+    });
+
     it('a gate has one holder; release writes state atomically; a taken-over holder is fenced', async () => {
       const live = { owner: { host: 'h', bootId: 'b', pid: 100, startTime: '1' }, sessionId: 's', command: 'cmd' };
       const dead = { ...live, owner: { ...live.owner, pid: DEAD_PID } };
