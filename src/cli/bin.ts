@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The lanes binary: a dispatcher of a few lines. The hot commands (run inside every agent tool
 // call) load dist/hot.cjs, everything else dist/main.cjs; each is one pre-bundled file, loaded
-// with V8's code cache (code-cache.ts).
+// with V8's code cache (core/code-cache.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBundle } from './code-cache.js';
+import { loadBundle } from '../core/code-cache.js';
 
 type Entry = { main(argv: string[]): Promise<number> };
 

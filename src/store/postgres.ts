@@ -113,10 +113,11 @@ export class PostgresStore implements Store {
 
   acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult> {
     return this.conn.tx(async (q, now): Promise<ClaimResult> => {
-      // Claim operations on one scope take turns (in a fixed order: no deadlock between two requests).
-      for (const scope of [...new Set(wanted.map((w) => w.scope))].sort()) {
-        await q(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`lanes:claims:${this.conn.target.schema}:${scope}`]);
-      }
+      // Requests that could conflict take turns: one lock per named resource, and one per scope for
+      // path claims (a path conflicts with the paths inside it). Taken in sorted order in one
+      // statement, so two requests never deadlock.
+      const keys = [...new Set(wanted.map((w) => `lanes:claims:${this.conn.target.schema}:${w.scope}:${w.kind}${w.kind === 'path' ? '' : `:${w.name}`}`))].sort();
+      await q(`SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`, [keys]);
       const me = await this.session(q, sessionId, true);
       if (!me) throw new LanesError('E_UNKNOWN_SESSION', `session ${sessionId} is not in the store ${this.info.location}`, { hint: 'start one with `lanes start`' });
       if (me.endedAt !== null) throw new LanesError('E_SESSION_ENDED', `session ${sessionId} has ended (${me.endReason ?? 'no reason'})`, { hint: 'start a new session with `lanes start`' });
@@ -141,17 +142,17 @@ export class PostgresStore implements Store {
         return judge(s.owner, s.lastSeenAt, now);
       });
       if (plan.blockers.length > 0) return { ok: false, blockers: plan.blockers.map((b) => ({ ...b, holder: holder(b.held.sessionId) })) };
-      const del = (r: { scope: string; kind: string; name: string }) => q(`DELETE FROM ${this.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [r.scope, r.kind, r.name]);
-      for (const t of plan.takeovers) await del(t.held);
+      for (const t of plan.takeovers) await q(`DELETE FROM ${this.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [t.held.scope, t.held.kind, t.held.name]);
       const grants: Grant[] = [];
       for (const w of wanted) {
-        // The token is granted in the same transaction as the claim.
-        const [fence] = await q<{ last_token: number }>(
-          `INSERT INTO ${this.t('fences')} (scope, kind, name, last_token) VALUES ($1, $2, $3, 1)
-           ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = ${this.t('fences')}.last_token + 1 RETURNING last_token`, [w.scope, w.kind, w.name]);
-        const token = Number(fence?.last_token);
-        await del(w);
-        await q(`INSERT INTO ${this.t('claims')} (scope, kind, name, session_id, token, acquired_at) VALUES ($1, $2, $3, $4, $5, $6)`, [w.scope, w.kind, w.name, sessionId, token, now]);
+        // The next token and the claim in one statement of the same transaction.
+        const [row] = await q<{ token: number }>(
+          `WITH f AS (INSERT INTO ${this.t('fences')} (scope, kind, name, last_token) VALUES ($1, $2, $3, 1)
+             ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = ${this.t('fences')}.last_token + 1 RETURNING last_token)
+           INSERT INTO ${this.t('claims')} (scope, kind, name, session_id, token, acquired_at) SELECT $1, $2, $3, $4, last_token, $5 FROM f
+           ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at
+           RETURNING token`, [w.scope, w.kind, w.name, sessionId, now]);
+        const token = Number(row?.token);
         const t = plan.takeovers.find((x) => resourcesConflict(w, x.held));
         grants.push(t ? { ref: w, token, takenOver: { claim: t.held, session: holder(t.held.sessionId), why: t.why } } : { ref: w, token });
       }

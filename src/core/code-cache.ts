@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createRequire, wrap } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -32,7 +32,7 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
   } catch {
     cached = undefined;
   }
-  const script = new Script(wrap(readFileSync(file, 'utf8')), { filename: file, ...(cached ? { cachedData: cached } : {}) });
+  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, ...(cached ? { cachedData: cached } : {}) });
   const mod = { exports: {} as unknown };
   (script.runInThisContext() as (...a: unknown[]) => void).call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
   if (!cached || script.cachedDataRejected) {

@@ -1,0 +1,51 @@
+// One client of bench/claims: N claim/release cycles on random resources among R, through the
+// library (the store from --store). While it holds a resource it creates a marker file with
+// O_EXCL, so a second holder anywhere would fail to create it and be counted.
+// Prints "ready", waits for "go", then one JSON line: { start, end, lat, grants: [[resource, token]], violations }.
+import { closeSync, openSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { openLanes } from '../dist/index.js';
+
+const [store, n, r, markers, seedText] = process.argv.slice(2);
+const N = Number(n);
+const R = Number(r);
+let seed = Number(seedText);
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const lanes0 = await openLanes({ store, session: null, notice: false });
+const { id } = await lanes0.sessions.start({ pid: process.pid, label: `bench-${process.pid}` });
+await lanes0.close();
+const lanes = await openLanes({ store, session: id, notice: false });
+process.stdout.write('ready\n');
+const rl = createInterface({ input: process.stdin });
+await new Promise((res) => rl.once('line', res));
+rl.close();
+process.stdin.destroy();
+const now = () => performance.timeOrigin + performance.now();
+const lat = [];
+const grants = [];
+let violations = 0;
+const start = now();
+for (let i = 0; i < N; i++) {
+  const res = `lock:r${Math.floor(rand() * R)}`;
+  const t = now();
+  const [g] = await lanes.claims.claim([res], { wait: true, timeoutMs: 120_000 });
+  const marker = join(markers, res.replace(':', '-'));
+  try {
+    closeSync(openSync(marker, 'wx'));
+  } catch {
+    violations++;
+  }
+  grants.push([res, g.token]);
+  try {
+    unlinkSync(marker);
+  } catch {
+    violations++;
+  }
+  await lanes.claims.release([res]);
+  lat.push(now() - t);
+}
+const end = now();
+await lanes.sessions.end(id, 'bench done');
+await lanes.close();
+process.stdout.write(JSON.stringify({ start, end, lat, grants, violations }) + '\n');

@@ -1,0 +1,78 @@
+// bench/claims: 16 concurrent clients x 1,000 claim/release cycles on 100 resources, on
+// PostgreSQL and on SQLite in the same run: throughput, p50/p99 of one cycle, and the invariants
+// (never two holders at once; per resource, the tokens granted are exactly 1..k, each once).
+// Usage: node bench/claims.mjs [--clients 16] [--cycles 1000] [--resources 100] [--pg URL]
+// (--pg defaults to $LANES_TEST_PG_URL; without a server only SQLite runs, and it says so).
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, percentile, runWorkers, scratch, table } from './lib.mjs';
+
+const opt = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const CLIENTS = Number(opt('--clients', 16));
+const CYCLES = Number(opt('--cycles', 1000));
+const RESOURCES = Number(opt('--resources', 100));
+const PG = opt('--pg', process.env.LANES_TEST_PG_URL ?? '');
+const base = scratch('lanes-bench-claims-');
+const env = { ...process.env, LANES_HOME: join(base, 'home') };
+delete env.LANES_SESSION;
+delete env.LANES_STORE;
+
+async function pgStore() {
+  const schema = `bench_${process.pid}`;
+  const u = new URL(PG);
+  u.searchParams.set('schema', schema);
+  const pg = createRequire(import.meta.url)('pg');
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: PG });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  };
+  await drop();
+  return { url: u.toString(), drop };
+}
+
+async function run(name, store) {
+  const markers = join(base, `markers-${name}`);
+  mkdirSync(markers);
+  const worker = join(ROOT, 'bench', 'claims-worker.mjs');
+  const results = await runWorkers(Array.from({ length: CLIENTS }, (_, i) => [process.execPath, [worker, store, String(CYCLES), String(RESOURCES), markers, String(i + 1)]]), env);
+  const start = Math.min(...results.map((r) => r.start));
+  const end = Math.max(...results.map((r) => r.end));
+  const lat = results.flatMap((r) => r.lat).sort((a, b) => a - b);
+  const violations = results.reduce((n, r) => n + r.violations, 0);
+  const byRes = new Map();
+  for (const r of results) for (const [res, token] of r.grants) (byRes.get(res) ?? byRes.set(res, []).get(res)).push(token);
+  let tokenFaults = 0;
+  for (const tokens of byRes.values()) {
+    tokens.sort((a, b) => a - b);
+    tokens.forEach((t, i) => { if (t !== i + 1) tokenFaults++; });
+  }
+  // Within one client, tokens of one resource only grow.
+  for (const r of results) {
+    const last = new Map();
+    for (const [res, token] of r.grants) {
+      if ((last.get(res) ?? 0) >= token) tokenFaults++;
+      last.set(res, token);
+    }
+  }
+  const cycles = CLIENTS * CYCLES;
+  return [name, cycles, (cycles / ((end - start) / 1000)).toFixed(0), percentile(lat, 50).toFixed(2), percentile(lat, 99).toFixed(2), String(violations), String(tokenFaults)];
+}
+
+const rows = [await run('SQLite', join(base, 'lanes.db'))];
+if (PG) {
+  const { url, drop } = await pgStore();
+  try {
+    rows.push(await run('PostgreSQL', url));
+  } finally {
+    await drop();
+  }
+}
+console.log(table(['store', 'cycles', 'cycles/s', 'p50 ms', 'p99 ms', 'two holders', 'token faults'], rows));
+console.log(`${CLIENTS} clients x ${CYCLES} claim/release cycles on ${RESOURCES} resources, same run${PG ? '' : '; PostgreSQL skipped: no --pg URL and no LANES_TEST_PG_URL'}`);
+if (rows.some((r) => r[5] !== '0' || r[6] !== '0')) process.exitCode = 1;
