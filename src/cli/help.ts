@@ -24,6 +24,9 @@ const LINES: [string, string][] = [
   ['port NAME / ports', 'lease a TCP port to this session / list leases'],
   ['env [--shell sh|fish|json|dotenv] [--check]', "the session's environment (ports, TMPDIR, templated names)"],
   ['exec [--session S] -- CMD…', "run CMD with the session's environment, secrets stripped"],
+  ['hooks install|uninstall|status AGENT…', "lanes' hooks in Claude Code, Codex, Gemini CLI, Cursor configs"],
+  ['hook AGENT EVENT', "answer one agent hook call (JSON on stdin); used by the installed hooks"],
+  ['store status|migrate|copy', 'the store: SQLite file or PostgreSQL team store'],
   ['demo', 'show each protection working in a temporary repository'],
 ];
 
