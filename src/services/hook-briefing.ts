@@ -1,6 +1,6 @@
 import type { SessionRecord } from '../store/types.js';
 import type { Lanes } from './lanes.js';
-import { touchedOf } from './touched.js';
+import { touchedOfSessions } from './touched.js';
 
 /** What the model is told at session start: who else works in this repository, and the rules. */
 export async function briefing(lanes: Lanes, me: SessionRecord): Promise<string> {
@@ -13,9 +13,10 @@ export async function briefing(lanes: Lanes, me: SessionRecord): Promise<string>
   } else {
     const claims = await lanes.store.listClaims({ scopes: [`repo:${me.repo}`] });
     lines.push(`Other live sessions in this repository (${others.length}):`);
+    const touchedBy = await touchedOfSessions(lanes.store, others.map((s) => s.id));
     for (const s of others) {
       const held = claims.filter((c) => c.sessionId === s.id).map((c) => `${c.kind}:${c.name}`);
-      const touched = touchedOf(await lanes.state.get(s.id));
+      const touched = touchedBy.get(s.id) ?? [];
       const where = s.worktree === me.worktree && s.owner.host === me.owner.host ? 'SAME worktree as you' : `worktree ${s.worktree ?? s.cwd}`;
       lines.push(`- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.join(', ') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`);
     }

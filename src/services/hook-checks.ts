@@ -9,7 +9,7 @@ import type { ClaimRecord, SessionRecord } from '../store/types.js';
 import type { Lanes } from './lanes.js';
 import { locateInRepo } from './repo-path.js';
 import type { RepoPath } from './repo-path.js';
-import { touchedOf } from './touched.js';
+import { touchedOfSessions } from './touched.js';
 
 // The two checks that run before a tool call. They read the store only (no git process): claims,
 // live sessions, and the paths other sessions' agents recorded as edited (post-edit hooks).
@@ -61,10 +61,11 @@ export async function checkEdit(lanes: Lanes, self: string, paths: string[]): Pr
   }
   // Early conflict warning: another live session of the same repository edited these paths.
   const warnings: string[] = [];
-  for (const s of others.values()) {
+  const sameRepo = [...others.values()].filter((s) => targets.some((t) => lanes.context.repoId(t.repo) === s.repo));
+  const touchedBy = await touchedOfSessions(lanes.store, sameRepo.map((s) => s.id));
+  for (const s of sameRepo) {
     const mine = targets.filter((t) => lanes.context.repoId(t.repo) === s.repo);
-    if (mine.length === 0) continue;
-    const touched = new Set(touchedOf(await lanes.state.get(s.id)));
+    const touched = new Set(touchedBy.get(s.id) ?? []);
     const hits = mine.filter((t) => touched.has(t.rel)).map((t) => t.rel);
     if (hits.length > 0) warnings.push(`${hits.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
   }

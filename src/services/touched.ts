@@ -1,3 +1,4 @@
+import type { Store } from '../store/types.js';
 import type { Json, StateService } from './state.js';
 
 /** Session state key: the repository paths the session's agent edited (reserved for lanes). */
@@ -10,6 +11,12 @@ export function touchedOf(state: Json | undefined): string[] {
   if (!state || typeof state !== 'object' || Array.isArray(state)) return [];
   const t = (state as Record<string, Json>)[TOUCHED_KEY];
   return Array.isArray(t) ? t.filter((p): p is string => typeof p === 'string') : [];
+}
+
+/** The touched paths of several sessions, in one store read. */
+export async function touchedOfSessions(store: Store, sessionIds: string[]): Promise<Map<string, string[]>> {
+  const rows = await store.readStates(sessionIds);
+  return new Map(rows.map((r) => [r.sessionId, touchedOf(JSON.parse(r.value) as Json)]));
 }
 
 /** Adds paths to the session's touched list under its state gate. False when its state is not an object. */

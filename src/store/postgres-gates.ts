@@ -38,6 +38,11 @@ export async function readState(conn: PgConn, sessionId: string): Promise<StateR
   return row ? toState(row) : null;
 }
 
+export async function readStates(conn: PgConn, sessionIds: string[]): Promise<StateRecord[]> {
+  if (sessionIds.length === 0) return [];
+  return (await conn.query<StateRow>(`SELECT * FROM ${conn.t('state')} WHERE session_id = ANY($1)`, [sessionIds])).map(toState);
+}
+
 export async function tryAcquireGate(conn: PgConn, name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt> {
   const [fast] = await conn.query<Taken>(takeFree(conn, false), args(holder, leaseMs, name, stateOf));
   if (fast) return { acquired: true, token: Number(fast.token), previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };

@@ -215,6 +215,10 @@ export class PostgresStore implements Store {
     return gates.readState(this.conn, sessionId);
   }
 
+  readStates(sessionIds: string[]): Promise<StateRecord[]> {
+    return gates.readStates(this.conn, sessionIds);
+  }
+
   dump(): Promise<StoreDump> {
     return dumps.dump(this.conn);
   }

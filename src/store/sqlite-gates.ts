@@ -41,6 +41,12 @@ export function readState(conn: SqliteConn, sessionId: string): StateRecord | nu
   return row ? toState(row) : null;
 }
 
+export function readStates(conn: SqliteConn, sessionIds: string[]): StateRecord[] {
+  if (sessionIds.length === 0) return [];
+  // json_each: one statement for any number of ids (no per-count statement to prepare).
+  return (conn.stmt(`SELECT * FROM state WHERE session_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(sessionIds)) as StateRow[]).map(toState);
+}
+
 export async function tryAcquireGate(conn: SqliteConn, name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt> {
   const fast = await conn.run(() => conn.stmt(TAKE_FREE).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken | undefined);
   if (fast) return { acquired: true, token: fast.token, previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };

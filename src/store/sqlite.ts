@@ -223,6 +223,10 @@ export class SqliteStore implements Store {
     return this.read(() => gates.readState(this.conn, sessionId));
   }
 
+  readStates(sessionIds: string[]): Promise<StateRecord[]> {
+    return this.read(() => gates.readStates(this.conn, sessionIds));
+  }
+
   dump(): Promise<StoreDump> {
     return dumps.dump(this.conn);
   }

@@ -120,6 +120,8 @@ export interface Store {
   /** Applies the state change and releases the gate atomically, only if `token` still holds it (else E_FENCED). */
   releaseGate(name: string, token: number, stateOf: string | null, change: StateChange): Promise<void>;
   readState(sessionId: string): Promise<StateRecord | null>;
+  /** The states of several sessions in one read (those without state are left out). */
+  readStates(sessionIds: string[]): Promise<StateRecord[]>;
   dump(): Promise<StoreDump>;
   /**
    * Loads a dump in one transaction. A store holding sessions, claims or state is refused

@@ -215,6 +215,8 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       if (!second.acquired) assert.equal(second.holder.command, 'cmd');
       await store.releaseGate('state:s', first.acquired ? first.token : 0, 's', { kind: 'set', value: '{"n":1}' });
       assert.equal((await store.readState('s'))?.value, '{"n":1}');
+      assert.deepEqual((await store.readStates(['s', 'nobody'])).map((r) => r.value), ['{"n":1}']);
+      assert.deepEqual(await store.readStates([]), []);
       assert.equal(await store.peekGate('state:s'), null);
 
       const d = await store.tryAcquireGate('state:s', dead, 10_000, judge, 's');
