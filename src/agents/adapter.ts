@@ -52,6 +52,36 @@ export function baseEvent(agent: AgentName, kind: HookKind, sessionId: string, c
   return { agent, kind, agentSessionId: sessionId, cwd, paths: [], command: null, source: null, agentPid: null, envFile: null, toolName: null };
 }
 
+/** A lifecycle event: the session began or ended (and what began or ended it), or a turn ended. */
+export function lifecycle(e: HookEvent, kind: 'session-start' | 'session-end' | 'stop', source: string | null = null): HookEvent {
+  e.kind = kind;
+  e.source = source;
+  return e;
+}
+
+/** A tool call that writes `path` (before or after it ran). */
+export function asEdit(e: HookEvent, post: boolean, path: string | null): HookEvent {
+  if (!path) throw badInput(e.agent, `${e.toolName ?? 'an edit tool'} without tool_input.file_path`);
+  e.kind = post ? 'post-edit' : 'pre-edit';
+  e.paths = [absolute(e.cwd, path)];
+  return e;
+}
+
+/** A shell command about to run (no command: nothing lanes looks at). */
+export function asShell(e: HookEvent, command: string | null): HookEvent {
+  if (command) {
+    e.kind = 'pre-shell';
+    e.command = command;
+  }
+  return e;
+}
+
+/** Cursor's `workspace_roots` (also in its payloads of Claude Code's hooks). */
+export function workspaceRoots(payload: Payload): string[] {
+  const roots = payload['workspace_roots'];
+  return Array.isArray(roots) ? roots.filter((r): r is string => typeof r === 'string') : [];
+}
+
 export const SILENT: HookOutput = { stdout: '', stderr: '', exitCode: 0 };
 
 export function json(value: unknown, notice: string | null = null): HookOutput {

@@ -1,6 +1,5 @@
 import { LanesError } from '../core/errors.js';
-import { planClaims } from '../core/claim-plan.js';
-import { resourcesConflict } from '../core/resource.js';
+import { decideClaims, grantOf } from './claim-step.js';
 import type { ResourceRef } from '../core/resource.js';
 import { PgConn } from './postgres-conn.js';
 import type { PgOptions, Q } from './postgres-conn.js';
@@ -135,13 +134,9 @@ export class PostgresStore implements Store {
       const holders = new Map<string, SessionRecord | null>();
       for (const c of existing) if (!holders.has(c.sessionId)) holders.set(c.sessionId, c.sessionId === sessionId ? me : await this.session(q, c.sessionId));
       const holder = (id: string) => holders.get(id) ?? null;
-      const plan = planClaims(sessionId, wanted, existing, (id) => {
-        const s = holder(id);
-        if (!s) return { live: false, why: 'its session is no longer in the store' };
-        if (s.endedAt !== null) return { live: false, why: `its session ended (${s.endReason ?? 'no reason'})` };
-        return judge(s.owner, s.lastSeenAt, now);
-      });
-      if (plan.blockers.length > 0) return { ok: false, blockers: plan.blockers.map((b) => ({ ...b, holder: holder(b.held.sessionId) })) };
+      const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
+      if (!decision.ok) return decision.result;
+      const { plan } = decision;
       for (const t of plan.takeovers) await q(`DELETE FROM ${this.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [t.held.scope, t.held.kind, t.held.name]);
       const grants: Grant[] = [];
       for (const w of wanted) {
@@ -153,8 +148,7 @@ export class PostgresStore implements Store {
            ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at
            RETURNING token`, [w.scope, w.kind, w.name, sessionId, now]);
         const token = Number(row?.token);
-        const t = plan.takeovers.find((x) => resourcesConflict(w, x.held));
-        grants.push(t ? { ref: w, token, takenOver: { claim: t.held, session: holder(t.held.sessionId), why: t.why } } : { ref: w, token });
+        grants.push(grantOf(w, token, plan, holder));
       }
       await q(`UPDATE ${this.t('sessions')} SET last_seen_at = $1 WHERE id = $2`, [now, sessionId]);
       return { ok: true, grants };

@@ -1,6 +1,5 @@
 import { LanesError } from '../core/errors.js';
-import { planClaims } from '../core/claim-plan.js';
-import { resourcesConflict } from '../core/resource.js';
+import { decideClaims, grantOf } from './claim-step.js';
 import type { ResourceRef } from '../core/resource.js';
 import { SqliteConn } from './sqlite-conn.js';
 import type { SqliteOptions } from './sqlite-conn.js';
@@ -134,15 +133,9 @@ export class SqliteStore implements Store {
         if (!sessions.has(id)) sessions.set(id, this.sessionRow(id));
         return sessions.get(id) ?? null;
       };
-      const plan = planClaims(sessionId, wanted, existing, (id) => {
-        const s = holder(id);
-        if (!s) return { live: false, why: 'its session is no longer in the store' };
-        if (s.endedAt !== null) return { live: false, why: `its session ended (${s.endReason ?? 'no reason'})` };
-        return judge(s.owner, s.lastSeenAt, now);
-      });
-      if (plan.blockers.length > 0) {
-        return { ok: false, blockers: plan.blockers.map((b) => ({ ...b, holder: holder(b.held.sessionId) })) };
-      }
+      const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
+      if (!decision.ok) return decision.result;
+      const { plan } = decision;
       const del = this.stmt(`DELETE FROM claims WHERE scope = ? AND kind = ? AND name = ?`);
       for (const t of plan.takeovers) del.run(t.held.scope, t.held.kind, t.held.name);
       const grants: Grant[] = [];
@@ -150,8 +143,7 @@ export class SqliteStore implements Store {
         const token = this.nextToken(w.scope, w.kind, w.name);
         del.run(w.scope, w.kind, w.name);
         this.stmt(`INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)`).run(w.scope, w.kind, w.name, sessionId, token, now);
-        const t = plan.takeovers.find((x) => resourcesConflict(w, x.held));
-        grants.push(t ? { ref: w, token, takenOver: { claim: t.held, session: holder(t.held.sessionId), why: t.why } } : { ref: w, token });
+        grants.push(grantOf(w, token, plan, holder));
       }
       this.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`).run(now, sessionId);
       return { ok: true, grants };

@@ -1,6 +1,6 @@
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
 import type { AgentAdapter, Env, HookOutput, Payload } from '../adapter.js';
-import { SILENT, absolute, badInput, baseEvent, cwdOf, json, pidFrom, record, text } from '../adapter.js';
+import { SILENT, asEdit, asShell, badInput, baseEvent, cwdOf, json, lifecycle, pidFrom, record, text, workspaceRoots } from '../adapter.js';
 import { cursorSessionId, isCursorPayload } from '../cursor/adapter.js';
 import { cursorHooksInstalled } from '../cursor/detect.js';
 
@@ -18,7 +18,7 @@ export const claudeCode: AgentAdapter = {
       // Cursor hooks will see the same event.
       const id = cursorSessionId(payload);
       if (!id) throw badInput('claude-code', 'a Cursor payload without conversation_id');
-      const roots = Array.isArray(payload['workspace_roots']) ? payload['workspace_roots'].filter((r): r is string => typeof r === 'string') : [];
+      const roots = workspaceRoots(payload);
       const cwd = cwdOf(payload, roots[0]);
       if (cursorHooksInstalled(roots.length > 0 ? roots : [cwd])) return baseEvent('cursor', 'ignore', id, cwd);
       return claudeShaped('cursor', id, event, { ...payload, cwd }, env);
@@ -43,33 +43,17 @@ export function claudeShaped(agent: HookEvent['agent'], id: string, event: strin
   e.agentPid = pidFrom(env['CLAUDE_PID']);
   switch (event) {
     case 'session-start':
-      e.kind = 'session-start';
-      e.source = text(payload, 'source');
       e.envFile = env['CLAUDE_ENV_FILE'] || null;
-      return e;
+      return lifecycle(e, 'session-start', text(payload, 'source'));
     case 'session-end':
-      e.kind = 'session-end';
-      e.source = text(payload, 'reason');
-      return e;
+      return lifecycle(e, 'session-end', text(payload, 'reason'));
     case 'stop':
-      e.kind = 'stop';
-      return e;
+      return lifecycle(e, 'stop');
     case 'pre-tool-use':
     case 'post-tool-use': {
       const post = event === 'post-tool-use';
-      if (tool && EDIT_TOOLS.has(tool)) {
-        const path = text(input, 'file_path') ?? text(input, 'notebook_path');
-        if (!path) throw badInput(agent, `${tool} without tool_input.file_path`);
-        e.kind = post ? 'post-edit' : 'pre-edit';
-        e.paths = [absolute(cwd, path)];
-      } else if (tool === 'Bash' && !post) {
-        const command = text(input, 'command');
-        if (command) {
-          e.kind = 'pre-shell';
-          e.command = command;
-        }
-      }
-      return e;
+      if (tool && EDIT_TOOLS.has(tool)) return asEdit(e, post, text(input, 'file_path') ?? text(input, 'notebook_path'));
+      return tool === 'Bash' && !post ? asShell(e, text(input, 'command')) : e;
     }
     default:
       throw badInput(agent, `unknown event ${JSON.stringify(event)}`);

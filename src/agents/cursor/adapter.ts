@@ -1,6 +1,6 @@
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
 import type { AgentAdapter, Env, HookOutput, Payload } from '../adapter.js';
-import { SILENT, absolute, badInput, baseEvent, json, record, text } from '../adapter.js';
+import { SILENT, asEdit, asShell, badInput, baseEvent, json, lifecycle, record, text, workspaceRoots } from '../adapter.js';
 
 // Cursor: a flat hooks.json; the session is `conversation_id`; the working directory is `cwd` or
 // the first workspace root. Edits: preToolUse with tool Write (tool_input.file_path) and
@@ -14,7 +14,7 @@ export const cursor: AgentAdapter = {
   parse(event: string, payload: Payload, _env: Env): HookEvent {
     const id = cursorSessionId(payload);
     if (!id) throw badInput('cursor', 'the payload has no conversation_id');
-    const roots = Array.isArray(payload['workspace_roots']) ? payload['workspace_roots'].filter((r): r is string => typeof r === 'string') : [];
+    const roots = workspaceRoots(payload);
     const cwd = text(payload, 'cwd') ?? roots[0] ?? process.cwd();
     const e = baseEvent('cursor', 'ignore', id, cwd);
     const tool = text(payload, 'tool_name');
@@ -22,38 +22,18 @@ export const cursor: AgentAdapter = {
     e.toolName = tool;
     switch (event) {
       case 'session-start':
-        e.kind = 'session-start';
-        e.source = text(payload, 'composer_mode');
-        return e;
+        return lifecycle(e, 'session-start', text(payload, 'composer_mode'));
       case 'session-end':
-        e.kind = 'session-end';
-        e.source = text(payload, 'reason');
-        return e;
+        return lifecycle(e, 'session-end', text(payload, 'reason'));
       case 'stop':
-        e.kind = 'stop';
-        return e;
-      case 'after-file-edit': {
-        const path = text(payload, 'file_path');
-        if (!path) throw badInput('cursor', 'afterFileEdit without file_path');
-        e.kind = 'post-edit';
-        e.paths = [absolute(cwd, path)];
-        return e;
-      }
+        return lifecycle(e, 'stop');
+      case 'after-file-edit':
+        return asEdit(e, true, text(payload, 'file_path'));
       case 'before-shell-execution':
-        e.command = text(payload, 'command');
-        if (e.command) e.kind = 'pre-shell';
-        return e;
+        return asShell(e, text(payload, 'command'));
       case 'pre-tool-use':
-        if (tool && EDIT_TOOLS.has(tool)) {
-          const path = text(input, 'file_path') ?? text(input, 'path');
-          if (!path) throw badInput('cursor', `${tool} without tool_input.file_path`);
-          e.kind = 'pre-edit';
-          e.paths = [absolute(cwd, path)];
-        } else if (tool === 'Shell') {
-          e.command = text(input, 'command');
-          if (e.command) e.kind = 'pre-shell';
-        }
-        return e;
+        if (tool && EDIT_TOOLS.has(tool)) return asEdit(e, false, text(input, 'file_path') ?? text(input, 'path'));
+        return tool === 'Shell' ? asShell(e, text(input, 'command')) : e;
       default:
         throw badInput('cursor', `unknown event ${JSON.stringify(event)}`);
     }

@@ -1,6 +1,6 @@
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
 import type { AgentAdapter, Env, HookOutput, Payload } from '../adapter.js';
-import { absolute, badInput, baseEvent, cwdOf, json, record, text } from '../adapter.js';
+import { asEdit, asShell, badInput, baseEvent, cwdOf, json, lifecycle, record, text } from '../adapter.js';
 
 // Gemini CLI: BeforeTool/AfterTool with write_file and replace (tool_input.file_path) and
 // run_shell_command (tool_input.command). A deny is {"decision":"deny","reason":…} on exit 0;
@@ -20,32 +20,16 @@ export const gemini: AgentAdapter = {
     e.toolName = tool;
     switch (event) {
       case 'session-start':
-        e.kind = 'session-start';
-        e.source = text(payload, 'source') ?? text(payload, 'trigger');
-        return e;
+        return lifecycle(e, 'session-start', text(payload, 'source') ?? text(payload, 'trigger'));
       case 'session-end':
-        e.kind = 'session-end';
-        e.source = text(payload, 'reason') ?? text(payload, 'trigger');
-        return e;
+        return lifecycle(e, 'session-end', text(payload, 'reason') ?? text(payload, 'trigger'));
       case 'after-agent':
-        e.kind = 'stop';
-        return e;
+        return lifecycle(e, 'stop');
       case 'before-tool':
       case 'after-tool': {
         const post = event === 'after-tool';
-        if (tool && EDIT_TOOLS.has(tool)) {
-          const path = text(input, 'file_path');
-          if (!path) throw badInput('gemini', `${tool} without tool_input.file_path`);
-          e.kind = post ? 'post-edit' : 'pre-edit';
-          e.paths = [absolute(cwd, path)];
-        } else if (tool === 'run_shell_command' && !post) {
-          const command = text(input, 'command');
-          if (command) {
-            e.kind = 'pre-shell';
-            e.command = command;
-          }
-        }
-        return e;
+        if (tool && EDIT_TOOLS.has(tool)) return asEdit(e, post, text(input, 'file_path'));
+        return tool === 'run_shell_command' && !post ? asShell(e, text(input, 'command')) : e;
       }
       default:
         throw badInput('gemini', `unknown event ${JSON.stringify(event)}`);
