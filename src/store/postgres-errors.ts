@@ -23,11 +23,14 @@ export function pgError(e: unknown, display: string, phase: 'connect' | 'query' 
   const code = String((e as { code?: unknown }).code ?? '');
   const msg = String((e as Error).message ?? e);
   const details = { store: display, code };
-  if (code === '28P01' || code === '28000') {
+  // PgBouncer reports a failed login and an unknown database as protocol errors (08P01).
+  const bouncerAuth = code === '08P01' && /authentication failed|password/i.test(msg);
+  const bouncerNoDb = code === '08P01' && /no such database/i.test(msg);
+  if (code === '28P01' || code === '28000' || bouncerAuth) {
     return new LanesError('E_STORE_AUTH', `the PostgreSQL server at ${display} refused the login (${msg})`, {
       hint: 'check the user and password in LANES_STORE (or [store] url), and the server\'s pg_hba.conf', details, cause: e });
   }
-  if (code === '3D000') {
+  if (code === '3D000' || bouncerNoDb) {
     return new LanesError('E_STORE_MISSING', `the database of ${display} does not exist (${msg})`, {
       hint: 'create it (createdb -h HOST -p PORT -U USER NAME) or fix the database name in the URL', details, cause: e });
   }

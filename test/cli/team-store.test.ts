@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
-import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
+import { PGBOUNCER_URL, PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 test('the CLI on a PostgreSQL store: sessions, claims, store status and migrate', { skip: PG_SKIP }, async () => {
@@ -110,6 +110,29 @@ test('refused connection, wrong password, missing database, unsupported server, 
     assert.ok(Date.now() - t0 < 15_000, 'bounded');
   } finally {
     proxy.restore();
+    await drop();
+  }
+});
+
+test('through PgBouncer: a wrong password and an unknown database are named as such, and sessions work', { skip: PG_SKIP || (PGBOUNCER_URL ? false : 'LANES_TEST_PGBOUNCER_URL is not set: no PgBouncer for this run') }, async () => {
+  const env = lanesEnv();
+  const edit = (f: (x: URL) => void) => {
+    const x = new URL(PGBOUNCER_URL);
+    f(x);
+    return x.toString();
+  };
+  const bad = await lanes(['ls', '--json'], { env: { ...env, LANES_STORE: edit((x) => { x.password = 'wrong-one'; }) } });
+  assert.equal((JSON.parse(bad.stdout) as { error: { code: string } }).error.code, 'E_STORE_AUTH');
+  const nodb = await lanes(['ls', '--json'], { env: { ...env, LANES_STORE: edit((x) => { x.pathname = '/no_such_db'; }) } });
+  assert.equal((JSON.parse(nodb.stdout) as { error: { code: string } }).error.code, 'E_STORE_MISSING');
+  const { url, drop } = pgSchemaUrl(PGBOUNCER_URL);
+  try {
+    const repo = gitRepo();
+    const s = await lanes(['start', '--label', 'pooled'], { env: { ...env, LANES_STORE: url }, cwd: repo });
+    assert.equal(s.code, 0, s.stderr);
+    const c = await lanes(['claim', 'ticket:POOL-1'], { env: { ...env, LANES_STORE: url, LANES_SESSION: s.stdout.trim() }, cwd: repo });
+    assert.equal(c.code, 0, c.stderr);
+  } finally {
     await drop();
   }
 });

@@ -8,15 +8,18 @@ export const PG_URL = process.env['LANES_TEST_PG_URL'] ?? '';
 
 export const PG_SKIP = PG_URL ? false : 'LANES_TEST_PG_URL is not set: no PostgreSQL server for this run (.ci/run starts one; locally: see README, Tests)';
 
+/** PgBouncer in transaction mode in front of that server (LANES_TEST_PGBOUNCER_URL). */
+export const PGBOUNCER_URL = process.env['LANES_TEST_PGBOUNCER_URL'] ?? '';
+
 /** Reports the skip visibly once per file when there is no server. */
 export function announcePgSkip(what: string): void {
   if (PG_SKIP) test(`${what} (PostgreSQL)`, { skip: PG_SKIP }, () => undefined);
 }
 
-/** A store URL on a fresh schema of its own, and a cleanup that drops it. */
-export function pgSchemaUrl(): { url: string; schema: string; drop: () => Promise<void> } {
+/** A store URL (on the server, or through `via`) on a fresh schema of its own, and a cleanup that drops it. */
+export function pgSchemaUrl(via = PG_URL): { url: string; schema: string; drop: () => Promise<void> } {
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const u = new URL(PG_URL);
+  const u = new URL(via);
   u.searchParams.set('schema', schema);
   return {
     url: u.toString(),
