@@ -137,3 +137,17 @@ test('malformed or unexpected input never blocks the agent: exit 0, nothing or {
   assert.deepEqual([r.code, r.stdout], [0, '']);
   assert.match(r.stderr, /failed open/);
 });
+
+test('concurrent after-edit hooks of one session lose no edited path (the session state gate serializes them)', async () => {
+  const repo = gitRepo();
+  const env = lanesEnv();
+  const opts = { env, cwd: repo };
+  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, S), opts);
+  const files = Array.from({ length: 12 }, (_, i) => join(repo, `f${i}.ts`));
+  const results = await Promise.all(files.map((f) => hook('claude-code', 'post-tool-use', fixture('claude-code', 'post-tool-use-edit', repo, S, (p) => {
+    (p['tool_input'] as Record<string, string>)['file_path'] = f;
+  }), opts)));
+  for (const r of results) assert.equal(r.code, 0, r.stderr);
+  const state = JSON.parse((await lanes(['state', 'get', 'lanes:touched', '--session', `claude-code:${S}`], opts)).stdout) as string[];
+  assert.deepEqual([...state].sort(), files.map((_, i) => `f${i}.ts`).sort());
+});
