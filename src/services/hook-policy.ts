@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { ALLOW, capText } from '../core/hook-event.js';
 import type { HookDecision, HookEvent } from '../core/hook-event.js';
 import { assertSessionId } from '../core/ids.js';
@@ -8,7 +9,7 @@ import { checkEdit, checkShell } from './hook-checks.js';
 import { briefing } from './hook-briefing.js';
 import { writeEnvFile } from './hook-env-file.js';
 import { locateInRepo } from './repo-path.js';
-import { recordTouched } from './touched.js';
+import { recordTouched, setTouched } from './touched.js';
 
 // The one policy behind every agent's hooks (adapters only translate). Decisions:
 //   session-start  register/re-attach `<agent>:<id>`, brief the model, export LANES_SESSION
@@ -96,12 +97,26 @@ async function postEdit(lanes: Lanes, event: HookEvent): Promise<HookDecision> {
 
 async function stop(lanes: Lanes, event: HookEvent): Promise<HookDecision> {
   const session = await ensureSession(lanes, event);
-  if (!session.worktree) return ALLOW;
+  if (!session.worktree || !existsSync(session.worktree)) return ALLOW;
+  await refreshTouched(lanes, session);
   const { loadConfig } = await import('./config.js');
   const config = await loadConfig(lanes.context, session.worktree);
   if (!config.snapshot.onStop) return ALLOW;
   const r = await lanes.snapshots.snapshot(session.worktree, session.id, `turn end (${event.agent})`);
   return { ...ALLOW, notice: r.created ? `snapshot ${r.snapshot.ref} saved` : null };
+}
+
+/**
+ * End of turn: the session's edited paths become what its worktree has changed and not landed,
+ * so the early-conflict warnings also see changes made by shell commands. Only in a worktree of
+ * its own: in a shared one, git cannot tell whose changes are whose, and the after-edit records stay.
+ */
+async function refreshTouched(lanes: Lanes, session: SessionRecord): Promise<void> {
+  const others = (await lanes.store.listSessions({ includeEnded: false })).filter((s) => s.id !== session.id && s.worktree === session.worktree && s.owner.host === session.owner.host);
+  const states = await lanes.context.statesOf(others);
+  if (others.some((s) => states.get(s.id)?.state === 'live')) return;
+  const { changedNotLanded } = await import('./worktree-changes.js');
+  await setTouched(lanes.state, session.id, await changedNotLanded(session.worktree as string));
 }
 
 async function sessionEnd(lanes: Lanes, event: HookEvent): Promise<HookDecision> {

@@ -19,6 +19,24 @@ export async function touchedOfSessions(store: Store, sessionIds: string[]): Pro
   return new Map(rows.map((r) => [r.sessionId, touchedOf(JSON.parse(r.value) as Json)]));
 }
 
+/**
+ * Replaces the session's touched list with what its own worktree says (end of turn). Under the
+ * state gate, like every change of the session's state.
+ */
+export async function setTouched(state: StateService, sessionId: string, paths: string[]): Promise<boolean> {
+  let ok = true;
+  await state.mutate(sessionId, (cur) => {
+    if (cur !== undefined && (cur === null || typeof cur !== 'object' || Array.isArray(cur))) {
+      ok = false;
+      return undefined;
+    }
+    const before = touchedOf(cur);
+    if (before.length === paths.length && before.every((p, i) => p === paths[i])) return undefined;
+    return { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: paths.slice(-MAX_TOUCHED) };
+  });
+  return ok;
+}
+
 /** Adds paths to the session's touched list under its state gate. False when its state is not an object. */
 export async function recordTouched(state: StateService, sessionId: string, paths: string[]): Promise<boolean> {
   let ok = true;

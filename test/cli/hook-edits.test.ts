@@ -151,3 +151,30 @@ test('git add/commit/stash in a worktree shared with another live session is den
   const viaC = answer(await bash(`git -C ${repo} commit -am x`, own));
   assert.equal((viaC['hookSpecificOutput'] as Record<string, string>)['permissionDecision'], 'deny');
 });
+
+test('at the end of its turn a session in its own worktree records what git says it changed (shell edits, commits on its branch), so others are warned', async () => {
+  const { repo, env, opts } = world();
+  const wt = join(tmp(), 'a-own');
+  execFileSync('git', ['worktree', 'add', '-q', '-b', 'a-work', wt], { cwd: repo });
+  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', wt, A), { env, cwd: wt });
+  // A changes files without any edit hook: one by a shell command, one committed on its branch.
+  writeFileSync(join(wt, 'src', 'other.ts'), 'export const other = 2 // by sed\n');
+  writeFileSync(join(wt, 'src', 'billing', 'seat.ts'), 'export const limit = 3\n');
+  execFileSync('git', ['commit', '-qm', 'seat limit 3', '--', 'src/billing/seat.ts'], { cwd: wt });
+  const editOf = (file: string) => fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
+    (p['tool_input'] as Record<string, string>)['file_path'] = join(repo, file);
+  });
+  const before = await hook('claude-code', 'pre-tool-use', editOf('src/other.ts'), opts);
+  assert.equal(before.stdout, '', 'nothing recorded yet');
+  const stop = await hook('claude-code', 'stop', fixture('claude-code', 'stop', wt, A), { env, cwd: wt });
+  assert.equal(stop.code, 0, stop.stderr);
+  for (const file of ['src/other.ts', 'src/billing/seat.ts']) {
+    const w = answer(await hook('claude-code', 'pre-tool-use', editOf(file), opts));
+    assert.match(String((w['hookSpecificOutput'] as Record<string, string>)['additionalContext']), new RegExp(`${file} also changed by session claude-code:${A}`), file);
+  }
+  // Reverted and the branch reset: the next turn end clears the record.
+  execFileSync('git', ['checkout', '-q', '--', 'src/other.ts'], { cwd: wt });
+  execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: wt });
+  await hook('claude-code', 'stop', fixture('claude-code', 'stop', wt, A), { env, cwd: wt });
+  assert.equal((await hook('claude-code', 'pre-tool-use', editOf('src/billing/seat.ts'), opts)).stdout, '');
+});
