@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LanesError } from '../core/errors.js';
 import type { AgentName } from '../core/hook-event.js';
@@ -92,14 +92,22 @@ export function applyChange(change: ConfigChange): void {
     unlinkSync(change.file);
     return;
   }
-  mkdirSync(dirname(change.file), { recursive: true });
-  let mode = 0o644;
+  // A config kept in a dotfiles repository is often a symlink: write the file it points to, and
+  // keep the link.
+  let file = change.file;
   try {
-    mode = statSync(change.file).mode & 0o7777;
+    file = realpathSync(change.file);
   } catch {
     // a new file
   }
-  const tmp = `${change.file}.lanes-${process.pid}.tmp`;
+  mkdirSync(dirname(file), { recursive: true });
+  let mode = 0o644;
+  try {
+    mode = statSync(file).mode & 0o7777;
+  } catch {
+    // a new file
+  }
+  const tmp = `${file}.lanes-${process.pid}.tmp`;
   const fd = openSync(tmp, 'wx', mode);
   try {
     writeSync(fd, change.after);
@@ -110,5 +118,5 @@ export function applyChange(change: ConfigChange): void {
     throw new LanesError('E_IO', `cannot write ${change.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'free some disk space or check permissions; the config was left unchanged' });
   }
   closeSync(fd);
-  renameSync(tmp, change.file);
+  renameSync(tmp, file);
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,4 +87,21 @@ test('a config that is not valid JSON is reported with its line and never overwr
   const outside = await lanes(['hooks', 'install', 'codex'], { ...opts, cwd: tmp() });
   assert.equal(outside.code, 2);
   assert.match(outside.stderr, /--user/);
+});
+
+test('a config that is a symlink (a dotfiles repository) is edited through the link, which stays a link', async () => {
+  const repo = gitRepo();
+  const home = tmp();
+  const dotfiles = tmp();
+  const real = join(dotfiles, 'claude-settings.json');
+  writeFileSync(real, '{\n  "model": "opus"\n}\n');
+  mkdirSync(join(home, '.claude'));
+  symlinkSync(real, join(home, '.claude', 'settings.json'));
+  const opts = { env: { ...lanesEnv(), HOME: home }, cwd: repo };
+  assert.equal((await lanes(['hooks', 'install', 'claude-code', '--user'], opts)).code, 0);
+  assert.ok(lstatSync(join(home, '.claude', 'settings.json')).isSymbolicLink());
+  assert.match(readFileSync(real, 'utf8'), /lanes hook claude-code session-start/);
+  assert.equal((await lanes(['hooks', 'uninstall', 'claude-code', '--user'], opts)).code, 0);
+  assert.equal(readFileSync(real, 'utf8'), '{\n  "model": "opus"\n}\n');
+  assert.ok(lstatSync(join(home, '.claude', 'settings.json')).isSymbolicLink());
 });
