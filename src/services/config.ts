@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { LanesError } from '../core/errors.js';
+import { storeLocation } from '../core/paths.js';
 import { mergeConfig, storeUrlOf, validateConfig } from '../core/config.js';
 import type { ConfigSource, LanesConfig } from '../core/config.js';
 import type { LanesContext } from './context.js';
@@ -18,6 +19,16 @@ export async function userStoreUrl(env: Record<string, string | undefined>): Pro
   return src ? storeUrlOf(src) : null;
 }
 
+/** The store lanes uses: --store, else LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
+export async function resolveStore(explicit: string | undefined, env: Record<string, string | undefined> = process.env): Promise<string> {
+  const configured = explicit || env['LANES_STORE'] ? null : await userStoreUrl(env);
+  return storeLocation(explicit ?? configured ?? undefined, env);
+}
+
+// Parsed files by path, reused while the text is the same: `lanes exec` reads the user config for
+// the store and again for its environment.
+const parsed = new Map<string, ConfigSource>();
+
 async function readSource(file: string): Promise<ConfigSource | null> {
   let text: string;
   try {
@@ -26,9 +37,13 @@ async function readSource(file: string): Promise<ConfigSource | null> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new LanesError('E_CONFIG', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'check its permissions' });
   }
+  const known = parsed.get(file);
+  if (known?.text === text) return known;
   const { parse, TomlError } = await import('smol-toml');
   try {
-    return { file, text, data: parse(text) as Record<string, unknown> };
+    const src = { file, text, data: parse(text) as Record<string, unknown> };
+    parsed.set(file, src);
+    return src;
   } catch (e) {
     if (e instanceof TomlError) {
       const first = e.message.split('\n')[0] ?? e.message;

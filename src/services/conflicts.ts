@@ -75,9 +75,7 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
   const target = targetName ? await revParse(repo.worktreeRoot, targetName) : null;
   if (!targetName || !target) throw new LanesError('E_USAGE', `no branch ${targetName ?? '(main)'} to compare against`, { hint: 'pass --against BRANCH' });
   // This machine's sessions only: a team store also holds other hosts', whose worktrees are not here.
-  const ofRepo = (await ctx.store.listSessions({ includeEnded: false })).filter((s) => s.repo === ctx.repoId(repo) && s.owner.host === ctx.host);
-  const liveness = await ctx.statesOf(ofRepo);
-  const sessions: SessionRecord[] = ofRepo.filter((s) => liveness.get(s.id)?.state === 'live');
+  const sessions = await ctx.liveSessions((s) => s.repo === ctx.repoId(repo) && s.owner.host === ctx.host);
   // Sessions sharing one worktree share one work: count each worktree once.
   const works: SessionWork[] = [];
   const seen = new Set<string>();

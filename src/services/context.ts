@@ -90,6 +90,13 @@ export class LanesContext {
     return new Map(sessions.map((s) => [s.id, this.stateAt(s, now)]));
   }
 
+  /** The sessions that are live right now (not ended, owner proven alive or lease current), among those `which` keeps. */
+  async liveSessions(which: (s: SessionRecord) => boolean = () => true): Promise<SessionRecord[]> {
+    const candidates = (await this.store.listSessions({ includeEnded: false })).filter(which);
+    const states = await this.statesOf(candidates);
+    return candidates.filter((s) => states.get(s.id)?.state === 'live');
+  }
+
   private stateAt(session: SessionRecord, nowMs: number): SessionLiveness {
     if (session.endedAt !== null) return { state: 'ended', verdict: { live: false, why: session.endReason ?? 'ended' } };
     const verdict = this.judge(session.owner, session.lastSeenAt, nowMs);

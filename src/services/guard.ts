@@ -91,10 +91,8 @@ export class GuardService {
       }
     }
     const warnings: string[] = [];
-    const here = (await this.ctx.store.listSessions({ includeEnded: false })).filter((s) => s.worktree === repo.worktreeRoot && s.id !== this.ctx.sessionId);
-    const liveness = await this.ctx.statesOf(here);
-    for (const s of here) {
-      if (liveness.get(s.id)?.state === 'live') warnings.push(`${describeSession(s)} is also working in this worktree and shares its index: what you staged may be swept into its commit, and the other way round`);
+    for (const s of await this.ctx.liveSessions((x) => x.worktree === repo.worktreeRoot && x.id !== this.ctx.sessionId)) {
+      warnings.push(`${describeSession(s)} is also working in this worktree and shares its index: what you staged may be swept into its commit, and the other way round`);
     }
     return { blocked, warnings };
   }

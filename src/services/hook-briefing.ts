@@ -5,9 +5,7 @@ import { touchedOfSessions } from './touched.js';
 /** What the model is told at session start: who else works in this repository, and the rules. */
 export async function briefing(lanes: Lanes, me: SessionRecord): Promise<string> {
   const lines = [`lanes: you are session ${me.id}${me.worktree ? ` in worktree ${me.worktree}` : ''}.`];
-  const all = (await lanes.store.listSessions({ includeEnded: false })).filter((s) => s.id !== me.id && me.repo !== null && s.repo === me.repo);
-  const states = await lanes.context.statesOf(all);
-  const others = all.filter((s) => states.get(s.id)?.state === 'live');
+  const others = await lanes.context.liveSessions((s) => s.id !== me.id && me.repo !== null && s.repo === me.repo);
   if (others.length === 0) {
     lines.push('No other live session works in this repository right now.');
   } else {

@@ -20,9 +20,7 @@ function who(s: SessionRecord | undefined, id: string): string {
 }
 
 async function liveOthers(lanes: Lanes, self: string): Promise<Map<string, SessionRecord>> {
-  const sessions = (await lanes.store.listSessions({ includeEnded: false })).filter((s) => s.id !== self);
-  const states = await lanes.context.statesOf(sessions);
-  return new Map(sessions.filter((s) => states.get(s.id)?.state === 'live').map((s) => [s.id, s]));
+  return new Map((await lanes.context.liveSessions((s) => s.id !== self)).map((s) => [s.id, s]));
 }
 
 export async function checkEdit(lanes: Lanes, self: string, paths: string[]): Promise<HookDecision> {

@@ -112,9 +112,8 @@ async function stop(lanes: Lanes, event: HookEvent): Promise<HookDecision> {
  * its own: in a shared one, git cannot tell whose changes are whose, and the after-edit records stay.
  */
 async function refreshTouched(lanes: Lanes, session: SessionRecord): Promise<void> {
-  const others = (await lanes.store.listSessions({ includeEnded: false })).filter((s) => s.id !== session.id && s.worktree === session.worktree && s.owner.host === session.owner.host);
-  const states = await lanes.context.statesOf(others);
-  if (others.some((s) => states.get(s.id)?.state === 'live')) return;
+  const sharers = await lanes.context.liveSessions((s) => s.id !== session.id && s.worktree === session.worktree && s.owner.host === session.owner.host);
+  if (sharers.length > 0) return;
   const { changedNotLanded } = await import('./worktree-changes.js');
   await setTouched(lanes.state, session.id, await changedNotLanded(session.worktree as string));
 }

@@ -1,5 +1,5 @@
 import { openStore } from '../store/open.js';
-import { resolveStore } from './store-admin.js';
+import { resolveStore } from './config.js';
 import type { Store } from '../store/types.js';
 import { ClaimService } from './claims.js';
 import { LanesContext } from './context.js';

@@ -1,18 +1,10 @@
 import { existsSync } from 'node:fs';
 import { LanesError } from '../core/errors.js';
-import { lanesHome, storeLocation } from '../core/paths.js';
 import { openStore, storeKind } from '../store/open.js';
 import type { Store, StoreInfo } from '../store/types.js';
-import { userStoreUrl } from './config.js';
 
 export interface StoreStatus extends StoreInfo {
   counts: { sessions: number; open: number; ended: number; claims: number; resourcesEverClaimed: number; stateRecords: number; gates: number; gatesHeld: number };
-}
-
-/** The store lanes would use: --store, else LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
-export async function resolveStore(explicit: string | undefined, env: Record<string, string | undefined> = process.env): Promise<string> {
-  const configured = explicit || env['LANES_STORE'] ? null : await userStoreUrl(env);
-  return storeLocation(explicit ?? configured ?? undefined, { ...env, LANES_HOME: lanesHome(env) });
 }
 
 async function withStore<T>(location: string, fn: (s: Store) => Promise<T>): Promise<T> {

@@ -20,35 +20,31 @@ export async function touchedOfSessions(store: Store, sessionIds: string[]): Pro
 }
 
 /**
- * Replaces the session's touched list with what its own worktree says (end of turn). Under the
- * state gate, like every change of the session's state.
+ * Changes the session's touched list under its state gate, like every change of the session's
+ * state; `next` returns the new list, or null for no change. False when the state is not an object.
  */
-export async function setTouched(state: StateService, sessionId: string, paths: string[]): Promise<boolean> {
+async function updateTouched(state: StateService, sessionId: string, next: (before: string[]) => string[] | null): Promise<boolean> {
   let ok = true;
   await state.mutate(sessionId, (cur) => {
     if (cur !== undefined && (cur === null || typeof cur !== 'object' || Array.isArray(cur))) {
       ok = false;
       return undefined;
     }
-    const before = touchedOf(cur);
-    if (before.length === paths.length && before.every((p, i) => p === paths[i])) return undefined;
-    return { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: paths.slice(-MAX_TOUCHED) };
+    const paths = next(touchedOf(cur));
+    return paths === null ? undefined : { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: paths.slice(-MAX_TOUCHED) };
   });
   return ok;
 }
 
-/** Adds paths to the session's touched list under its state gate. False when its state is not an object. */
-export async function recordTouched(state: StateService, sessionId: string, paths: string[]): Promise<boolean> {
-  let ok = true;
-  await state.mutate(sessionId, (cur) => {
-    if (cur !== undefined && (cur === null || typeof cur !== 'object' || Array.isArray(cur))) {
-      ok = false;
-      return undefined;
-    }
-    const before = touchedOf(cur);
+/** Replaces the session's touched list with what its own worktree says (end of turn). */
+export function setTouched(state: StateService, sessionId: string, paths: string[]): Promise<boolean> {
+  return updateTouched(state, sessionId, (before) => (before.length === paths.length && before.every((p, i) => p === paths[i]) ? null : paths));
+}
+
+/** Adds paths to the session's touched list (after an edit). */
+export function recordTouched(state: StateService, sessionId: string, paths: string[]): Promise<boolean> {
+  return updateTouched(state, sessionId, (before) => {
     const add = paths.filter((p) => !before.includes(p));
-    if (add.length === 0) return undefined;
-    return { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: [...before, ...add].slice(-MAX_TOUCHED) };
+    return add.length === 0 ? null : [...before, ...add];
   });
-  return ok;
 }

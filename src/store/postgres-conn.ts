@@ -65,7 +65,7 @@ export class PgConn {
     return `"${this.target.schema}".${table}`;
   }
 
-  static async open(url: string, options: PgOptions = {}, migrateNow = true): Promise<PgConn> {
+  static async open(url: string, options: PgOptions = {}): Promise<PgConn> {
     const target = pgTarget(url);
     const pg = loadPg();
     const bigint = (v: string) => Number(v);
@@ -95,7 +95,7 @@ export class PgConn {
           throw new LanesError('E_STORE_VERSION', `the PostgreSQL server at ${target.display} is version ${Math.floor(v / 10000)}; lanes needs ${Math.floor(min / 10000)} or newer`, {
             hint: 'upgrade the server, or use the embedded SQLite store (unset LANES_STORE)', details: { store: target.display, serverVersion: v } });
         }
-        return migrateNow ? conn.migrate(c) : conn.readVersion(c);
+        return conn.migrate(c);
       }, 'connect');
       return conn;
     } catch (e) {

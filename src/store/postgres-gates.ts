@@ -52,7 +52,7 @@ export async function tryAcquireGate(conn: PgConn, name: string, holder: GateHol
     let previous: GateRecord | null = null;
     let previousWhy = '';
     if (row && row.pid !== null) {
-      const current = toGate({ ...row, token: Number(row.token), acquired_at: Number(row.acquired_at), lease_until: Number(row.lease_until) });
+      const current = toGate(row);
       const verdict = judge(current.owner, current.leaseUntil - leaseMs, now);
       if (verdict.live) return { acquired: false, holder: current };
       previous = current;

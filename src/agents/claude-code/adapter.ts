@@ -21,11 +21,15 @@ export const claudeCode: AgentAdapter = {
       const roots = workspaceRoots(payload);
       const cwd = cwdOf(payload, roots[0]);
       if (cursorHooksInstalled(roots.length > 0 ? roots : [cwd])) return baseEvent('cursor', 'ignore', id, cwd);
-      return claudeShaped('cursor', id, event, { ...payload, cwd }, env);
+      return claudeShaped('cursor', id, event, { ...payload, cwd });
     }
     const id = text(payload, 'session_id') ?? env['CLAUDE_CODE_SESSION_ID'];
     if (!id) throw badInput('claude-code', 'the payload has no session_id');
-    return claudeShaped('claude-code', id, event, payload, env);
+    const e = claudeShaped('claude-code', id, event, payload);
+    // Claude Code's own environment: its pid, and the file whose exports reach its shell commands.
+    e.agentPid = pidFrom(env['CLAUDE_PID']);
+    if (e.kind === 'session-start') e.envFile = env['CLAUDE_ENV_FILE'] || null;
+    return e;
   },
   render: renderClaudeShaped,
 };
@@ -34,16 +38,14 @@ export const claudeCode: AgentAdapter = {
  * Claude Code's payload shape, shared with Codex (same field names) and with Cursor when Cursor
  * runs Claude Code's hooks.
  */
-export function claudeShaped(agent: HookEvent['agent'], id: string, event: string, payload: Payload, env: Env): HookEvent {
+export function claudeShaped(agent: HookEvent['agent'], id: string, event: string, payload: Payload): HookEvent {
   const cwd = cwdOf(payload);
   const tool = text(payload, 'tool_name');
   const input = record(payload['tool_input']);
   const e = baseEvent(agent, 'ignore', id, cwd);
   e.toolName = tool;
-  e.agentPid = pidFrom(env['CLAUDE_PID']);
   switch (event) {
     case 'session-start':
-      e.envFile = env['CLAUDE_ENV_FILE'] || null;
       return lifecycle(e, 'session-start', text(payload, 'source'));
     case 'session-end':
       return lifecycle(e, 'session-end', text(payload, 'reason'));

@@ -1,6 +1,6 @@
 import type { HookEvent } from '../../core/hook-event.js';
-import type { AgentAdapter, Env, Payload } from '../adapter.js';
-import { absolute, badInput, record, text } from '../adapter.js';
+import type { AgentAdapter, Payload } from '../adapter.js';
+import { absolute, asShell, badInput, record, text } from '../adapter.js';
 import { claudeShaped, renderClaudeShaped } from '../claude-code/adapter.js';
 import { patchTargets } from './patch.js';
 
@@ -11,12 +11,10 @@ const SHELL_TOOLS = new Set(['Bash', 'shell', 'exec_command', 'local_shell']);
 export const codex: AgentAdapter = {
   name: 'codex',
   events: ['session-start', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'],
-  parse(event: string, payload: Payload, env: Env): HookEvent {
+  parse(event: string, payload: Payload): HookEvent {
     const id = text(payload, 'session_id');
     if (!id) throw badInput('codex', 'the payload has no session_id');
-    const e = claudeShaped('codex', id, event, payload, env);
-    e.agentPid = null; // CLAUDE_PID is Claude Code's
-    e.envFile = null;
+    const e = claudeShaped('codex', id, event, payload);
     if (event !== 'pre-tool-use' && event !== 'post-tool-use') return e;
     const input = payload['tool_input'];
     if (e.toolName === 'apply_patch') {
@@ -26,11 +24,7 @@ export const codex: AgentAdapter = {
       e.paths = [...new Set(patchTargets(patch).map((t) => absolute(e.cwd, t.path)))];
     } else if (e.toolName && SHELL_TOOLS.has(e.toolName) && event === 'pre-tool-use') {
       const cmd = record(input)['command'];
-      const command = Array.isArray(cmd) ? shellScript(cmd.map(String)) : typeof cmd === 'string' ? cmd : null;
-      if (command) {
-        e.kind = 'pre-shell';
-        e.command = command;
-      }
+      return asShell(e, Array.isArray(cmd) ? shellScript(cmd.map(String)) : typeof cmd === 'string' ? cmd : null);
     }
     return e;
   },

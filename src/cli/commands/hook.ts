@@ -1,8 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { ADAPTERS, agentName } from '../../agents/index.js';
+import { baseEvent } from '../../agents/adapter.js';
 import type { AgentAdapter, HookOutput, Payload } from '../../agents/adapter.js';
 import { AGENTS, ALLOW } from '../../core/hook-event.js';
-import type { HookEvent } from '../../core/hook-event.js';
 import { decide, hookSessionId } from '../../services/hook-policy.js';
 import type { CommandSpec } from '../command.js';
 
@@ -28,21 +28,15 @@ export const command: CommandSpec = {
   async run(args, io) {
     const adapter = ADAPTERS[agentName(args.positionals[0] ?? '')];
     const eventName = args.positionals[1] ?? '';
-    if (!adapter.events.includes(eventName)) throw new Error(`unknown ${adapter.name} event ${JSON.stringify(eventName)} (known: ${adapter.events.join(', ')})`);
-    let event: HookEvent;
     try {
-      event = adapter.parse(eventName, readPayload(), process.env);
-    } catch (e) {
-      emit(adapter, silentFor(adapter), `lanes hook: failed open (the call was allowed): ${(e as Error).message}`);
-      return 0;
-    }
-    if (event.kind === 'ignore') return emit(adapter, adapter.render(event, ALLOW));
-    try {
+      if (!adapter.events.includes(eventName)) throw new Error(`unknown ${adapter.name} event ${JSON.stringify(eventName)} (known: ${adapter.events.join(', ')})`);
+      const event = adapter.parse(eventName, readPayload(), process.env);
+      if (event.kind === 'ignore') return emit(adapter.render(event, ALLOW));
       const lanes = await io.lanes({ cwd: event.cwd, session: hookSessionId(event), notice: false });
-      return emit(adapter, adapter.render(event, await decide(lanes, event)));
+      return emit(adapter.render(event, await decide(lanes, event)));
     } catch (e) {
-      // The store locked or unreadable, git failing, …: never block the agent for lanes' own trouble.
-      return emit(adapter, silentFor(adapter), `lanes hook: failed open (the call was allowed): ${(e as Error).message}`);
+      // Bad input, the store locked or unreadable, git failing, …: never block the agent for lanes' own trouble.
+      return emit(silentFor(adapter), `lanes hook: failed open (the call was allowed): ${(e as Error).message}`);
     }
   },
 };
@@ -89,11 +83,11 @@ function readPayload(): Payload {
 
 /** The agent's "allowed, nothing to say" (Gemini wants {} on stdout). */
 function silentFor(adapter: AgentAdapter): HookOutput {
-  return adapter.render({ agent: adapter.name, kind: 'ignore', agentSessionId: '', cwd: '', paths: [], command: null, source: null, agentPid: null, envFile: null, toolName: null }, ALLOW);
+  return adapter.render(baseEvent(adapter.name, 'ignore', '', ''), ALLOW);
 }
 
 /** Written with writeSync: the answer is small, and no stdout stream has to be set up in every tool call. */
-function emit(_adapter: AgentAdapter, output: HookOutput, extraNotice?: string): number {
+function emit(output: HookOutput, extraNotice?: string): number {
   if (output.stdout) writeAll(1, output.stdout);
   const stderr = output.stderr + (extraNotice ? `${extraNotice}\n` : '');
   if (stderr) writeAll(2, stderr);

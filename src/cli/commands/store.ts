@@ -1,4 +1,5 @@
-import { copyStore, migrateStore, resolveStore, storeStatus } from '../../services/store-admin.js';
+import { resolveStore } from '../../services/config.js';
+import { copyStore, migrateStore, storeStatus } from '../../services/store-admin.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson, table } from '../output.js';
