@@ -91,7 +91,8 @@ export class GuardService {
       }
     }
     const warnings: string[] = [];
-    for (const s of await this.ctx.liveSessions((x) => x.worktree === repo.worktreeRoot && x.id !== this.ctx.sessionId)) {
+    // A worktree is a directory of one machine: a team store's sessions on other hosts never share it.
+    for (const s of await this.ctx.liveSessions((x) => x.worktree === repo.worktreeRoot && x.owner.host === this.ctx.host && x.id !== this.ctx.sessionId)) {
       warnings.push(`${describeSession(s)} is also working in this worktree and shares its index: what you staged may be swept into its commit, and the other way round`);
     }
     return { blocked, warnings };

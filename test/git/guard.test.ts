@@ -51,3 +51,18 @@ test('guard: a plain git commit of a claimed path is refused, an existing hook i
   assert.equal(readFileSync(join(repo, '.hooks', 'pre-commit'), 'utf8'), theirs, 'the original hook is back, byte for byte');
   assert.equal((await lanes(['guard', 'status'], { env, cwd: repo })).code, 1);
 });
+
+test('guard warns of a live session sharing this worktree on this host, not of one on another host at the same path', async () => {
+  const repo = gitRepo();
+  const env = lanesEnv();
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  execFileSync('git', ['add', 'a.txt'], { cwd: repo });
+  // Another machine's session whose worktree happens to have the same path (a team store): live by its lease.
+  await lanes(['start', '--label', 'far', '--pid', String(process.pid)], { env: { ...env, LANES_HOST_ID: 'other-machine' }, cwd: repo });
+  const alone = await lanes(['guard', 'check-commit'], { env, cwd: repo });
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.doesNotMatch(alone.stderr, /also working in this worktree/);
+  await lanes(['start', '--label', 'near', '--pid', String(process.pid)], { env, cwd: repo });
+  const shared = await lanes(['guard', 'check-commit'], { env, cwd: repo });
+  assert.match(shared.stderr, /\(near\) is also working in this worktree/);
+});
