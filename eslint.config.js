@@ -4,12 +4,15 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
+const layerPatterns = (folder, forbidden) => forbidden.map((f) => ({ group: [`**/${f}/*`, `**/${f}/**`], message: `src/${folder} may not import src/${f} (see DESIGN.md, layers)` }));
 const layer = (folder, forbidden) => ({
   files: [`src/${folder}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': ['error', { patterns: forbidden.map((f) => ({ group: [`**/${f}/*`, `**/${f}/**`], message: `src/${folder} may not import src/${f} (see DESIGN.md, layers)` })) }],
-  },
+  rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(folder, forbidden) }] },
 });
+// A later config entry replaces a rule's options for its files: agent entries repeat the agents' layer rule.
+const AGENT_LAYER = ['cli', 'ui', 'mcp', 'store', 'git'];
+const AGENTS = ['claude-code', 'codex', 'cursor', 'gemini'];
+const noDisk = ['node:fs', 'node:fs/promises', 'fs'].map((name) => ({ name, message: 'agent adapters never read the disk (see src/agents/select.ts)' }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.bench-tmp/**'] },
@@ -33,6 +36,24 @@ export default tseslint.config(
   layer('store', ['services', 'git', 'cli', 'agents', 'ui']),
   layer('git', ['store', 'services', 'cli', 'agents', 'ui']),
   layer('services', ['cli', 'agents', 'ui']),
-  layer('agents', ['cli', 'ui', 'store', 'git']),
+  layer('agents', AGENT_LAYER),
+  // The CLI reaches behaviour only through the library entry (src/index.ts): the object openLanes()
+  // returns is the one way in, for it as for the dashboard and the MCP server.
+  layer('cli', ['services', 'store', 'git', 'ui', 'mcp']),
+  // Adapters translate and nothing else: no adapter imports another agent's folder, and none reads
+  // the disk (adapter selection, agents/select.ts, decides which adapter answers).
+  ...AGENTS.map((agent) => ({
+    files: [`src/agents/${agent}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: noDisk,
+        patterns: [
+          ...layerPatterns('agents', AGENT_LAYER),
+          ...AGENTS.filter((a) => a !== agent).map((other) => ({ group: [`**/${other}/*`], message: `an adapter never imports another agent's (${other})` })),
+        ],
+      }],
+    },
+  })),
+  { files: ['src/agents/adapter.ts', 'src/agents/claude-shaped.ts'], rules: { 'no-restricted-imports': ['error', { paths: noDisk, patterns: layerPatterns('agents', AGENT_LAYER) }] } },
   { files: ['**/*.mjs', 'scripts/**', 'bench/**'], languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', URL: 'readonly' } } },
 );

@@ -1,11 +1,44 @@
-// The library entry: the CLI, the agents' adapters and (later) the dashboard all call this.
+// The library entry. `openLanes()` returns the one object through which every behaviour is
+// reached; the CLI, `lanes hook`, the demo (and the dashboard and MCP server to come) call it and
+// nothing below it. Besides it: the store's administration (which works on a store location, not
+// a session), the repository lookup, and the pure helpers and types of core.
 export { openLanes } from './services/lanes.js';
-export type { Lanes, LanesOptions } from './services/lanes.js';
+export type { LanesOptions } from './services/lanes.js';
+export type {
+  Lanes,
+  LanesClaims,
+  LanesGuard,
+  LanesHandoffs,
+  LanesPorts,
+  LanesSessions,
+  LanesSnapshots,
+  LanesState,
+  SweepOptions,
+} from './services/lanes-api.js';
 export { CLEAR } from './services/state.js';
 export type { Json, Mutator } from './services/state.js';
-export type { SessionView, StartOptions } from './services/sessions.js';
+export type { AttachOptions, SessionView, StartOptions } from './services/sessions.js';
 export type { ClaimHolder, ClaimOptions } from './services/claims.js';
 export type { WaitOptions } from './services/wait.js';
+export type { EndOptions, EndResult } from './services/end-session.js';
+export type { HandoffWritten } from './services/handoffs.js';
+export { MAX_HANDOFF_BYTES } from './services/handoffs.js';
+export type { Snapshot, SnapshotResult } from './services/snapshots.js';
+export type { PortLease } from './services/ports.js';
+export type { SessionEnvironment } from './services/runtime-env.js';
+export type { ConflictReport, FileStat, PairFinding } from './services/conflicts.js';
+export type { SweepFlag, SweepItem, SweepReport } from './services/sweep.js';
+export type { LandMode, LandResult } from './services/land.js';
+export type { DoctorReport, Finding } from './services/doctor.js';
+export type { GuardStatus } from './services/guard.js';
+export type { CreatedWorktree } from './services/worktrees.js';
+export type { PathCommitResult } from './git/commit-paths.js';
+export type { RepoInfo } from './git/repo.js';
+export { repoInfo as findRepository } from './git/repo.js';
+export { copyStore, migrateStore, storeStatus } from './services/store-admin.js';
+export type { StoreStatus } from './services/store-admin.js';
+export { resolveStore } from './services/config.js';
+export type { ClaimRecord, Grant, SessionRecord, StoreInfo } from './store/types.js';
 export { LanesError, EXIT, exitCodeFor, isLanesError } from './core/errors.js';
 export type { ErrorCode } from './core/errors.js';
 export { encodeEnvelope, decodeEnvelope, assertOwner } from './core/handoff-envelope.js';
@@ -15,8 +48,4 @@ export { identityOf, readProcStat, parseProcStat } from './core/process-identity
 export type { OwnerIdentity } from './core/process-identity.js';
 export { parseResource, pathsOverlap, formatResource } from './core/resource.js';
 export type { ResourceRef } from './core/resource.js';
-export { SqliteStore } from './store/sqlite.js';
-export { openStore } from './store/open.js';
-export type * from './store/types.js';
-export { MAX_HANDOFF_BYTES, writeAtomic } from './services/handoffs.js';
-export { copyWorktreeIncludes } from './services/worktree-include.js';
+export type { HookDecision, HookEvent } from './core/hook-event.js';

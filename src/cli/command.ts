@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LanesError } from '../core/errors.js';
-import type { Lanes, LanesOptions } from '../services/lanes.js';
+import type { Lanes, LanesOptions } from '../index.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';

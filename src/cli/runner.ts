@@ -1,8 +1,8 @@
-// Runs one lanes command: parses its options, opens the store only when the command asks for it,
-// heartbeats the caller's session afterwards, and turns every error into its documented exit code.
+// Runs one lanes command: parses its options, opens the library only when the command asks for it
+// (closing it heartbeats the caller's session), and turns every error into its documented exit code.
 import { EXIT, LanesError } from '../core/errors.js';
 import type { CommandSpec, Io } from './command.js';
-import type { Lanes, LanesOptions } from '../services/lanes.js';
+import type { Lanes, LanesOptions } from '../index.js';
 
 export type Loader = () => Promise<{ command: CommandSpec }>;
 
@@ -36,17 +36,14 @@ export async function runCommand(name: string, args: string[], commands: Record<
       signal: controller.signal,
       lanes: async (extra: Partial<LanesOptions> = {}) => {
         if (!lanes) {
-          const { openLanes } = await import('../services/lanes.js');
+          const { openLanes } = await import('../index.js');
           const store = typeof parsed.values['store'] === 'string' ? parsed.values['store'] : undefined;
           lanes = await openLanes({ ...(store ? { store } : {}), ...extra });
         }
         return lanes;
       },
     };
-    const code = await command.run(parsed, io);
-    // Every lanes call made by a session refreshes its lease.
-    if (lanes?.sessionId) await lanes.heartbeat().catch(() => false);
-    return code;
+    return await command.run(parsed, io);
   } catch (e) {
     if (spec?.failOpen) {
       err(`lanes ${spec.name}: failed open (the call was allowed): ${e instanceof Error ? e.message : String(e)}\n`);

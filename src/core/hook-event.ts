@@ -1,6 +1,7 @@
 // The one internal shape of an agent's hook call, and of lanes' answer. Adapters (src/agents/*)
 // translate each agent's JSON to a HookEvent and a HookDecision back to that agent's output; the
-// policy (src/services/hook-policy.ts) sees only these types.
+// policy (src/services/hooks/policy.ts) sees only these types.
+import { assertSessionId } from './ids.js';
 
 export const AGENTS = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
 export type AgentName = (typeof AGENTS)[number];
@@ -57,4 +58,9 @@ export const ALLOW: HookDecision = { permission: 'allow', reason: null, context:
 /** The agents cap hook output strings (Claude Code: 10,000 characters); keep the end marker visible. */
 export function capText(text: string, max = 9000): string {
   return text.length <= max ? text : `${text.slice(0, max - 40)}\n… (${text.length - max + 40} more characters cut)`;
+}
+
+/** The lanes session id of an agent session: `<agent>:<the agent's own id>`. */
+export function hookSessionId(event: HookEvent): string {
+  return assertSessionId(`${event.agent}:${event.agentSessionId}`, `${event.agent} session id`);
 }

@@ -6,9 +6,7 @@ import { status } from '../git/status.js';
 import { listWorktrees, pruneWorktrees } from '../git/worktree.js';
 import type { SessionRecord } from '../store/types.js';
 import type { LanesContext } from './context.js';
-import { endSession } from './end-session.js';
-import type { SessionService } from './sessions.js';
-import type { SnapshotService } from './snapshots.js';
+import type { EndOptions, EndResult } from './end-session.js';
 import type { StateService } from './state.js';
 
 export type FindingKind = 'dead-session' | 'orphan-worktree' | 'missing-worktree' | 'dead-claim' | 'shared-worktree' | 'same-ticket' | 'guard-missing';
@@ -32,7 +30,7 @@ export interface DoctorReport {
  * snapshotting their dirty work (under each session's state gate, so never mid-mutation), which
  * releases their claims, and prunes worktrees whose directory is gone. It deletes no unsaved work.
  */
-export async function doctor(ctx: LanesContext, deps: { sessions: SessionService; snapshots: SnapshotService; state: StateService }, options: { fix?: boolean } = {}): Promise<DoctorReport> {
+export async function doctor(ctx: LanesContext, deps: { state: StateService; end: (id: string, options: EndOptions) => Promise<EndResult> }, options: { fix?: boolean } = {}): Promise<DoctorReport> {
   const repo = await ctx.repo();
   if (!repo) throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, { hint: 'run lanes doctor inside the repository' });
   const findings: Finding[] = [];
@@ -76,9 +74,9 @@ export async function doctor(ctx: LanesContext, deps: { sessions: SessionService
   if (options.fix) {
     for (const s of dead) {
       // Under the session's gate: a dead session is never ended while something mutates its state.
-      let result: Awaited<ReturnType<typeof endSession>> | undefined;
+      let result: EndResult | undefined;
       await deps.state.mutate(s.id, async () => {
-        result = await endSession(deps.sessions, deps.snapshots, s.id, { reason: 'ended by lanes doctor --fix: owner dead' });
+        result = await deps.end(s.id, { reason: 'ended by lanes doctor --fix: owner dead' });
         return undefined;
       });
       const note = `ended${result?.snapshot ? `, work saved as ${result.snapshot.ref}` : ''}${result?.released.length ? `, released ${result.released.map(formatResource).join(', ')}` : ''}`;

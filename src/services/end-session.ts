@@ -7,6 +7,15 @@ import type { ClaimRecord, SessionRecord } from '../store/types.js';
 import type { SessionService } from './sessions.js';
 import type { Snapshot, SnapshotService } from './snapshots.js';
 
+export interface EndOptions {
+  /** Why it ended (shown in lanes ls --all). */
+  reason?: string;
+  /** Also remove its worktree, only when clean or exactly saved in the snapshot just taken. */
+  removeWorktree?: boolean;
+  /** With removeWorktree: delete its branch even when not merged into the main branch. */
+  force?: boolean;
+}
+
 export interface EndResult {
   session: SessionRecord;
   released: ClaimRecord[];
@@ -22,13 +31,13 @@ export interface EndResult {
  * worktree goes only when clean or saved (the snapshot is re-checked against the files right before
  * removal), and its branch only when merged into the main branch, or with force after the snapshot.
  */
-export async function endSession(sessions: SessionService, snapshots: SnapshotService, id: string, options: { reason?: string; removeWorktree?: boolean; force?: boolean }): Promise<EndResult> {
+export async function endSession(sessions: SessionService, snapshots: SnapshotService, id: string, options: EndOptions = {}): Promise<EndResult> {
   const s = await sessions.get(id);
   const notes: string[] = [];
   let snapshot: Snapshot | null = null;
   const wt = s.worktree && existsSync(s.worktree) ? s.worktree : null;
   if (wt && (await status(wt)).length > 0) snapshot = (await snapshots.snapshot(wt, s.id, 'lanes end')).snapshot;
-  const ended = await sessions.end(id, options.reason ?? 'ended by lanes end');
+  const ended = await sessions.endRecord(id, options.reason ?? 'ended by lanes end');
   const result: EndResult = { ...ended, snapshot, worktreeRemoved: false, branchDeleted: null, notes };
   if (!options.removeWorktree) return result;
   if (!wt) {

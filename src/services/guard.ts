@@ -7,10 +7,6 @@ import type { ClaimService } from './claims.js';
 import type { LanesContext } from './context.js';
 import { describeSession } from './describe.js';
 
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The pre-commit hook: run a chained original first, then ask lanes about the staged paths. */
 function preCommit(lanesCmd: string): string {
   return `#!/bin/sh
@@ -98,5 +94,3 @@ export class GuardService {
     return { blocked, warnings };
   }
 }
-
-export { shellQuote };

@@ -1,24 +1,25 @@
+// openLanes(): builds the one object through which every behaviour is reached (lanes-api.ts).
+// The services below it are wired here and nowhere else.
+import { LanesError } from '../core/errors.js';
 import { openStore } from '../store/open.js';
-import { resolveStore } from './config.js';
-import type { Store } from '../store/types.js';
 import { ClaimService } from './claims.js';
+import { loadConfig, resolveStore } from './config.js';
 import { LanesContext } from './context.js';
 import type { Notice } from './context.js';
+import type { EndOptions, EndResult } from './end-session.js';
 import { HandoffService } from './handoffs.js';
+import type { HookContext } from './hooks/context.js';
+import type { Lanes } from './lanes-api.js';
 import { SessionService } from './sessions.js';
-import { StateService } from './state.js';
 import { SnapshotService } from './snapshots.js';
-import type { SweepReport } from './sweep.js';
-import type { PathCommitResult } from '../git/commit-paths.js';
-import type { LandMode, LandResult } from './land.js';
-import type { Grant } from '../store/types.js';
-import type { ConflictReport } from './conflicts.js';
-import type { CreatedWorktree } from './worktrees.js';
+import { StateService } from './state.js';
+
+export type { Lanes } from './lanes-api.js';
 
 export interface LanesOptions {
-  /** SQLite file (or, later, a postgres:// URL). Default: $LANES_STORE, else $LANES_HOME/lanes.db. */
+  /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
   store?: string;
-  /** The session this process acts as. Default: $LANES_SESSION. */
+  /** The session this object acts as. Default: $LANES_SESSION. */
   session?: string | null;
   cwd?: string;
   env?: Record<string, string | undefined>;
@@ -29,35 +30,6 @@ export interface LanesOptions {
   busyTimeoutMs?: number;
   /** Where wait notices go (default: stderr). false: nowhere. */
   notice?: Notice | false;
-}
-
-export interface Lanes {
-  readonly store: Store;
-  /** Shared context for services built on top (guard, doctor). */
-  readonly context: LanesContext;
-  readonly sessionId: string | null;
-  readonly sessions: SessionService;
-  readonly claims: ClaimService;
-  readonly state: StateService;
-  readonly handoffs: HandoffService;
-  readonly snapshots: SnapshotService;
-  /** `lanes commit`: exactly these paths (relative to cwd) onto this worktree's branch. */
-  commit(paths: string[], message: string): Promise<PathCommitResult>;
-  /** `lanes sweep`: snapshot every dirty worktree to private refs; flag collisions and stale copies. */
-  sweep(options?: { dryRun?: boolean; onProgress?: (done: number, total: number, worktree: string) => void }): Promise<SweepReport>;
-  /** `lanes conflicts`: predicted overlaps between live sessions and with the target branch. */
-  conflicts(options?: { against?: string }): Promise<ConflictReport>;
-  /** `lanes land`: publish this session's branch, fenced by its ticket claim. */
-  land(options?: { into?: string; mode?: LandMode }): Promise<LandResult>;
-  /** `lanes adopt`: take over a dead or ended session's claims, ticket and worktree. */
-  adopt(sessionId: string): Promise<{ worktree: string | null; grants: Grant[] }>;
-  /** A new worktree + branch lanes/<slug> for a session (lanes start --worktree). */
-  createWorktree(options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree>;
-  /** Refreshes this session's lease (no-op without a session). */
-  heartbeat(): Promise<boolean>;
-  /** See ClaimService.assertFenced. */
-  assertFenced(resource: string, token: number): Promise<void>;
-  close(): Promise<void>;
 }
 
 function envNumber(env: Record<string, string | undefined>, key: string): number | undefined {
@@ -74,32 +46,117 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     store,
     options.cwd ?? process.cwd(),
     env,
-    options.session === undefined ? (env['LANES_SESSION'] || null) : options.session,
+    options.session === undefined ? env['LANES_SESSION'] || null : options.session,
     options.leaseMs ?? envNumber(env, 'LANES_LEASE_MS') ?? 60_000,
     options.gateLeaseMs ?? envNumber(env, 'LANES_GATE_LEASE_MS') ?? 15_000,
     notice,
   );
   const sessions = new SessionService(ctx);
   const claims = new ClaimService(ctx);
+  const state = new StateService(ctx);
+  const handoffs = new HandoffService(ctx);
   const snapshots = new SnapshotService(ctx);
+  // Loaded on use (here and below): `lanes hook` and `lanes exec` open the library in every tool
+  // call and need little of it.
+  const end = async (id: string, o: EndOptions = {}): Promise<EndResult> => (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
+  const guard = async () => new (await import('./guard.js')).GuardService(ctx, claims);
+  let hookContext: HookContext | undefined;
+  const hooks = (): HookContext =>
+    (hookContext ??= {
+      host: ctx.host,
+      repoId: (repo) => ctx.repoId(repo),
+      liveSessions: (which) => ctx.liveSessions(which),
+      findSession: (id) => sessions.find(id),
+      attachSession: (o) => sessions.attach(o),
+      claimsIn: (scopes) => store.listClaims({ scopes }),
+      statesOf: (ids) => store.readStates(ids),
+      mutateState: (id, fn) => state.mutate(id, fn),
+      config: (worktree) => loadConfig(ctx, worktree),
+      snapshot: (worktree, id, why) => snapshots.snapshot(worktree, id, why),
+      endSession: (id, reason) => end(id, { reason }),
+    });
+
   return {
-    store,
-    context: ctx,
     sessionId: ctx.sessionId,
-    sessions,
-    claims,
-    state: new StateService(ctx),
-    handoffs: new HandoffService(ctx),
-    snapshots,
-    // Loaded on use: `lanes hook` and `lanes exec` open the store in every tool call and need none of these.
+    storeInfo: store.info,
+    now: () => store.now(),
+    repository: () => ctx.repo(),
+    config: (worktree) => loadConfig(ctx, worktree),
+    sessions: {
+      start: (o) => sessions.start(o),
+      attach: (o) => sessions.attach(o),
+      end,
+      current: () => sessions.current(),
+      get: (id) => sessions.get(id),
+      resolve: (id) => sessions.resolve(id),
+      list: (o) => sessions.list(o),
+    },
+    claims: {
+      claim: (resources, o) => claims.claim(resources, o),
+      release: (resources, o) => claims.release(resources, o),
+      list: (o) => claims.list(o),
+      check: (resource, o) => claims.check(resource, o),
+      assertFenced: (resource, token) => claims.assertFenced(resource, token),
+    },
+    state: {
+      get: (id) => state.get(id),
+      getKey: (id, key) => state.getKey(id, key),
+      mutate: (id, fn, o) => state.mutate(id, fn, o),
+      setKey: (id, key, value, o) => state.setKey(id, key, value, o),
+      clearKey: (id, key, o) => state.clearKey(id, key, o),
+      clear: (id, o) => state.clear(id, o),
+      clearIf: (id, predicate, o) => state.clearIf(id, predicate, o),
+    },
+    handoffs: {
+      put: (name, payload, o) => handoffs.put(name, payload, o),
+      get: (name, o) => handoffs.get(name, o),
+      path: (name, o) => handoffs.path(name, o),
+      putAt: (dir, name, payload, id) => handoffs.putAt(dir, name, payload, id),
+      getAt: (dir, name, id) => handoffs.getAt(dir, name, id),
+    },
+    snapshots: {
+      snapshot: async (o = {}) => {
+        const s = await sessions.resolve(o.session);
+        if (!s.worktree) throw new LanesError('E_USAGE', `session ${s.id} has no worktree (it was not started inside a git repository)`);
+        return snapshots.snapshot(s.worktree, s.id, o.why ?? 'lanes snapshot');
+      },
+      list: (id) => snapshots.list(id),
+      restore: (name, into) => snapshots.restore(name, into),
+    },
+    ports: {
+      lease: async (name, o = {}) => {
+        const session = await ctx.requireSession(o.session);
+        const { leasePort } = await import('./ports.js');
+        return leasePort(ctx, claims, state, session, name, await loadConfig(ctx, session.worktree));
+      },
+      list: async () => (await import('./ports.js')).listPorts(claims, state),
+    },
+    guard: {
+      install: async (o) => (await guard()).install(o),
+      uninstall: async () => (await guard()).uninstall(),
+      status: async () => (await guard()).status(),
+      checkCommit: async () => (await guard()).checkCommit(),
+    },
+    createWorktree: async (o) => (await import('./worktrees.js')).createSessionWorktree(ctx, o),
     commit: async (paths, message) => (await import('./commit.js')).commitNamedPaths(ctx, claims, paths, message),
-    sweep: async (options) => (await import('./sweep.js')).sweep(ctx, snapshots, options),
-    createWorktree: async (options) => (await import('./worktrees.js')).createSessionWorktree(ctx, options),
-    conflicts: async (options) => (await import('./conflicts.js')).findConflicts(ctx, options),
-    land: async (options) => (await import('./land.js')).land(ctx, claims, options),
-    adopt: async (sessionId) => (await import('./land.js')).adopt(ctx, claims, sessionId),
+    sweep: async (o) => (await import('./sweep.js')).sweep(ctx, snapshots, o),
+    conflicts: async (o) => (await import('./conflicts.js')).findConflicts(ctx, o),
+    land: async (o) => (await import('./land.js')).land(ctx, claims, o),
+    adopt: async (id) => (await import('./land.js')).adopt(ctx, claims, id),
+    environment: async (o = {}) => {
+      const session = await sessions.resolve(o.session);
+      const { sessionEnvironment } = await import('./runtime-env.js');
+      const environment = await sessionEnvironment(ctx, { claims, state, handoffs }, session, await loadConfig(ctx, session.worktree), o.inherited ?? {});
+      return { ...environment, session };
+    },
+    doctor: async (o = {}) => (await import('./doctor.js')).doctor(ctx, { state, end }, o),
+    hook: async (event) => (await import('./hooks/policy.js')).decide(hooks(), event),
     heartbeat: () => sessions.heartbeat(),
-    assertFenced: (resource, token) => claims.assertFenced(resource, token),
-    close: () => store.close(),
+    close: async () => {
+      // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,
+      // an unreachable team store) must not turn a finished command into a failure.
+      if (ctx.sessionId) await sessions.heartbeat().catch(() => false);
+      await store.close();
+    },
   };
 }

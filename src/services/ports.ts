@@ -64,3 +64,29 @@ export async function leasePort(ctx: LanesContext, claims: ClaimService, state: 
   }
   throw new LanesError('E_CLAIM_HELD', `no free port left in ${low}-${high}`, { hint: 'end sessions you no longer need (lanes ls), or widen [ports] range in lanes.toml' });
 }
+
+export interface PortLease {
+  port: number;
+  /** The name the session leased it for (null when its state no longer says). */
+  name: string | null;
+  session: string;
+  state: 'live' | 'dead' | 'ended';
+  token: number;
+}
+
+/** The leased ports of this machine: its `port:N` claims, named from each holder's state. */
+export async function listPorts(claims: ClaimService, state: StateService): Promise<PortLease[]> {
+  const held = (await claims.list({})).filter((h) => h.claim.kind === 'port');
+  const rows: PortLease[] = [];
+  for (const h of held) {
+    let names: Record<string, number> = {};
+    try {
+      names = portsOf(await state.get(h.claim.sessionId));
+    } catch {
+      // a state that is not an object names no ports; the lease itself is still listed
+    }
+    const name = Object.entries(names).find(([, p]) => String(p) === h.claim.name)?.[0] ?? null;
+    rows.push({ port: Number(h.claim.name), name, session: h.claim.sessionId, state: h.state, token: h.claim.token });
+  }
+  return rows;
+}

@@ -19,6 +19,16 @@ export interface StartOptions {
   worktree?: string;
 }
 
+export interface AttachOptions {
+  /** The session's fixed id (agents: `AGENT:<their session id>`). */
+  id: string;
+  agent: string | null;
+  /** The working directory the agent reported. */
+  cwd: string;
+  /** The owning process (the agent); the session is live exactly while it runs. */
+  pid: number;
+}
+
 export interface SessionView extends SessionRecord {
   state: SessionState;
   /** Why it is dead or ended; '' when live. */
@@ -58,6 +68,32 @@ export class SessionService {
     });
   }
 
+  /**
+   * Registers `id` owned by `pid`, or re-attaches it to that owner (an agent's resume, clear or
+   * compact reuses its session id); a re-attach keeps the ticket and reopens an ended session.
+   */
+  async attach(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
+    const owner = identityOf(options.pid);
+    if (!owner) throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, { hint: 'attach a session to a running process' });
+    const repo = await this.ctx.repo();
+    return this.ctx.store.attachSession({
+      id: assertSessionId(options.id),
+      label: null,
+      agent: checkText('agent', options.agent),
+      ticket: null,
+      repo: repo ? this.ctx.repoId(repo) : null,
+      worktree: repo?.worktreeRoot ?? null,
+      cwd: options.cwd,
+      owner,
+      command: null,
+    });
+  }
+
+  /** The record of a session, or null when the store does not know it (no liveness judged). */
+  find(id: string): Promise<SessionRecord | null> {
+    return this.ctx.store.getSession(assertSessionId(id));
+  }
+
   /** The session this process acts as ($LANES_SESSION), with a clear error when unset, unknown or ended. */
   async current(): Promise<SessionView> {
     const s = await this.ctx.requireSession();
@@ -86,8 +122,11 @@ export class SessionService {
     return toView(s, await this.ctx.stateOf(s), claims);
   }
 
-  /** Ends the session and releases every claim it holds, in one transaction. */
-  async end(id: string, reason = 'ended by lanes end'): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean }> {
+  /**
+   * The store half of ending: ends the session and releases every claim it holds, in one
+   * transaction. Callers end sessions through end-session.ts (snapshot first), never this alone.
+   */
+  async endRecord(id: string, reason = 'ended by lanes end'): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean }> {
     assertSessionId(id);
     const before = await this.ctx.store.getSession(id);
     const result = await this.ctx.store.endSession(id, reason);

@@ -79,6 +79,27 @@ export class StateService {
     return own.value;
   }
 
+  /** One key of the state; E_NOT_FOUND when the session has no such key. */
+  async getKey(sessionId: string, key: string): Promise<Json> {
+    const obj = asObject(await this.get(sessionId), sessionId);
+    if (!Object.hasOwn(obj, key)) throw new LanesError('E_NOT_FOUND', `session ${sessionId} has no state key ${JSON.stringify(key)}`, { hint: `set it with \`lanes state set ${key} JSON\`` });
+    return obj[key] as Json;
+  }
+
+  /** Sets one key under the gate; returns the whole new state. */
+  setKey(sessionId: string, key: string, value: Json, options: WaitOptions = {}): Promise<Json | undefined> {
+    return this.mutate(sessionId, (cur) => ({ ...asObject(cur, sessionId), [key]: value }), options);
+  }
+
+  /** Removes one key under the gate; the state itself goes when that was its last key. */
+  clearKey(sessionId: string, key: string, options: WaitOptions = {}): Promise<Json | undefined> {
+    return this.mutate(sessionId, (cur) => {
+      const obj = { ...asObject(cur, sessionId) };
+      delete obj[key];
+      return Object.keys(obj).length === 0 ? CLEAR : obj;
+    }, options);
+  }
+
   /** Deletes the state under the gate, so it can never undo a concurrent locked write. */
   async clear(sessionId: string, options: WaitOptions = {}): Promise<boolean> {
     assertSessionId(sessionId);
@@ -106,6 +127,17 @@ export class StateService {
     }, options);
     return cleared;
   }
+}
+
+type JsonObject = { [key: string]: Json };
+
+/** The state as an object of keys (nothing stored: no keys); a state that is not an object has none. */
+function asObject(value: Json | undefined, sessionId: string): JsonObject {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new LanesError('E_USAGE', `the state of session ${sessionId} is not a JSON object, so it has no keys`, { hint: 'read it whole with `lanes state get`' });
+  }
+  return value;
 }
 
 function apply(frame: Frame, result: Json | undefined | typeof CLEAR): void {

@@ -59,8 +59,8 @@ test('a dead holder does not block: takeover with a higher token; its stale toke
   assert.match(took.stdout, /claimed ticket:SEAT-9 \(token 2\)/);
   assert.match(took.stdout, new RegExp(`took over ticket:SEAT-9 from session ${dead}: pid ${pid} has exited; last seen \\d+s ago, worktree `));
   const lib = await openLanes({ store: join(home, 'lanes.db'), env, cwd: repo, session: b, notice: false });
-  await assert.rejects(lib.assertFenced('ticket:SEAT-9', first), (e: Error & { code?: string; exitCode?: number }) => e.code === 'E_FENCED' && e.exitCode === 4 && /now held by session/.test(e.message));
-  await lib.assertFenced('ticket:SEAT-9', 2);
+  await assert.rejects(lib.claims.assertFenced('ticket:SEAT-9', first), (e: Error & { code?: string; exitCode?: number }) => e.code === 'E_FENCED' && e.exitCode === 4 && /now held by session/.test(e.message));
+  await lib.claims.assertFenced('ticket:SEAT-9', 2);
   await lib.close();
 });
 

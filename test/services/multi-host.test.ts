@@ -53,7 +53,9 @@ test('a host cut off from the server loses its claim after its lease, to a new t
     const bEnv = teamEnv(url, 'host-b', { LANES_LEASE_MS: '1500' });
     const bStart = await lanes(['start', '--label', 'b'], { env: bEnv, cwd: repo });
     const asB = { env: { ...bEnv, LANES_SESSION: bStart.stdout.trim() }, cwd: repo };
-    const refused = await lanes(['claim', 'ticket:SEAT-9'], asB);
+    // Judged with a long lease here: A does not heartbeat after claiming, and on a loaded machine
+    // B's start and claim may take longer than the short lease used below.
+    const refused = await lanes(['claim', 'ticket:SEAT-9'], { ...asB, env: { ...asB.env, LANES_LEASE_MS: '60000' } });
     assert.equal(refused.code, 3, refused.stderr);
     assert.match(refused.stderr, /host-a/);
 

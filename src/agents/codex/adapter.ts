@@ -1,7 +1,7 @@
 import type { HookEvent } from '../../core/hook-event.js';
 import type { AgentAdapter, Payload } from '../adapter.js';
 import { absolute, asShell, badInput, record, text } from '../adapter.js';
-import { claudeShaped, renderClaudeShaped } from '../claude-code/adapter.js';
+import { parseClaudeShaped, renderClaudeShaped } from '../claude-shaped.js';
 import { patchTargets } from './patch.js';
 
 // Codex CLI: Claude Code's field names and output format, but edits are `apply_patch` with the
@@ -14,7 +14,7 @@ export const codex: AgentAdapter = {
   parse(event: string, payload: Payload): HookEvent {
     const id = text(payload, 'session_id');
     if (!id) throw badInput('codex', 'the payload has no session_id');
-    const e = claudeShaped('codex', id, event, payload);
+    const e = parseClaudeShaped('codex', id, event, payload);
     if (event !== 'pre-tool-use' && event !== 'post-tool-use') return e;
     const input = payload['tool_input'];
     if (e.toolName === 'apply_patch') {

@@ -18,7 +18,7 @@ export const command: CommandSpec = {
     if (io.json) printJson(io.stdout, { resource: formatResource(ref), scope: ref.scope, free: blocking.length === 0, holders });
     else if (holders.length === 0) io.stdout(`${formatResource(ref)} is free\n`);
     else {
-      const now = await lanes.store.now();
+      const now = await lanes.now();
       for (const h of holders) {
         const who = h.claim.sessionId === lanes.sessionId ? 'this session' : `session ${h.claim.sessionId}`;
         const note = h.state === 'live' ? '' : ` (${h.state}: ${h.why}; the next claim takes it over)`;

@@ -42,7 +42,7 @@ export const command: CommandSpec = {
       printJson(io.stdout, grants);
       return EXIT.ok;
     }
-    const now = await lanes.store.now();
+    const now = await lanes.now();
     for (const g of grants) {
       io.stdout(`claimed ${formatResource(g.ref)} (token ${g.token})\n`);
       if (g.takenOver) {

@@ -21,7 +21,7 @@ export const command: CommandSpec = {
       io.stdout('no claims\n');
       return EXIT.ok;
     }
-    const now = await lanes.store.now();
+    const now = await lanes.now();
     io.stdout(table(
       ['RESOURCE', 'TOKEN', 'SESSION', 'STATE', 'TICKET', 'SINCE', 'SCOPE'],
       claims.map((c) => [formatResource(c.claim), c.claim.token, c.claim.sessionId, stateColor(c.state), c.session?.ticket, formatAge(now - c.claim.acquiredAt), c.claim.scope]),

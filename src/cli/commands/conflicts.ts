@@ -1,5 +1,5 @@
 import { EXIT } from '../../core/errors.js';
-import type { FileStat } from '../../services/conflicts.js';
+import type { FileStat } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str } from '../command.js';
 import { pc, printJson } from '../output.js';

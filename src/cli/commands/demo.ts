@@ -28,7 +28,7 @@ export const command: CommandSpec = {
     const env: NodeJS.ProcessEnv = { ...process.env, LANES_HOME: home, LANES_STORE: join(home, 'lanes.db') };
     delete env['LANES_SESSION'];
     delete env['XDG_RUNTIME_DIR'];
-    const { openLanes } = await import('../../services/lanes.js');
+    const { openLanes } = await import('../../index.js');
     const lanes = await openLanes({ store: join(home, 'lanes.db'), env, cwd: repo, session: null, notice: false });
     const say = io.json ? () => undefined : (line: string) => io.stdout(line + '\n');
     const world: World = { lanes, env, dir, say };

@@ -1,5 +1,4 @@
 import { EXIT } from '../../core/errors.js';
-import { doctor } from '../../services/doctor.js';
 import type { CommandSpec } from '../command.js';
 import { pc, printJson } from '../output.js';
 
@@ -19,7 +18,7 @@ export const command: CommandSpec = {
   maxPositionals: 0,
   async run(args, io) {
     const lanes = await io.lanes();
-    const report = await doctor(lanes.context, { sessions: lanes.sessions, snapshots: lanes.snapshots, state: lanes.state }, { fix: args.values['fix'] === true });
+    const report = await lanes.doctor({ fix: args.values['fix'] === true });
     const open = report.findings.filter((f) => !f.fixed);
     if (io.json) printJson(io.stdout, report);
     else {

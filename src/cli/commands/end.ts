@@ -1,6 +1,5 @@
 import { EXIT } from '../../core/errors.js';
 import { formatResource } from '../../core/resource.js';
-import { endSession } from '../../services/end-session.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';
@@ -23,7 +22,7 @@ export const command: CommandSpec = {
     if (args.values['force'] && !args.values['remove-worktree']) throw usageError(this, '--force goes with --remove-worktree');
     const lanes = await io.lanes();
     const id = args.positionals[0] ?? (await lanes.sessions.current()).id;
-    const result = await endSession(lanes.sessions, lanes.snapshots, id, {
+    const result = await lanes.sessions.end(id, {
       reason: str(args.values['reason']) ?? 'ended by lanes end',
       removeWorktree: args.values['remove-worktree'] === true,
       force: args.values['force'] === true,

@@ -1,6 +1,4 @@
 import { EXIT } from '../../core/errors.js';
-import { loadConfig } from '../../services/config.js';
-import { sessionEnvironment } from '../../services/runtime-env.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';
@@ -24,9 +22,7 @@ export const command: CommandSpec = {
     const shell = str(args.values['shell']) ?? (io.json ? 'json' : 'sh');
     if (!['sh', 'fish', 'json', 'dotenv'].includes(shell)) throw usageError(this, `--shell takes sh, fish, json or dotenv, got ${JSON.stringify(shell)}`);
     const lanes = await io.lanes();
-    const session = await lanes.sessions.resolve(str(args.values['session']));
-    const config = await loadConfig(lanes.context, session.worktree);
-    const env = await sessionEnvironment(lanes.context, lanes, session, config, process.env);
+    const env = await lanes.environment({ session: str(args.values['session']) ?? null, inherited: process.env });
     const entries = Object.entries(env.vars);
     if (shell === 'json') printJson(io.stdout, args.values['check'] ? { vars: env.vars, stripped: env.stripped } : env.vars);
     else {

@@ -1,5 +1,3 @@
-import { loadConfig } from '../../services/config.js';
-import { sessionEnvironment } from '../../services/runtime-env.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { runChild } from '../run-child.js';
@@ -15,14 +13,12 @@ export const command: CommandSpec = {
   async run(args, io) {
     if (args.rest.length === 0) throw usageError(this, 'give the command after --: lanes exec -- CMD ARGS…');
     const lanes = await io.lanes();
-    const session = await lanes.sessions.resolve(str(args.values['session']));
-    const config = await loadConfig(lanes.context, session.worktree);
-    const env = await sessionEnvironment(lanes.context, lanes, session, config, process.env);
+    const env = await lanes.environment({ session: str(args.values['session']) ?? null, inherited: process.env });
     const childEnv: NodeJS.ProcessEnv = { ...process.env };
     for (const k of env.stripped) delete childEnv[k];
     Object.assign(childEnv, env.vars);
     await lanes.heartbeat();
-    const { code } = await runChild(args.rest, { cwd: session.worktree ?? process.cwd(), env: childEnv });
+    const { code } = await runChild(args.rest, { cwd: env.session.worktree ?? process.cwd(), env: childEnv });
     return code;
   },
 };

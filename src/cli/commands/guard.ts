@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { EXIT, LanesError } from '../../core/errors.js';
-import { GuardService, shellQuote } from '../../services/guard.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import type { CommandSpec } from '../command.js';
 import { usageError } from '../command.js';
 import { printJson } from '../output.js';
@@ -24,7 +24,7 @@ export const command: CommandSpec = {
     const protect = (args.values['protect'] as string[] | undefined) ?? [];
     if (protect.length && action !== 'install') throw usageError(this, '--protect goes with install');
     const lanes = await io.lanes();
-    const guard = new GuardService(lanes.context, lanes.claims);
+    const guard = lanes.guard;
     if (action === 'check-commit') {
       const r = await guard.checkCommit();
       for (const w of r.warnings) io.stderr(`lanes guard: warning: ${w}\n`);

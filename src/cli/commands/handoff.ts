@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { EXIT, LanesError } from '../../core/errors.js';
-import { MAX_HANDOFF_BYTES } from '../../services/handoffs.js';
+import { MAX_HANDOFF_BYTES } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';

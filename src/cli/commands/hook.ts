@@ -1,9 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { ADAPTERS, agentName } from '../../agents/index.js';
+import { parseHookCall } from '../../agents/select.js';
 import { baseEvent } from '../../agents/adapter.js';
 import type { AgentAdapter, HookOutput, Payload } from '../../agents/adapter.js';
-import { AGENTS, ALLOW } from '../../core/hook-event.js';
-import { decide, hookSessionId } from '../../services/hook-policy.js';
+import { AGENTS, ALLOW, hookSessionId } from '../../core/hook-event.js';
 import type { CommandSpec } from '../command.js';
 
 /** Generous for a patch; an agent's hook payload is a few KB. */
@@ -26,17 +26,15 @@ export const command: CommandSpec = {
   maxPositionals: 2,
   failOpen: true,
   async run(args, io) {
-    const adapter = ADAPTERS[agentName(args.positionals[0] ?? '')];
-    const eventName = args.positionals[1] ?? '';
+    const agent = agentName(args.positionals[0] ?? '');
     try {
-      if (!adapter.events.includes(eventName)) throw new Error(`unknown ${adapter.name} event ${JSON.stringify(eventName)} (known: ${adapter.events.join(', ')})`);
-      const event = adapter.parse(eventName, readPayload(), process.env);
+      const { adapter, event } = parseHookCall(agent, args.positionals[1] ?? '', readPayload(), process.env);
       if (event.kind === 'ignore') return emit(adapter.render(event, ALLOW));
       const lanes = await io.lanes({ cwd: event.cwd, session: hookSessionId(event), notice: false });
-      return emit(adapter.render(event, await decide(lanes, event)));
+      return emit(adapter.render(event, await lanes.hook(event)));
     } catch (e) {
       // Bad input, the store locked or unreadable, git failing, …: never block the agent for lanes' own trouble.
-      return emit(silentFor(adapter), `lanes hook: failed open (the call was allowed): ${(e as Error).message}`);
+      return emit(silentFor(ADAPTERS[agent]), `lanes hook: failed open (the call was allowed): ${(e as Error).message}`);
     }
   },
 };

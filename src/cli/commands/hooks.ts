@@ -8,7 +8,7 @@ import type { ConfigChange } from '../../agents/install.js';
 import { EXIT } from '../../core/errors.js';
 import { AGENTS } from '../../core/hook-event.js';
 import type { AgentName } from '../../core/hook-event.js';
-import { repoInfo } from '../../git/repo.js';
+import { findRepository } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson, table } from '../output.js';
@@ -41,7 +41,7 @@ export const command: CommandSpec = {
     if (/[\n\r]/.test(prefix) || prefix.trim() === '') throw usageError(this, '--command must be one non-empty line');
     const agents: AgentName[] = action === 'status' && names.length === 0 ? [...AGENTS] : names.includes('all') ? [...AGENTS] : [...new Set(names.map(agentName))];
     if (agents.length === 0) throw usageError(this, `name the agents: ${AGENTS.join(', ')} or all`);
-    const projectRoot = (await repoInfo(process.cwd()))?.worktreeRoot ?? null;
+    const projectRoot = (await findRepository(process.cwd()))?.worktreeRoot ?? null;
     const home = process.env['HOME'] || homedir();
 
     if (action === 'status') {

@@ -1,5 +1,5 @@
 import { EXIT } from '../../core/errors.js';
-import type { LandMode } from '../../services/land.js';
+import type { LandMode } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';

@@ -21,7 +21,7 @@ export const command: CommandSpec = {
       io.stdout(args.values['all'] ? 'no sessions\n' : 'no sessions (ended ones: lanes ls --all)\n');
       return EXIT.ok;
     }
-    const now = await lanes.store.now();
+    const now = await lanes.now();
     io.stdout(table(
       ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'],
       sessions.map((s) => [

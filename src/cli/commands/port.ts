@@ -1,6 +1,4 @@
 import { EXIT } from '../../core/errors.js';
-import { loadConfig } from '../../services/config.js';
-import { leasePort } from '../../services/ports.js';
 import type { CommandSpec } from '../command.js';
 import { printJson } from '../output.js';
 
@@ -14,11 +12,9 @@ export const command: CommandSpec = {
   maxPositionals: 1,
   async run(args, io) {
     const lanes = await io.lanes();
-    const session = await lanes.sessions.current();
-    const config = await loadConfig(lanes.context, session.worktree);
     const name = args.positionals[0] ?? '';
-    const port = await leasePort(lanes.context, lanes.claims, lanes.state, session, name, config);
-    if (io.json) printJson(io.stdout, { session: session.id, name, port });
+    const port = await lanes.ports.lease(name);
+    if (io.json) printJson(io.stdout, { session: lanes.sessionId, name, port });
     else io.stdout(`${port}\n`);
     return EXIT.ok;
   },

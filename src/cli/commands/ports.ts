@@ -1,5 +1,4 @@
 import { EXIT } from '../../core/errors.js';
-import { PORTS_KEY } from '../../services/ports.js';
 import type { CommandSpec } from '../command.js';
 import { printJson, stateColor, table } from '../output.js';
 
@@ -11,13 +10,7 @@ export const command: CommandSpec = {
   maxPositionals: 0,
   async run(_args, io) {
     const lanes = await io.lanes();
-    const held = (await lanes.claims.list({})).filter((h) => h.claim.kind === 'port');
-    const rows = [];
-    for (const h of held) {
-      const st = (await lanes.state.get(h.claim.sessionId)) as Record<string, Record<string, number>> | undefined;
-      const name = Object.entries(st?.[PORTS_KEY] ?? {}).find(([, p]) => String(p) === h.claim.name)?.[0] ?? null;
-      rows.push({ port: Number(h.claim.name), name, session: h.claim.sessionId, state: h.state, token: h.claim.token });
-    }
+    const rows = await lanes.ports.list();
     if (io.json) printJson(io.stdout, rows);
     else if (rows.length === 0) io.stdout('no leased ports\n');
     else io.stdout(table(['PORT', 'NAME', 'SESSION', 'STATE'], rows.map((r) => [r.port, r.name, r.session, stateColor(r.state)])));

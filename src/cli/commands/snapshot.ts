@@ -1,4 +1,4 @@
-import { EXIT, LanesError } from '../../core/errors.js';
+import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { str } from '../command.js';
 import { printJson } from '../output.js';
@@ -12,9 +12,8 @@ export const command: CommandSpec = {
   maxPositionals: 0,
   async run(args, io) {
     const lanes = await io.lanes();
-    const s = await lanes.sessions.resolve(str(args.values['session']));
-    if (!s.worktree) throw new LanesError('E_USAGE', `session ${s.id} has no worktree (it was not started inside a git repository)`);
-    const r = await lanes.snapshots.snapshot(s.worktree, s.id, 'lanes snapshot');
+    const session = str(args.values['session']);
+    const r = await lanes.snapshots.snapshot(session ? { session } : {});
     if (io.json) printJson(io.stdout, r);
     else io.stdout(r.created ? `saved ${r.snapshot.ref} (${r.files} changed files)\n` : `nothing changed since ${r.snapshot.ref}\n`);
     return EXIT.ok;

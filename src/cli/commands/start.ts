@@ -57,7 +57,8 @@ export const command: CommandSpec = {
     }
     if (io.json) printJson(io.stderr, session);
     const { code, reason } = await runChild(args.rest, { cwd: made?.path ?? process.cwd(), env: { ...process.env, LANES_SESSION: session.id } });
-    await lanes.sessions.end(session.id, reason);
+    // The one end path: the command's uncommitted work is snapshotted before the session ends.
+    await lanes.sessions.end(session.id, { reason });
     return code;
   },
 };

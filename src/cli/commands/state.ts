@@ -1,20 +1,9 @@
-import { EXIT, LanesError } from '../../core/errors.js';
+import { EXIT } from '../../core/errors.js';
 import { parseDuration } from '../../core/duration.js';
-import { CLEAR } from '../../services/state.js';
-import type { Json } from '../../services/state.js';
+import type { Json } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';
-
-type Obj = { [key: string]: Json };
-
-function asObject(value: Json | undefined, session: string): Obj {
-  if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new LanesError('E_USAGE', `the state of session ${session} is not a JSON object, so it has no keys`, { hint: 'read it whole with `lanes state get`' });
-  }
-  return value;
-}
 
 export const command: CommandSpec = {
   name: 'state',
@@ -43,14 +32,7 @@ export const command: CommandSpec = {
     switch (action) {
       case 'get': {
         if (value !== undefined) throw usageError(this, 'get takes at most a KEY');
-        const whole = await lanes.state.get(session);
-        if (key === undefined) {
-          printJson(io.stdout, whole ?? {});
-          return EXIT.ok;
-        }
-        const obj = asObject(whole, session);
-        if (!(key in obj)) throw new LanesError('E_NOT_FOUND', `session ${session} has no state key ${JSON.stringify(key)}`, { hint: `set it with \`lanes state set ${key} JSON\`` });
-        printJson(io.stdout, obj[key]);
+        printJson(io.stdout, key === undefined ? ((await lanes.state.get(session)) ?? {}) : await lanes.state.getKey(session, key));
         return EXIT.ok;
       }
       case 'set': {
@@ -61,7 +43,7 @@ export const command: CommandSpec = {
         } catch {
           throw usageError(this, `the value for ${key} is not valid JSON: ${value.slice(0, 60)} (quote strings: '"text"')`);
         }
-        const after = await lanes.state.mutate(session, (cur) => ({ ...asObject(cur, session), [key]: parsed }), wait);
+        const after = await lanes.state.setKey(session, key, parsed, wait);
         if (io.json) printJson(io.stdout, after);
         return EXIT.ok;
       }
@@ -72,11 +54,7 @@ export const command: CommandSpec = {
           if (io.json) printJson(io.stdout, { cleared: existed });
           return EXIT.ok;
         }
-        const after = await lanes.state.mutate(session, (cur) => {
-          const obj = { ...asObject(cur, session) };
-          delete obj[key];
-          return Object.keys(obj).length === 0 ? CLEAR : obj;
-        }, wait);
+        const after = await lanes.state.clearKey(session, key, wait);
         if (io.json) printJson(io.stdout, after ?? {});
         return EXIT.ok;
       }

@@ -1,5 +1,4 @@
-import { resolveStore } from '../../services/config.js';
-import { copyStore, migrateStore, storeStatus } from '../../services/store-admin.js';
+import { copyStore, migrateStore, resolveStore, storeStatus } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson, table } from '../output.js';

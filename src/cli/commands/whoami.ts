@@ -17,7 +17,7 @@ export const command: CommandSpec = {
       printJson(io.stdout, s);
       return EXIT.ok;
     }
-    const now = await lanes.store.now();
+    const now = await lanes.now();
     const lines = [
       `session  ${s.id} (${stateColor(s.state)}${s.why ? `: ${s.why}` : ''})`,
       s.label && `label    ${s.label}`,

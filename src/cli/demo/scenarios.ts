@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLanesError } from '../../core/errors.js';
-import type { Lanes } from '../../services/lanes.js';
+import type { Lanes } from '../../index.js';
 import { LineChild, workerPath } from './child.js';
 import type { RaceMode, RaceTally } from './worker.js';
 

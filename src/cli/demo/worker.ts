@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isLanesError } from '../../core/errors.js';
-import { openLanes } from '../../services/lanes.js';
+import { openLanes } from '../../index.js';
 
 export type RaceMode = 'plain' | 'envelope' | 'lanes';
 
@@ -70,7 +70,7 @@ async function race(mode: RaceMode, shared: string, rounds: number): Promise<Rac
       else throw e;
     }
   }
-  await lanes.sessions.end(id, 'race finished');
+  await lanes.sessions.end(id, { reason: 'race finished' });
   await lanes.close();
   return tally;
 }

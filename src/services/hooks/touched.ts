@@ -1,5 +1,5 @@
-import type { Store } from '../store/types.js';
-import type { Json, StateService } from './state.js';
+import type { Json } from '../state.js';
+import type { HookContext } from './context.js';
 
 /** Session state key: the repository paths the session's agent edited (reserved for lanes). */
 export const TOUCHED_KEY = 'lanes:touched';
@@ -14,8 +14,8 @@ export function touchedOf(state: Json | undefined): string[] {
 }
 
 /** The touched paths of several sessions, in one store read. */
-export async function touchedOfSessions(store: Store, sessionIds: string[]): Promise<Map<string, string[]>> {
-  const rows = await store.readStates(sessionIds);
+export async function touchedOfSessions(ctx: HookContext, sessionIds: string[]): Promise<Map<string, string[]>> {
+  const rows = await ctx.statesOf(sessionIds);
   return new Map(rows.map((r) => [r.sessionId, touchedOf(JSON.parse(r.value) as Json)]));
 }
 
@@ -23,9 +23,9 @@ export async function touchedOfSessions(store: Store, sessionIds: string[]): Pro
  * Changes the session's touched list under its state gate, like every change of the session's
  * state; `next` returns the new list, or null for no change. False when the state is not an object.
  */
-async function updateTouched(state: StateService, sessionId: string, next: (before: string[]) => string[] | null): Promise<boolean> {
+async function updateTouched(ctx: HookContext, sessionId: string, next: (before: string[]) => string[] | null): Promise<boolean> {
   let ok = true;
-  await state.mutate(sessionId, (cur) => {
+  await ctx.mutateState(sessionId, (cur) => {
     if (cur !== undefined && (cur === null || typeof cur !== 'object' || Array.isArray(cur))) {
       ok = false;
       return undefined;
@@ -37,13 +37,13 @@ async function updateTouched(state: StateService, sessionId: string, next: (befo
 }
 
 /** Replaces the session's touched list with what its own worktree says (end of turn). */
-export function setTouched(state: StateService, sessionId: string, paths: string[]): Promise<boolean> {
-  return updateTouched(state, sessionId, (before) => (before.length === paths.length && before.every((p, i) => p === paths[i]) ? null : paths));
+export function setTouched(ctx: HookContext, sessionId: string, paths: string[]): Promise<boolean> {
+  return updateTouched(ctx, sessionId, (before) => (before.length === paths.length && before.every((p, i) => p === paths[i]) ? null : paths));
 }
 
 /** Adds paths to the session's touched list (after an edit). */
-export function recordTouched(state: StateService, sessionId: string, paths: string[]): Promise<boolean> {
-  return updateTouched(state, sessionId, (before) => {
+export function recordTouched(ctx: HookContext, sessionId: string, paths: string[]): Promise<boolean> {
+  return updateTouched(ctx, sessionId, (before) => {
     const add = paths.filter((p) => !before.includes(p));
     return add.length === 0 ? null : [...before, ...add];
   });

@@ -1,8 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { discoverRepo } from '../git/discover.js';
-import { repoInfo } from '../git/repo.js';
-import type { RepoInfo } from '../git/repo.js';
+import { repoInfo } from './repo.js';
+import type { RepoInfo } from './repo.js';
 
 export interface RepoPath {
   repo: RepoInfo;
@@ -34,8 +33,7 @@ export async function locateInRepo(path: string, cache = new Map<string, RepoInf
   const dir = missing.length ? real : dirname(real);
   let repo = cache.get(dir);
   if (repo === undefined) {
-    const found = discoverRepo(dir);
-    repo = found === undefined ? await repoInfo(dir) : found;
+    repo = await repoInfo(dir);
     cache.set(dir, repo);
   }
   if (!repo) return null;

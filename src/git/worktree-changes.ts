@@ -1,7 +1,7 @@
-import { mergeBase } from '../git/merge.js';
-import { diffNames } from '../git/snapshot.js';
-import { status } from '../git/status.js';
-import { defaultBranch, revParse } from '../git/worktree.js';
+import { mergeBase } from './merge.js';
+import { diffNames } from './snapshot.js';
+import { status } from './status.js';
+import { defaultBranch, revParse } from './worktree.js';
 
 /**
  * Every path a worktree has changed and not landed: uncommitted changes (untracked files

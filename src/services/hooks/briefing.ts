@@ -1,17 +1,17 @@
-import type { SessionRecord } from '../store/types.js';
-import type { Lanes } from './lanes.js';
+import type { SessionRecord } from '../../store/types.js';
+import type { HookContext } from './context.js';
 import { touchedOfSessions } from './touched.js';
 
 /** What the model is told at session start: who else works in this repository, and the rules. */
-export async function briefing(lanes: Lanes, me: SessionRecord): Promise<string> {
+export async function briefing(ctx: HookContext, me: SessionRecord): Promise<string> {
   const lines = [`lanes: you are session ${me.id}${me.worktree ? ` in worktree ${me.worktree}` : ''}.`];
-  const others = await lanes.context.liveSessions((s) => s.id !== me.id && me.repo !== null && s.repo === me.repo);
+  const others = await ctx.liveSessions((s) => s.id !== me.id && me.repo !== null && s.repo === me.repo);
   if (others.length === 0) {
     lines.push('No other live session works in this repository right now.');
   } else {
-    const claims = await lanes.store.listClaims({ scopes: [`repo:${me.repo}`] });
+    const claims = await ctx.claimsIn([`repo:${me.repo}`]);
     lines.push(`Other live sessions in this repository (${others.length}):`);
-    const touchedBy = await touchedOfSessions(lanes.store, others.map((s) => s.id));
+    const touchedBy = await touchedOfSessions(ctx, others.map((s) => s.id));
     for (const s of others) {
       const held = claims.filter((c) => c.sessionId === s.id).map((c) => `${c.kind}:${c.name}`);
       const touched = touchedBy.get(s.id) ?? [];

@@ -1,14 +1,13 @@
 import { resolve } from 'node:path';
-import { ALLOW } from '../core/hook-event.js';
-import type { HookDecision } from '../core/hook-event.js';
-import { parseResource, resourcesConflict } from '../core/resource.js';
-import { riskyGitCommands } from '../core/shell-git.js';
-import { discoverRepo } from '../git/discover.js';
-import { repoInfo } from '../git/repo.js';
-import type { ClaimRecord, SessionRecord } from '../store/types.js';
-import type { Lanes } from './lanes.js';
-import { locateInRepo } from './repo-path.js';
-import type { RepoPath } from './repo-path.js';
+import { ALLOW } from '../../core/hook-event.js';
+import type { HookDecision } from '../../core/hook-event.js';
+import { parseResource, resourcesConflict } from '../../core/resource.js';
+import { riskyGitCommands } from '../../core/shell-git.js';
+import { repoInfo } from '../../git/repo.js';
+import { locateInRepo } from '../../git/repo-path.js';
+import type { RepoPath } from '../../git/repo-path.js';
+import type { ClaimRecord, SessionRecord } from '../../store/types.js';
+import type { HookContext } from './context.js';
 import { touchedOfSessions } from './touched.js';
 
 // The two checks that run before a tool call. They read the store only (no git process): claims,
@@ -19,11 +18,11 @@ function who(s: SessionRecord | undefined, id: string): string {
   return `session ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}${s.agent ? `, ${s.agent}` : ''}, pid ${s.owner.pid} on ${s.owner.host}`;
 }
 
-async function liveOthers(lanes: Lanes, self: string): Promise<Map<string, SessionRecord>> {
-  return new Map((await lanes.context.liveSessions((s) => s.id !== self)).map((s) => [s.id, s]));
+async function liveOthers(ctx: HookContext, self: string): Promise<Map<string, SessionRecord>> {
+  return new Map((await ctx.liveSessions((s) => s.id !== self)).map((s) => [s.id, s]));
 }
 
-export async function checkEdit(lanes: Lanes, self: string, paths: string[]): Promise<HookDecision> {
+export async function checkEdit(ctx: HookContext, self: string, paths: string[]): Promise<HookDecision> {
   const cache = new Map();
   const targets: RepoPath[] = [];
   for (const p of paths) {
@@ -31,14 +30,14 @@ export async function checkEdit(lanes: Lanes, self: string, paths: string[]): Pr
     if (at) targets.push(at); // outside every repository: not lanes' business
   }
   if (targets.length === 0) return ALLOW;
-  const repos = [...new Set(targets.map((t) => lanes.context.repoId(t.repo)))];
-  const claims = (await lanes.store.listClaims({ scopes: repos.map((r) => `repo:${r}`) })).filter((c) => c.kind === 'path' && c.sessionId !== self);
-  const others = await liveOthers(lanes, self);
+  const repos = [...new Set(targets.map((t) => ctx.repoId(t.repo)))];
+  const claims = (await ctx.claimsIn(repos.map((r) => `repo:${r}`))).filter((c) => c.kind === 'path' && c.sessionId !== self);
+  const others = await liveOthers(ctx, self);
   const blocked: { target: RepoPath; claim: ClaimRecord }[] = [];
   for (const target of targets) {
     let ref;
     try {
-      ref = parseResource(`path:${target.rel}`, { cwd: target.repo.worktreeRoot, worktreeRoot: target.repo.worktreeRoot, repoId: lanes.context.repoId(target.repo), host: lanes.context.host });
+      ref = parseResource(`path:${target.rel}`, { cwd: target.repo.worktreeRoot, worktreeRoot: target.repo.worktreeRoot, repoId: ctx.repoId(target.repo), host: ctx.host });
     } catch {
       continue;
     }
@@ -59,10 +58,10 @@ export async function checkEdit(lanes: Lanes, self: string, paths: string[]): Pr
   }
   // Early conflict warning: another live session of the same repository edited these paths.
   const warnings: string[] = [];
-  const sameRepo = [...others.values()].filter((s) => targets.some((t) => lanes.context.repoId(t.repo) === s.repo));
-  const touchedBy = await touchedOfSessions(lanes.store, sameRepo.map((s) => s.id));
+  const sameRepo = [...others.values()].filter((s) => targets.some((t) => ctx.repoId(t.repo) === s.repo));
+  const touchedBy = await touchedOfSessions(ctx, sameRepo.map((s) => s.id));
   for (const s of sameRepo) {
-    const mine = targets.filter((t) => lanes.context.repoId(t.repo) === s.repo);
+    const mine = targets.filter((t) => ctx.repoId(t.repo) === s.repo);
     const touched = new Set(touchedBy.get(s.id) ?? []);
     const hits = mine.filter((t) => touched.has(t.rel)).map((t) => t.rel);
     if (hits.length > 0) warnings.push(`${hits.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
@@ -84,18 +83,17 @@ const ALTERNATIVE: Record<string, string> = {
   restore: 'restore only files you changed yourself, after checking `lanes conflicts`; `lanes snapshot` first saves everything',
 };
 
-export async function checkShell(lanes: Lanes, self: string, cwd: string, command: string): Promise<HookDecision> {
+export async function checkShell(ctx: HookContext, self: string, cwd: string, command: string): Promise<HookDecision> {
   const risky = riskyGitCommands(command);
   if (risky.length === 0) return ALLOW;
   let others: Map<string, SessionRecord> | null = null;
   for (const r of risky) {
     const dir = resolve(cwd, r.dir ?? '.');
-    const found = discoverRepo(dir);
-    const repo = found === undefined ? await repoInfo(dir) : found;
+    const repo = await repoInfo(dir);
     if (!repo) continue;
-    others ??= await liveOthers(lanes, self);
+    others ??= await liveOthers(ctx, self);
     // A worktree is a directory of one machine: only sessions of this host can share it.
-    const sharing = [...others.values()].filter((s) => s.owner.host === lanes.context.host && s.repo === lanes.context.repoId(repo) && s.worktree === repo.worktreeRoot);
+    const sharing = [...others.values()].filter((s) => s.owner.host === ctx.host && s.repo === ctx.repoId(repo) && s.worktree === repo.worktreeRoot);
     if (sharing.length === 0) continue;
     const names = sharing.map((s) => who(s, s.id)).join('; ');
     return {

@@ -1,0 +1,47 @@
+import type { AgentName, HookDecision, HookEvent } from '../core/hook-event.js';
+import type { HookOutput, Payload } from './adapter.js';
+import { SILENT, asEdit, asShell, badInput, baseEvent, cwdOf, json, lifecycle, record, text } from './adapter.js';
+
+// Claude Code's hook payload and output shape, shared by every caller that speaks it: Claude Code
+// itself, Codex (the same field names and output format), and Cursor when it runs Claude Code's
+// hooks. Edits arrive as Edit/Write/MultiEdit (tool_input.file_path) and NotebookEdit
+// (notebook_path), shell commands as Bash. A deny is exit 0 with hookSpecificOutput (exit 2 would
+// also block, but the JSON carries the reason to the model reliably).
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+
+export function parseClaudeShaped(agent: AgentName, id: string, event: string, payload: Payload): HookEvent {
+  const cwd = cwdOf(payload);
+  const tool = text(payload, 'tool_name');
+  const input = record(payload['tool_input']);
+  const e = baseEvent(agent, 'ignore', id, cwd);
+  e.toolName = tool;
+  switch (event) {
+    case 'session-start':
+      return lifecycle(e, 'session-start', text(payload, 'source'));
+    case 'session-end':
+      return lifecycle(e, 'session-end', text(payload, 'reason'));
+    case 'stop':
+      return lifecycle(e, 'stop');
+    case 'pre-tool-use':
+    case 'post-tool-use': {
+      const post = event === 'post-tool-use';
+      if (tool && EDIT_TOOLS.has(tool)) return asEdit(e, post, text(input, 'file_path') ?? text(input, 'notebook_path'));
+      return tool === 'Bash' && !post ? asShell(e, text(input, 'command')) : e;
+    }
+    default:
+      throw badInput(agent, `unknown event ${JSON.stringify(event)}`);
+  }
+}
+
+export function renderClaudeShaped(event: HookEvent, d: HookDecision): HookOutput {
+  if (event.kind === 'pre-edit' || event.kind === 'pre-shell') {
+    if (d.permission === 'deny') {
+      return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: d.reason } }, d.notice);
+    }
+    // A warning adds context and decides nothing: "allow" here would skip the user's own permission prompts.
+    if (d.context) return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: d.context }, ...(d.notice ? { systemMessage: `lanes: ${d.notice}` } : {}) });
+    return SILENT;
+  }
+  if (event.kind === 'session-start' && d.context) return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: d.context } });
+  return d.notice ? { ...SILENT, stderr: `lanes: ${d.notice}\n` } : SILENT;
+}

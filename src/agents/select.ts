@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentName, HookEvent } from '../core/hook-event.js';
+import type { AgentAdapter, Env, Payload } from './adapter.js';
+import { badInput, baseEvent, cwdOf, workspaceRoots } from './adapter.js';
+import { parseClaudeShaped } from './claude-shaped.js';
+import { cursorSessionId, isCursorPayload } from './cursor/adapter.js';
+import { cursorInstall } from './cursor/install.js';
+import { ADAPTERS } from './index.js';
+import { lanesHandlerPattern } from './install-spec.js';
+
+// Which adapter answers a hook call, decided before any adapter parses: the adapters only
+// translate (they never read the disk nor know of one another); the one case where the caller is
+// not the agent its hook was installed for is settled here.
+
+/**
+ * Whether lanes' own Cursor hooks are installed for these workspace roots or for the user. Cursor
+ * runs Claude Code's hooks as well; when its own lanes hooks are there, the Claude Code entry point
+ * stays silent for Cursor's events so that lanes acts once per event.
+ */
+export function cursorHooksInstalled(roots: string[], home = homedir()): boolean {
+  const mine = lanesHandlerPattern('cursor');
+  for (const file of [...roots.map((r) => join(r, cursorInstall.projectFile)), join(home, cursorInstall.userFile)]) {
+    try {
+      if (mine.test(readFileSync(file, 'utf8'))) return true;
+    } catch {
+      // no such file: not installed there
+    }
+  }
+  return false;
+}
+
+/** Cursor running Claude Code's hooks: act as the Cursor session, or not at all when lanes' Cursor hooks see the same event. */
+function cursorThroughClaudeHooks(event: string, payload: Payload): HookEvent {
+  const id = cursorSessionId(payload);
+  if (!id) throw badInput('claude-code', 'a Cursor payload without conversation_id');
+  const roots = workspaceRoots(payload);
+  const cwd = cwdOf(payload, roots[0]);
+  if (cursorHooksInstalled(roots.length > 0 ? roots : [cwd])) return baseEvent('cursor', 'ignore', id, cwd);
+  return parseClaudeShaped('cursor', id, event, { ...payload, cwd });
+}
+
+/**
+ * The event of one `lanes hook AGENT EVENT` call, and the adapter that renders the answer: always
+ * the one the hook was installed for, since its caller reads that agent's output format.
+ */
+export function parseHookCall(agent: AgentName, event: string, payload: Payload, env: Env): { adapter: AgentAdapter; event: HookEvent } {
+  const adapter = ADAPTERS[agent];
+  if (!adapter.events.includes(event)) throw new Error(`unknown ${agent} event ${JSON.stringify(event)} (known: ${adapter.events.join(', ')})`);
+  if (agent === 'claude-code' && isCursorPayload(payload)) return { adapter, event: cursorThroughClaudeHooks(event, payload) };
+  return { adapter, event: adapter.parse(event, payload, env) };
+}

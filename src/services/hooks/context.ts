@@ -1,0 +1,34 @@
+import type { LanesConfig } from '../../core/config.js';
+import type { RepoInfo } from '../../git/repo.js';
+import type { ClaimRecord, SessionRecord, StateRecord } from '../../store/types.js';
+import type { EndResult } from '../end-session.js';
+import type { AttachOptions } from '../sessions.js';
+import type { SnapshotResult } from '../snapshots.js';
+import type { Mutator } from '../state.js';
+
+/**
+ * What the hook policy may use: a narrow view of the library, built once per openLanes(). The
+ * policy decides; it reaches the store, git and the other services only through these calls.
+ */
+export interface HookContext {
+  /** This machine's host id (worktrees are directories of one host). */
+  readonly host: string;
+  /** A repository's identity in claim scopes and session records. */
+  repoId(repo: RepoInfo): string;
+  /** Sessions that are live right now, among those `which` keeps. */
+  liveSessions(which: (s: SessionRecord) => boolean): Promise<SessionRecord[]>;
+  /** A session's record, or null when the store does not know it. */
+  findSession(id: string): Promise<SessionRecord | null>;
+  attachSession(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
+  /** The claims of these scopes (`repo:<id>`, `host:<id>`). */
+  claimsIn(scopes: string[]): Promise<ClaimRecord[]>;
+  /** The stored state of several sessions, in one read. */
+  statesOf(sessionIds: string[]): Promise<StateRecord[]>;
+  /** A change of one session's state under its gate. */
+  mutateState(sessionId: string, fn: Mutator): Promise<unknown>;
+  /** lanes.toml of a worktree merged with the user config. */
+  config(worktree: string): Promise<LanesConfig>;
+  snapshot(worktree: string, sessionId: string, why: string): Promise<SnapshotResult>;
+  /** The one end: snapshot first, then end and release. */
+  endSession(id: string, reason: string): Promise<EndResult>;
+}

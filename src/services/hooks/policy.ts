@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import { ALLOW, capText, hookSessionId } from '../../core/hook-event.js';
+import type { HookDecision, HookEvent } from '../../core/hook-event.js';
+import { agentPid, callerPid, identityOf } from '../../core/process-identity.js';
+import { locateInRepo } from '../../git/repo-path.js';
+import type { SessionRecord } from '../../store/types.js';
+import { briefing } from './briefing.js';
+import { checkEdit, checkShell } from './checks.js';
+import type { HookContext } from './context.js';
+import { writeEnvFile } from './env-file.js';
+import { recordTouched, setTouched } from './touched.js';
+
+// The one policy behind every agent's hooks (adapters only translate). Decisions:
+//   session-start  register/re-attach `<agent>:<id>`, brief the model, export LANES_SESSION
+//   pre-edit       deny a path another live session claimed; warn when another live session changed it
+//   pre-shell      deny index-changing git commands in a worktree another live session shares
+//   post-edit      record the touched paths on the session (+ heartbeat, done by the caller)
+//   stop           heartbeat; a snapshot per turn with [snapshot] on_stop = true
+//   session-end    snapshot dirty work, release claims and ports, end the session
+
+export async function decide(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
+  switch (event.kind) {
+    case 'ignore':
+      return ALLOW;
+    case 'session-start':
+      return sessionStart(ctx, event);
+    case 'pre-edit':
+      return checkEdit(ctx, hookSessionId(event), event.paths);
+    case 'pre-shell':
+      return checkShell(ctx, hookSessionId(event), event.cwd, event.command ?? '');
+    case 'post-edit':
+      return postEdit(ctx, event);
+    case 'stop':
+      return stop(ctx, event);
+    case 'session-end':
+      return sessionEnd(ctx, event);
+  }
+}
+
+/**
+ * Registers the agent session (or re-attaches it: resume, clear, compact) to the agent process:
+ * the pid the agent names, else the agent found above the hook's shell, else the hook's parent.
+ */
+function attach(ctx: HookContext, event: HookEvent): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
+  const named = event.agentPid ?? agentPid(process.ppid);
+  const pid = [named, callerPid(process.ppid), process.ppid].find((p) => identityOf(p) !== null);
+  if (pid === undefined) throw new Error(`cannot read the identity of the agent process ${named}`);
+  return ctx.attachSession({ id: hookSessionId(event), agent: event.agent, cwd: event.cwd, pid });
+}
+
+async function sessionStart(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
+  const { session } = await attach(ctx, event);
+  let notice: string | null = null;
+  if (event.envFile) {
+    try {
+      writeEnvFile(event.envFile, session.id);
+    } catch (e) {
+      notice = `could not write LANES_SESSION to ${event.envFile}: ${(e as Error).message}`;
+    }
+  }
+  return { ...ALLOW, context: capText(await briefing(ctx, session)), notice };
+}
+
+/** The session's record, registering it when the agent's session-start hook never ran (hooks installed mid-session). */
+async function ensureSession(ctx: HookContext, event: HookEvent): Promise<SessionRecord> {
+  const found = await ctx.findSession(hookSessionId(event));
+  return found && found.endedAt === null ? found : (await attach(ctx, event)).session;
+}
+
+async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
+  const session = await ensureSession(ctx, event);
+  const cache = new Map();
+  const rels: string[] = [];
+  for (const p of event.paths) {
+    const at = await locateInRepo(p, cache);
+    if (at && (session.repo === null || ctx.repoId(at.repo) === session.repo)) rels.push(at.rel);
+  }
+  if (rels.length === 0) return ALLOW;
+  const ok = await recordTouched(ctx, session.id, rels);
+  return ok ? ALLOW : { ...ALLOW, notice: `the state of ${session.id} is not a JSON object; edited paths were not recorded (lanes state clear fixes it)` };
+}
+
+async function stop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
+  const session = await ensureSession(ctx, event);
+  if (!session.worktree || !existsSync(session.worktree)) return ALLOW;
+  await refreshTouched(ctx, session);
+  const config = await ctx.config(session.worktree);
+  if (!config.snapshot.onStop) return ALLOW;
+  const r = await ctx.snapshot(session.worktree, session.id, `turn end (${event.agent})`);
+  return { ...ALLOW, notice: r.created ? `snapshot ${r.snapshot.ref} saved` : null };
+}
+
+/**
+ * End of turn: the session's edited paths become what its worktree has changed and not landed,
+ * so the early-conflict warnings also see changes made by shell commands. Only in a worktree of
+ * its own: in a shared one, git cannot tell whose changes are whose, and the after-edit records stay.
+ */
+async function refreshTouched(ctx: HookContext, session: SessionRecord): Promise<void> {
+  const sharers = await ctx.liveSessions((s) => s.id !== session.id && s.worktree === session.worktree && s.owner.host === session.owner.host);
+  if (sharers.length > 0) return;
+  const { changedNotLanded } = await import('../../git/worktree-changes.js');
+  await setTouched(ctx, session.id, await changedNotLanded(session.worktree as string));
+}
+
+async function sessionEnd(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
+  const id = hookSessionId(event);
+  const found = await ctx.findSession(id);
+  if (!found || found.endedAt !== null) return ALLOW;
+  const r = await ctx.endSession(id, `${event.agent} session ended${event.source ? ` (${event.source})` : ''}`);
+  const saved = r.snapshot ? `, work saved in ${r.snapshot.ref}` : '';
+  return { ...ALLOW, notice: `session ${id} ended, ${r.released.length} claim(s) released${saved}` };
+}

@@ -1,0 +1,154 @@
+// The public shape of the library: what `openLanes()` returns. Every caller (the CLI, `lanes hook`,
+// the demo, and later the dashboard and the MCP server) reaches every behaviour through it and
+// nothing below it, so each behaviour has one code path.
+import type { LanesConfig } from '../core/config.js';
+import type { HookDecision, HookEvent } from '../core/hook-event.js';
+import type { Envelope } from '../core/handoff-envelope.js';
+import type { ResourceRef } from '../core/resource.js';
+import type { PathCommitResult } from '../git/commit-paths.js';
+import type { RepoInfo } from '../git/repo.js';
+import type { ClaimRecord, Grant, SessionRecord, StoreInfo } from '../store/types.js';
+import type { ClaimHolder, ClaimOptions } from './claims.js';
+import type { ConflictReport } from './conflicts.js';
+import type { DoctorReport } from './doctor.js';
+import type { EndOptions, EndResult } from './end-session.js';
+import type { GuardStatus } from './guard.js';
+import type { HandoffWritten } from './handoffs.js';
+import type { LandMode, LandResult } from './land.js';
+import type { PortLease } from './ports.js';
+import type { SessionEnvironment } from './runtime-env.js';
+import type { AttachOptions, SessionView, StartOptions } from './sessions.js';
+import type { Snapshot, SnapshotResult } from './snapshots.js';
+import type { Json, Mutator } from './state.js';
+import type { SweepReport } from './sweep.js';
+import type { WaitOptions } from './wait.js';
+import type { CreatedWorktree } from './worktrees.js';
+
+export interface LanesSessions {
+  /** Registers a session owned by process `pid` (live exactly while it runs). */
+  start(options: StartOptions): Promise<SessionRecord>;
+  /** Registers an agent's session under a fixed id, or re-attaches it to a new owner (resume, compact). */
+  attach(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
+  /**
+   * The one way a session ends (lanes end, `start -- CMD` exiting, the agents' session-end hook,
+   * doctor --fix): its uncommitted work is snapshotted first, then the session ends and releases
+   * every claim in one transaction; optionally its worktree goes (never unsaved work).
+   */
+  end(id: string, options?: EndOptions): Promise<EndResult>;
+  /** The session this object acts as, with a clear error when unset, unknown or ended. */
+  current(): Promise<SessionView>;
+  get(id: string): Promise<SessionView>;
+  /** The named session (any state), or without a name the current one. */
+  resolve(id?: string | null): Promise<SessionView>;
+  /** Sessions not ended (dead ones included); every session with `all`. */
+  list(options?: { all?: boolean }): Promise<SessionView[]>;
+}
+
+export interface LanesClaims {
+  /** Claims all resources or none; each grant carries a fencing token. */
+  claim(resources: string[], options?: ClaimOptions): Promise<Grant[]>;
+  release(resources: string[], options?: { session?: string }): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }>;
+  /** Claims of this repository and host (every claim with `all`), with their holders' state. */
+  list(options?: { all?: boolean }): Promise<ClaimHolder[]>;
+  /** Who holds this resource or anything overlapping it. */
+  check(resource: string, options?: { scope?: 'repo' }): Promise<{ ref: ResourceRef; holders: ClaimHolder[] }>;
+  /** Passes only while `token` is the current grant of the resource (else E_FENCED, exit 4). */
+  assertFenced(resource: string | ResourceRef, token: number): Promise<void>;
+}
+
+export interface LanesState {
+  /** The last committed state of a session (never waits). */
+  get(session: string): Promise<Json | undefined>;
+  /** One key of a session's state (E_NOT_FOUND when absent). */
+  getKey(session: string, key: string): Promise<Json>;
+  /** Runs fn under the session's gate and stores what it returns (CLEAR deletes). */
+  mutate(session: string, fn: Mutator, options?: WaitOptions): Promise<Json | undefined>;
+  /** Sets one key under the gate; returns the whole new state. */
+  setKey(session: string, key: string, value: Json, options?: WaitOptions): Promise<Json | undefined>;
+  /** Removes one key under the gate (the state goes when it was the last key). */
+  clearKey(session: string, key: string, options?: WaitOptions): Promise<Json | undefined>;
+  /** Deletes the whole state under the gate; refused from inside a mutate of the same session. */
+  clear(session: string, options?: WaitOptions): Promise<boolean>;
+  /** Decides and clears in one gated step. */
+  clearIf(session: string, predicate: (current: Json | undefined) => boolean | Promise<boolean>, options?: WaitOptions): Promise<boolean>;
+}
+
+export interface LanesHandoffs {
+  put(name: string, payload: Buffer | string, options?: { session?: string }): Promise<HandoffWritten>;
+  /** Reads a handoff of this session (or of `from`) after proving its writer and checksum. */
+  get(name: string, options?: { from?: string; session?: string }): Promise<Envelope & { path: string }>;
+  /** A private per-session path for a tool that must write its own file. */
+  path(name: string, options?: { session?: string }): Promise<string>;
+  /** An envelope at an explicit directory (lanes' envelope on a path shared with other tools). */
+  putAt(dir: string, name: string, payload: Buffer | string, session: string): HandoffWritten;
+  getAt(dir: string, name: string, expectedSession: string): Envelope;
+}
+
+export interface LanesSnapshots {
+  /** Saves the session's uncommitted work to a private ref (default: the current session). */
+  snapshot(options?: { session?: string; why?: string }): Promise<SnapshotResult>;
+  list(session?: string): Promise<Snapshot[]>;
+  restore(snapshot: string, into?: string): Promise<{ snapshot: Snapshot; path: string; branch: string | null }>;
+}
+
+export interface LanesPorts {
+  /** A TCP port leased to the session for `name`, stable for the session and name. */
+  lease(name: string, options?: { session?: string }): Promise<number>;
+  /** Leased ports of this machine with their sessions and names. */
+  list(): Promise<PortLease[]>;
+}
+
+export interface LanesGuard {
+  install(options: { protect?: string[]; lanesCommand: string }): Promise<GuardStatus>;
+  uninstall(): Promise<GuardStatus>;
+  status(): Promise<GuardStatus>;
+  /** The pre-commit check: staged paths claimed by another live session, and worktree sharers. */
+  checkCommit(): Promise<{ blocked: string[]; warnings: string[] }>;
+}
+
+export interface SweepOptions {
+  dryRun?: boolean;
+  onProgress?: (done: number, total: number, worktree: string) => void;
+}
+
+export interface Lanes {
+  /** The session this object acts as ($LANES_SESSION or the `session` option), or null. */
+  readonly sessionId: string | null;
+  /** Which store this is (backend, location without any password, schema version). */
+  readonly storeInfo: StoreInfo;
+  /** The store's clock (ms since the epoch): ages shown to users are measured on it. */
+  now(): Promise<number>;
+  /** The repository and worktree of the working directory, or null outside one. */
+  repository(): Promise<RepoInfo | null>;
+  /** lanes.toml of the session's worktree (or the working directory's) merged with the user config. */
+  config(worktree?: string | null): Promise<LanesConfig & { files: string[] }>;
+  readonly sessions: LanesSessions;
+  readonly claims: LanesClaims;
+  readonly state: LanesState;
+  readonly handoffs: LanesHandoffs;
+  readonly snapshots: LanesSnapshots;
+  readonly ports: LanesPorts;
+  readonly guard: LanesGuard;
+  /** A new worktree + branch lanes/<slug> for a session (lanes start --worktree). */
+  createWorktree(options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree>;
+  /** Exactly these paths (relative to the working directory) onto this worktree's branch. */
+  commit(paths: string[], message: string): Promise<PathCommitResult>;
+  /** Snapshots every dirty worktree to private refs; flags collisions and stale copies. */
+  sweep(options?: SweepOptions): Promise<SweepReport>;
+  /** Predicted overlaps between live sessions and with the target branch. */
+  conflicts(options?: { against?: string }): Promise<ConflictReport>;
+  /** Publishes this session's branch, fenced by its ticket claim. */
+  land(options?: { into?: string; mode?: LandMode }): Promise<LandResult>;
+  /** Takes over a dead or ended session's claims, ticket and worktree. */
+  adopt(session: string): Promise<{ worktree: string | null; grants: Grant[] }>;
+  /** The session's environment: identity, private dirs, leased ports, templates, what exec strips. */
+  environment(options?: { session?: string | null; inherited?: Record<string, string | undefined> }): Promise<SessionEnvironment & { session: SessionView }>;
+  /** Dead sessions, orphan worktrees, stale claims, shared worktrees; `fix` repairs what is safe. */
+  doctor(options?: { fix?: boolean }): Promise<DoctorReport>;
+  /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */
+  hook(event: HookEvent): Promise<HookDecision>;
+  /** Refreshes the current session's lease (close() does it too). */
+  heartbeat(): Promise<boolean>;
+  /** Heartbeats the current session, then closes the store. */
+  close(): Promise<void>;
+}

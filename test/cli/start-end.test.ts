@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { lanes, lanesChild, lanesEnv, gitRepo } from '../helpers/env.js';
+
+// `lanes start -- CMD` ends its session through the one end path (lanes end, the session-end hook
+// and doctor --fix use it too): uncommitted work is snapshotted before the session ends.
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+
+function snapshotsOf(repo: string): string[] {
+  return git(repo, 'for-each-ref', '--format=%(refname)', 'refs/lanes/snapshots/').split('\n').filter(Boolean);
+}
+
+test('start --worktree -- CMD: the command\'s uncommitted change is snapshotted when it exits', async () => {
+  const env = lanesEnv();
+  const repo = gitRepo();
+  const r = await lanes(['start', '--worktree', '--label', 'wrapped', '--', 'sh', '-c', 'echo x >> a.txt; echo "$LANES_SESSION"'], { env, cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  const id = r.stdout.trim();
+  const refs = snapshotsOf(repo);
+  assert.equal(refs.length, 1, `one snapshot ref, got ${refs.join(', ')}`);
+  assert.match(refs[0]!, new RegExp(`^refs/lanes/snapshots/${id}/1$`));
+  assert.equal(git(repo, 'show', `${refs[0]}:a.txt`), 'x\n', 'the snapshot holds the command\'s change');
+  const [s] = JSON.parse((await lanes(['ls', '--all', '--json'], { env })).stdout);
+  assert.equal(s.state, 'ended');
+  assert.equal(s.endReason, 'command exited with code 0');
+  assert.equal(readFileSync(`${s.worktree}/a.txt`, 'utf8'), 'x\n', 'the work itself stays in the worktree');
+});
+
+test('start --worktree -- CMD killed by a signal forwarded from lanes: snapshot, then end', async () => {
+  const env = lanesEnv();
+  const repo = gitRepo();
+  const child = lanesChild(['start', '--worktree', '--label', 'killed', '--', 'sh', '-c', 'echo y > b.txt; echo ready; exec sleep 60'], { env, cwd: repo });
+  await child.waitFor(/ready/);
+  child.proc.kill('SIGTERM');
+  const exit = await child.exited;
+  assert.equal(exit.code, 143, child.stderr);
+  const refs = snapshotsOf(repo);
+  assert.equal(refs.length, 1, `one snapshot ref, got ${refs.join(', ')}`);
+  assert.equal(git(repo, 'show', `${refs[0]}:b.txt`), 'y\n');
+  const [s] = JSON.parse((await lanes(['ls', '--all', '--json'], { env })).stdout);
+  assert.equal(s.state, 'ended');
+  assert.equal(s.endReason, 'command killed by SIGTERM');
+});
+
+test('start -- CMD with nothing changed ends without a snapshot ref', async () => {
+  const env = lanesEnv();
+  const repo = gitRepo();
+  const r = await lanes(['start', '--worktree', '--', 'true'], { env, cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(snapshotsOf(repo), []);
+  assert.equal(existsSync(repo), true);
+});
