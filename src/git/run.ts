@@ -1,4 +1,5 @@
 import type { ExecFileException } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { childProcess } from '../core/builtins.js';
 import { LanesError } from '../core/errors.js';
 
@@ -74,20 +75,48 @@ export function git(args: string[], options: GitRunOptions): Promise<string> {
     // GIT_LITERAL_PATHSPECS: a path is a path (a file named '*' or ':x' is not a pattern or magic).
     const env = { ...process.env, ...options.env, LC_ALL: 'C', GIT_LITERAL_PATHSPECS: '1', GIT_TERMINAL_PROMPT: '0' };
     const maxBuffer = options.maxBuffer ?? DEFAULT_MAX_BUFFER;
-    const child = childProcess().execFile('git', args, { cwd: options.cwd, env, maxBuffer, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err) {
-        if (err.code === 'ENOENT') {
-          reject(new LanesError('E_GIT', 'git is not installed or not on PATH', { hint: 'install git (apt-get install git)' }));
-          return;
-        }
-        reject(new GitError(args, options.cwd, failureOf(err, maxBuffer), stderr, stdout));
-        return;
-      }
-      resolvePromise(stdout);
-    });
+    let child;
+    try {
+      child = childProcess().execFile('git', args, { cwd: options.cwd, env, maxBuffer, encoding: 'utf8' }, (err, stdout, stderr) => {
+        if (!err) resolvePromise(stdout);
+        else if (isSpawnError(err)) reject(cannotStart(args, options.cwd, err));
+        else reject(new GitError(args, options.cwd, failureOf(err, maxBuffer), stderr, stdout));
+      });
+    } catch (e) {
+      // Some spawn failures (a cwd that is a file: ENOTDIR) throw instead of reaching the callback.
+      reject(cannotStart(args, options.cwd, e as Error));
+      return;
+    }
+    // A git that exits without reading all of its stdin (it failed early, or never reads stdin)
+    // makes the write fail with EPIPE, emitted on child.stdin; unhandled, that 'error' event would
+    // crash the process. The exit code, signal and stderr in the callback report what happened.
+    child.stdin?.on('error', () => {});
     if (options.input !== undefined) child.stdin?.end(options.input);
     else child.stdin?.end();
   });
+}
+
+/** git never ran: the error comes from spawning it (syscall "spawn git"), not from git. */
+function isSpawnError(err: ExecFileException): boolean {
+  return typeof err.code === 'string' && (err.syscall?.startsWith('spawn') ?? false);
+}
+
+/**
+ * Node reports a missing cwd as ENOENT of "spawn git", the same as a missing git binary, so the
+ * directory is checked before blaming git's installation.
+ */
+function cannotStart(args: string[], cwd: string, err: Error & { code?: string | number | null }): LanesError {
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) {
+    return new LanesError('E_GIT', `cannot run git ${args.join(' ')} in ${cwd}: no such directory`, { details: { args, cwd }, cause: err });
+  }
+  if (err.code === 'ENOENT') return new LanesError('E_GIT', 'git is not installed or not on PATH', { hint: 'install git (apt-get install git)', cause: err });
+  return new LanesError('E_GIT', `cannot start git ${args.join(' ')} in ${cwd}: ${err.message}`, { details: { args, cwd }, cause: err });
 }
 
 /**

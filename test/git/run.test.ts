@@ -81,3 +81,18 @@ test('a git that exits with an error: exit code and first stderr line, no signal
   assert.equal(e.signal, null);
   assert.equal(e.message, `git rev-parse --verify no-such-branch failed in ${repo} (exit 128): fatal: Needed a single revision`);
 });
+
+test('input git never reads (it failed first) is a GitError, not an uncaught EPIPE', async () => {
+  const repo = gitRepo();
+  // Far more than a pipe buffer: the write is still going on when git exits.
+  const e = await rejection(git(['rev-parse', '--verify', 'no-such-branch'], { cwd: repo, input: Buffer.alloc(8 * 1024 * 1024, 'x') }));
+  assert.ok(e instanceof GitError, String(e));
+  assert.equal(e.exit, 128);
+});
+
+test('a cwd that does not exist is named as such, not reported as git missing', async () => {
+  const gone = join(tmp(), 'removed-worktree');
+  const e = await rejection(git(['status'], { cwd: gone }));
+  assert.ok(e instanceof Error);
+  assert.equal(e.message, `cannot run git status in ${gone}: no such directory`);
+});
