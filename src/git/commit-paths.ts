@@ -39,6 +39,9 @@ const IN_PROGRESS: [string, string][] = [
  *     not show a revert of it and everything else staged stays staged.
  */
 export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
+  // `git add -A --` with no pathspec at all means the whole worktree: an empty list would commit
+  // everybody's changes, the very sweep this function exists to prevent.
+  if (req.paths.length === 0) throw new LanesError('E_USAGE', 'no paths to commit', { hint: 'name the paths to commit: lanes commit -m MESSAGE -- PATH…' });
   const gitDir = await gitDirOf(req.worktree);
   for (const [marker, what] of IN_PROGRESS) {
     if (existsSync(join(gitDir, marker))) {

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { RepoInfo } from './repo.js';
+import type { RepoInfo } from './types.js';
 
 /**
  * The repository and worktree of `cwd` found by reading `.git` the way git does, without running

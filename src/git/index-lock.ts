@@ -1,6 +1,19 @@
 import { closeSync, constants, fsyncSync, futimesSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import { LanesError } from '../core/errors.js';
+
+/**
+ * The mtime (seconds) for a copy of an index whose original has stats `st`: never later than the
+ * original's (rounded down to the microsecond, minus one for float error). That matters: git's
+ * racy-git check trusts an entry whose file mtime is older than the index file's mtime. A copy
+ * stamped "now" would make entries recorded in the index's last second look safe, and a file
+ * rewritten within that second with the same size (git compares whole seconds unless built with
+ * USE_NSEC) would stay invisible to `git add` and `git status` run against the copy.
+ */
+export function indexCopyMtime(st: Stats): number {
+  return (Math.floor(st.mtimeMs * 1000) - 1) / 1e6;
+}
 
 /**
  * git's own index protocol: whoever creates `<gitdir>/index.lock` with O_EXCL owns the index until
@@ -37,11 +50,8 @@ export class IndexLock {
 
   /**
    * Fills the lock file with the current index so git can be pointed at it (GIT_INDEX_FILE), and
-   * gives it the index's own mtime. That matters: git's racy-git check trusts an entry whose file
-   * mtime is older than the index file's mtime. A copy stamped "now" would make entries recorded
-   * in the index's last second look safe, and a file rewritten within that second with the same
-   * size (git compares whole seconds unless built with USE_NSEC) would stay invisible to `git add`
-   * and `git status` for good. Seen in the index-incident test before this was fixed.
+   * gives it the index's own mtime (see indexCopyMtime). Seen in the index-incident test before
+   * the mtime was kept.
    */
   fill(index: string): void {
     if (this.fd === null) throw new Error('index lock already released');
@@ -53,9 +63,7 @@ export class IndexLock {
     }
     const content = readFileSync(index);
     for (let off = 0; off < content.length;) off += writeSync(this.fd, content, off);
-    // Never later than the original (rounded down to the microsecond, minus one for float error).
-    const mtime = (Math.floor(st.mtimeMs * 1000) - 1) / 1e6;
-    futimesSync(this.fd, st.atimeMs / 1000, mtime);
+    futimesSync(this.fd, st.atimeMs / 1000, indexCopyMtime(st));
     fsyncSync(this.fd);
   }
 

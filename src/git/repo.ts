@@ -1,12 +1,9 @@
 import { discoverRepo } from './discover.js';
 import { GitError, git } from './run.js';
+import type { RepoInfo } from './types.js';
 
-export interface RepoInfo {
-  /** Absolute git common dir: the same for every worktree of one repository, so it identifies the repository. */
-  commonDir: string;
-  /** Absolute root of the worktree containing cwd. */
-  worktreeRoot: string;
-}
+// Callers outside src/git import the type from here, next to repoInfo().
+export type { RepoInfo };
 
 /** The repository and worktree of `cwd`, or null when cwd is not inside a git worktree. */
 export async function repoInfo(cwd: string): Promise<RepoInfo | null> {

@@ -1,6 +1,7 @@
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { crypto } from '../core/builtins.js';
 import { join } from 'node:path';
+import { indexCopyMtime } from './index-lock.js';
 import { git } from './run.js';
 import { gitDirAndHead } from './worktree.js';
 
@@ -23,14 +24,20 @@ export interface Captured {
 /**
  * Captures a worktree's working state as a tree without touching its index, files or branch: a
  * private copy of the index (GIT_INDEX_FILE) takes `git add -A`, then `write-tree`. Starting from a
- * copy of the real index reuses its stat cache, so unchanged files are not even read.
+ * copy of the real index reuses its stat cache, so unchanged files are not even read; the copy keeps
+ * the index's mtime, which git's racy-git check needs to be trusted (see indexCopyMtime).
  */
 export async function captureWorktree(worktree: string): Promise<Captured> {
   const { gitDir, head } = await gitDirAndHead(worktree);
   const index = join(gitDir, `lanes-capture-${process.pid}-${crypto().randomBytes(4).toString('hex')}.index`);
   try {
     try {
-      copyFileSync(join(gitDir, 'index'), index);
+      // Stat before copying: should another git replace the index in between, the copy is newer
+      // than the stamp, the safe direction (more entries count as racy and get their contents read).
+      const real = join(gitDir, 'index');
+      const st = statSync(real);
+      copyFileSync(real, index);
+      utimesSync(index, st.atimeMs / 1000, indexCopyMtime(st));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }

@@ -1,0 +1,19 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { commitPaths } from '../../src/git/commit-paths.js';
+import { isLanesError } from '../../src/core/errors.js';
+import { gitRepo } from '../helpers/env.js';
+
+test('commitPaths with no paths commits nothing (git add -A -- with no pathspec would take the whole worktree)', async () => {
+  const repo = gitRepo();
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
+  const before = git('rev-parse', 'HEAD');
+  writeFileSync(join(repo, 'README.md'), 'changed by somebody else\n');
+  writeFileSync(join(repo, 'theirs.txt'), 'untracked work of somebody else\n');
+  await assert.rejects(commitPaths({ cwd: repo, worktree: repo, paths: [], message: 'nothing named' }), (e) => isLanesError(e, 'E_USAGE'));
+  assert.equal(git('rev-parse', 'HEAD'), before);
+  assert.equal(git('status', '--porcelain'), ' M README.md\n?? theirs.txt\n');
+});
