@@ -5,10 +5,29 @@
 // native better-sqlite3 module is still only required when the store is opened.
 // LANES_SPLIT=1 builds the split variant for comparison.
 import { build } from 'esbuild';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 rmSync('dist', { recursive: true, force: true });
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+
+// src/cli/registry.ts lists every command with a loader; a bundle that must not run a command gets
+// an empty module in its place: the dispatcher (dist/cli.cjs) runs none, dist/hot.cjs only the hot ones.
+const commandStubs = (keep) => ({
+  name: 'command-stubs',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (a) => {
+      const name = a.path.slice('./commands/'.length, -'.js'.length);
+      return keep(name) ? undefined : { path: name, namespace: 'command-stub' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'command-stub' }, (a) => ({ contents: `throw new Error('lanes: the command ${a.path} is not in this bundle');`, loader: 'js' }));
+  },
+});
+// The hot commands, read from the registry itself (built with every command stubbed).
+const registry = await build({ entryPoints: ['src/cli/registry.ts'], bundle: true, write: false, format: 'esm', platform: 'node', plugins: [commandStubs(() => false)], logLevel: 'warning' });
+const { COMMANDS } = await import(`data:text/javascript;base64,${Buffer.from(registry.outputFiles[0].text).toString('base64')}`);
+const hot = new Set(COMMANDS.filter((c) => c.hot).map((c) => c.name));
+
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
 // The binary: CommonJS, better-sqlite3's JavaScript bundled in. Measured on `lanes exec -- true`:
 // the ESM loader's facades for node: builtins and the CommonJS resolution of better-sqlite3's ~10
@@ -18,7 +37,7 @@ const cjs = {
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
-  define: { 'import.meta.url': '__lanesModuleUrl' },
+  define: { 'import.meta.url': '__lanesModuleUrl', __LANES_VERSION__: JSON.stringify(pkg.version) },
   // jsonc-parser's CommonJS build is UMD with dynamic requires esbuild cannot follow; its ES build bundles cleanly.
   mainFields: ['module', 'main'],
   banner: { js: 'var __lanesModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
@@ -26,8 +45,8 @@ const cjs = {
 await build({ ...cjs, entryPoints: { main: 'src/cli/main.ts' }, external: ['*.node', 'cli-table3'] });
 // The hot entry is minified: less to read and compile in every tool call (stacks map back through
 // hot.cjs.map with node --enable-source-maps).
-await build({ ...cjs, entryPoints: { hot: 'src/cli/hot.ts' }, external: ['*.node', 'cli-table3'], minify: true });
-await build({ ...cjs, entryPoints: { cli: 'src/cli/bin.ts' }, external: ['./hot.cjs', './main.cjs'] });
+await build({ ...cjs, entryPoints: { hot: 'src/cli/hot.ts' }, external: ['*.node', 'cli-table3'], minify: true, plugins: [commandStubs((name) => hot.has(name))] });
+await build({ ...cjs, entryPoints: { cli: 'src/cli/bin.ts' }, external: ['./hot.cjs', './main.cjs'], plugins: [commandStubs(() => false)] });
 // pg as one file for the PostgreSQL store (loaded only with a postgres:// store): resolving its ~25
 // CommonJS files cost ~10 ms of every hook call on a team store. Its optional native and Cloudflare
 // back ends stay out.

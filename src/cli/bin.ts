@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // The lanes binary: a dispatcher of a few lines. The hot commands (run inside every agent tool
-// call) load dist/hot.cjs, everything else dist/main.cjs; each is one pre-bundled file, loaded
-// with V8's code cache (core/code-cache.ts).
+// call; `hot` in registry.ts) load dist/hot.cjs, everything else dist/main.cjs; each is one
+// pre-bundled file, loaded with V8's code cache (core/code-cache.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundle } from '../core/code-cache.js';
+import { findCommand } from './registry.js';
 
 type Entry = { main(argv: string[]): Promise<number> };
 
 const argv = process.argv.slice(2);
 const here = dirname(fileURLToPath(import.meta.url));
-const hot = argv[0] === 'hook' || argv[0] === 'exec';
+const hot = argv[0] !== undefined && findCommand(argv[0])?.hot === true;
 const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs')) as Entry;
 
 entry.main(argv).then(

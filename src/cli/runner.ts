@@ -1,25 +1,41 @@
 // Runs one lanes command: parses its options, opens the library only when the command asks for it
 // (closing it heartbeats the caller's session), and turns every error into its documented exit code.
 import { EXIT, LanesError } from '../core/errors.js';
-import type { CommandSpec, Io } from './command.js';
 import type { Lanes, LanesOptions } from '../index.js';
+import type { CommandSpec, Io } from './command.js';
+import { COMMANDS } from './registry.js';
+import type { CommandEntry } from './registry.js';
 
-export type Loader = () => Promise<{ command: CommandSpec }>;
+/**
+ * What a command runs against. The defaults are the real ones; a test swaps `open` for a library
+ * that records what it was asked (the seam that tests flag parsing apart from behaviour, as the
+ * GitHub CLI's runF does) and captures the output.
+ */
+export interface RunSeams {
+  commands?: readonly CommandEntry[];
+  open?: (options: LanesOptions) => Promise<Lanes>;
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+}
 
-export async function runCommand(name: string, args: string[], commands: Record<string, Loader>): Promise<number> {
-  const out = (t: string) => void process.stdout.write(t);
-  const err = (t: string) => void process.stderr.write(t);
+async function openReal(options: LanesOptions): Promise<Lanes> {
+  const { openLanes } = await import('../index.js');
+  return openLanes(options);
+}
+
+export async function runCommand(name: string, args: string[], seams: RunSeams = {}): Promise<number> {
+  const out = seams.stdout ?? ((t: string) => void process.stdout.write(t));
+  const err = seams.stderr ?? ((t: string) => void process.stderr.write(t));
+  const open = seams.open ?? openReal;
   const wantsJson = args.includes('--json');
   const controller = new AbortController();
   let lanes: Lanes | undefined;
   const onSignal = () => controller.abort();
   let spec: CommandSpec | undefined;
   try {
-    const loader = Object.hasOwn(commands, name) ? commands[name] : undefined;
-    if (!loader) {
-      throw new LanesError('E_USAGE', `unknown command ${JSON.stringify(name)}`, { hint: 'see `lanes --help` for the commands' });
-    }
-    const { command } = await loader();
+    const entry = (seams.commands ?? COMMANDS).find((c) => c.name === name);
+    if (!entry) throw new LanesError('E_USAGE', `unknown command ${JSON.stringify(name)}`, { hint: 'see `lanes --help` for the commands' });
+    const { command } = await entry.load();
     spec = command;
     const { parseCommandArgs, helpText } = await import('./command.js');
     const parsed = parseCommandArgs(command, args);
@@ -36,9 +52,8 @@ export async function runCommand(name: string, args: string[], commands: Record<
       signal: controller.signal,
       lanes: async (extra: Partial<LanesOptions> = {}) => {
         if (!lanes) {
-          const { openLanes } = await import('../index.js');
           const store = typeof parsed.values['store'] === 'string' ? parsed.values['store'] : undefined;
-          lanes = await openLanes({ ...(store ? { store } : {}), ...extra });
+          lanes = await open({ ...(store ? { store } : {}), ...extra });
         }
         return lanes;
       },
