@@ -1,8 +1,8 @@
-import type { PgConn } from './postgres-conn.js';
-import { notEmpty } from './dump.js';
-import { toClaim, toSession, toState } from './sqlite-rows.js';
-import type { ClaimRow, SessionRow, StateRow } from './sqlite-rows.js';
-import type { StoreDump } from './types.js';
+import type { PgConn } from './conn.js';
+import { notEmpty } from '../shared/errors.js';
+import { toClaim, toSession, toState } from '../shared/rows.js';
+import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
+import type { StoreDump } from '../types.js';
 
 export async function dump(conn: PgConn): Promise<StoreDump> {
   // One transaction: a consistent picture even while other clients work.

@@ -1,20 +1,20 @@
-import { LanesError } from '../core/errors.js';
-import { decideClaims, grantOf } from './claim-step.js';
-import type { ResourceRef } from '../core/resource.js';
-import { SqliteConn } from './sqlite-conn.js';
-import type { SqliteOptions } from './sqlite-conn.js';
-import * as gates from './sqlite-gates.js';
-import * as dumps from './sqlite-dump.js';
-import { toClaim, toSession } from './sqlite-rows.js';
-import type { ClaimRow, SessionRow } from './sqlite-rows.js';
+import { LanesError } from '../../core/errors.js';
+import { decideClaims, grantOf } from '../shared/claim-decision.js';
+import type { ResourceRef } from '../../core/resource.js';
+import { SqliteConn } from './conn.js';
+import type { SqliteOptions } from './conn.js';
+import * as gates from './gates.js';
+import * as dumps from './dump.js';
+import { toClaim, toSession } from '../shared/rows.js';
+import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type {
   ClaimRecord, ClaimResult, GateAttempt, GateHolder, GateRecord, Grant, NewSession, OwnerJudge,
   SessionRecord, StateChange, StateRecord, Store, StoreDump, StoreInfo,
-} from './types.js';
+} from '../types.js';
 
 export type { SqliteOptions };
 
-/** The embedded store: sessions and claims here, gates and state in sqlite-gates.ts, the connection discipline in sqlite-conn.ts. */
+/** The embedded store: sessions and claims here, gates and state in gates.ts, the connection discipline in conn.ts. */
 export class SqliteStore implements Store {
   readonly info: StoreInfo;
   private readonly conn: SqliteConn;

@@ -1,9 +1,9 @@
-import { LanesError } from '../core/errors.js';
-import { NOW } from './sqlite-conn.js';
-import type { SqliteConn } from './sqlite-conn.js';
-import { toGate, toState } from './sqlite-rows.js';
-import type { GateRow, StateRow } from './sqlite-rows.js';
-import type { GateAttempt, GateHolder, GateRecord, OwnerJudge, StateChange, StateRecord } from './types.js';
+import { LanesError } from '../../core/errors.js';
+import { NOW } from './conn.js';
+import type { SqliteConn } from './conn.js';
+import { toGate, toState } from '../shared/rows.js';
+import type { GateRow, StateRow } from '../shared/rows.js';
+import type { GateAttempt, GateHolder, GateRecord, OwnerJudge, StateChange, StateRecord } from '../types.js';
 
 // A gate is one row that outlives its holders: `pid IS NULL` means free, and `token` only grows,
 // so every acquisition (including a takeover) gets a higher token than any before it. Taking a

@@ -1,4 +1,4 @@
-import { LanesError } from '../core/errors.js';
+import { LanesError } from '../../core/errors.js';
 
 export function notEmpty(location: string, counts: { sessions: number; claims: number; state: number }): LanesError {
   return new LanesError('E_STORE_NOT_EMPTY', `the target store ${location} is not empty (${counts.sessions} sessions, ${counts.claims} claims, ${counts.state} state records)`, {

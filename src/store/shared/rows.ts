@@ -1,4 +1,4 @@
-import type { ClaimRecord, GateRecord, SessionRecord, StateRecord } from './types.js';
+import type { ClaimRecord, GateRecord, SessionRecord, StateRecord } from '../types.js';
 
 export interface SessionRow {
   id: string; label: string | null; agent: string | null; ticket: string | null;

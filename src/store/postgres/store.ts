@@ -1,17 +1,17 @@
-import { LanesError } from '../core/errors.js';
-import { decideClaims, grantOf } from './claim-step.js';
-import type { ResourceRef } from '../core/resource.js';
-import { PgConn } from './postgres-conn.js';
-import type { PgOptions, Q } from './postgres-conn.js';
-import * as gates from './postgres-gates.js';
-import * as dumps from './postgres-dump.js';
-import { PG_NOW } from './postgres-schema.js';
-import { toClaim, toSession } from './sqlite-rows.js';
-import type { ClaimRow, SessionRow } from './sqlite-rows.js';
+import { LanesError } from '../../core/errors.js';
+import { decideClaims, grantOf } from '../shared/claim-decision.js';
+import type { ResourceRef } from '../../core/resource.js';
+import { PgConn } from './conn.js';
+import type { PgOptions, Q } from './conn.js';
+import * as gates from './gates.js';
+import * as dumps from './dump.js';
+import { PG_NOW } from './schema.js';
+import { toClaim, toSession } from '../shared/rows.js';
+import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type {
   ClaimRecord, ClaimResult, GateAttempt, GateHolder, GateRecord, Grant, NewSession, OwnerJudge,
   SessionRecord, StateChange, StateRecord, Store, StoreDump, StoreInfo,
-} from './types.js';
+} from '../types.js';
 
 export type { PgOptions };
 

@@ -1,8 +1,8 @@
-import { planClaims } from '../core/claim-plan.js';
-import type { ClaimPlan } from '../core/claim-plan.js';
-import { resourcesConflict } from '../core/resource.js';
-import type { ResourceRef } from '../core/resource.js';
-import type { ClaimRecord, ClaimResult, Grant, OwnerJudge, SessionRecord } from './types.js';
+import { planClaims } from '../../core/claim-plan.js';
+import type { ClaimPlan } from '../../core/claim-plan.js';
+import { resourcesConflict } from '../../core/resource.js';
+import type { ResourceRef } from '../../core/resource.js';
+import type { ClaimRecord, ClaimResult, Grant, OwnerJudge, SessionRecord } from '../types.js';
 
 // The part of acquireClaims both backends share: judging the holders of the claims they loaded in
 // their transaction, and describing the grants. Each backend does its own reads and writes.

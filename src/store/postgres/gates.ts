@@ -1,9 +1,9 @@
-import { LanesError } from '../core/errors.js';
-import type { PgConn } from './postgres-conn.js';
-import { PG_NOW } from './postgres-schema.js';
-import { toGate, toState } from './sqlite-rows.js';
-import type { GateRow, StateRow } from './sqlite-rows.js';
-import type { GateAttempt, GateHolder, GateRecord, OwnerJudge, StateChange, StateRecord } from './types.js';
+import { LanesError } from '../../core/errors.js';
+import type { PgConn } from './conn.js';
+import { PG_NOW } from './schema.js';
+import { toGate, toState } from '../shared/rows.js';
+import type { GateRow, StateRow } from '../shared/rows.js';
+import type { GateAttempt, GateHolder, GateRecord, OwnerJudge, StateChange, StateRecord } from '../types.js';
 
 // Gates across hosts, as on SQLite: one row per gate that outlives its holders (pid NULL = free;
 // the token only grows). The holder is an identity with a lease, not a connection: a client that

@@ -1,8 +1,8 @@
-import type { SqliteConn } from './sqlite-conn.js';
-import { notEmpty } from './dump.js';
-import { toClaim, toSession, toState } from './sqlite-rows.js';
-import type { ClaimRow, SessionRow, StateRow } from './sqlite-rows.js';
-import type { StoreDump } from './types.js';
+import type { SqliteConn } from './conn.js';
+import { notEmpty } from '../shared/errors.js';
+import { toClaim, toSession, toState } from '../shared/rows.js';
+import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
+import type { StoreDump } from '../types.js';
 
 export function dump(conn: SqliteConn): Promise<StoreDump> {
   return conn.run(() => ({

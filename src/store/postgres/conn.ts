@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBundle } from '../core/code-cache.js';
+import { loadBundle } from '../../core/code-cache.js';
 import type * as Pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
-import { LanesError } from '../core/errors.js';
-import { isRetryableTx, isTransient, pgError } from './postgres-errors.js';
-import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './postgres-schema.js';
-import { pgTarget } from './postgres-url.js';
-import type { PgTarget } from './postgres-url.js';
+import { LanesError } from '../../core/errors.js';
+import { isRetryableTx, isTransient, pgError } from './errors.js';
+import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './schema.js';
+import { pgTarget } from './url.js';
+import type { PgTarget } from './url.js';
 
 export interface PgOptions {
   /** How long a statement may wait for another client's lock before E_STORE_LOCKED (lock_timeout). */
