@@ -3,7 +3,7 @@ import type { PgConn } from './conn.js';
 import { PG_NOW } from './schema.js';
 import { toGate, toState } from '../shared/rows.js';
 import type { GateRow, StateRow } from '../shared/rows.js';
-import type { GateAttempt, GateHolder, GateRecord, OwnerJudge, StateChange, StateRecord } from '../types.js';
+import type { GateAttempt, GateHolder, GateRecord, GateStore, StateRecord } from '../types.js';
 
 // Gates across hosts, as on SQLite: one row per gate that outlives its holders (pid NULL = free;
 // the token only grows). The holder is an identity with a lease, not a connection: a client that
@@ -33,46 +33,6 @@ function stateFrom(t: Taken, stateOf: string | null): StateRecord | null {
   return stateOf !== null && t.s_value !== null ? { sessionId: stateOf, value: t.s_value, version: Number(t.s_version ?? 0), updatedAt: Number(t.s_updated ?? 0) } : null;
 }
 
-export async function readState(conn: PgConn, sessionId: string): Promise<StateRecord | null> {
-  const [row] = await conn.query<StateRow>(`SELECT * FROM ${conn.t('state')} WHERE session_id = $1`, [sessionId]);
-  return row ? toState(row) : null;
-}
-
-export async function readStates(conn: PgConn, sessionIds: string[]): Promise<StateRecord[]> {
-  if (sessionIds.length === 0) return [];
-  return (await conn.query<StateRow>(`SELECT * FROM ${conn.t('state')} WHERE session_id = ANY($1)`, [sessionIds])).map(toState);
-}
-
-export async function tryAcquireGate(conn: PgConn, name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt> {
-  const [fast] = await conn.query<Taken>(takeFree(conn, false), args(holder, leaseMs, name, stateOf));
-  if (fast) return { acquired: true, token: Number(fast.token), previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };
-  return conn.tx(async (q, now): Promise<GateAttempt> => {
-    await q(`INSERT INTO ${conn.t('gates')} (name, token, acquired_at, lease_until) VALUES ($1, 0, $2, $2) ON CONFLICT (name) DO NOTHING`, [name, now]);
-    const [row] = await q<GateRow>(`SELECT * FROM ${conn.t('gates')} WHERE name = $1 FOR UPDATE`, [name]);
-    let previous: GateRecord | null = null;
-    let previousWhy = '';
-    if (row && row.pid !== null) {
-      const current = toGate(row);
-      const verdict = judge(current.owner, current.leaseUntil - leaseMs, now);
-      if (verdict.live) return { acquired: false, holder: current };
-      previous = current;
-      previousWhy = verdict.why;
-    }
-    const [taken] = await q<Taken>(takeFree(conn, true), args(holder, leaseMs, name, stateOf));
-    return { acquired: true, token: Number(taken?.token), previous, previousWhy, state: taken ? stateFrom(taken, stateOf) : null };
-  });
-}
-
-export async function peekGate(conn: PgConn, name: string): Promise<GateRecord | null> {
-  const [row] = await conn.query<GateRow>(`SELECT * FROM ${conn.t('gates')} WHERE name = $1 AND pid IS NOT NULL`, [name]);
-  return row ? toGate(row) : null;
-}
-
-export async function renewGate(conn: PgConn, name: string, token: number, leaseMs: number): Promise<boolean> {
-  const rows = await conn.query(`UPDATE ${conn.t('gates')} SET lease_until = ${PG_NOW} + $1 WHERE name = $2 AND token = $3 AND pid IS NOT NULL RETURNING name`, [leaseMs, name, token]);
-  return rows.length > 0;
-}
-
 function fenced(name: string, token: number): LanesError {
   return new LanesError('E_FENCED', `lost the gate ${name}: it was taken over while this process held it (token ${token})`, {
     hint: 'the change was NOT written; run the operation again',
@@ -80,19 +40,64 @@ function fenced(name: string, token: number): LanesError {
   });
 }
 
-export async function releaseGate(conn: PgConn, name: string, token: number, stateOf: string | null, change: StateChange): Promise<void> {
-  await conn.tx(async (q) => {
-    const freed = await q(`UPDATE ${conn.t('gates')} SET pid = NULL, session_id = NULL, command = NULL WHERE name = $1 AND token = $2 AND pid IS NOT NULL RETURNING name`, [name, token]);
-    if (freed.length === 0) throw fenced(name, token);
-    if (stateOf === null || change.kind === 'keep') return;
-    if (change.kind === 'delete') {
-      await q(`DELETE FROM ${conn.t('state')} WHERE session_id = $1`, [stateOf]);
-      return;
-    }
-    await q(
-      `INSERT INTO ${conn.t('state')} (session_id, value, version, updated_at) VALUES ($1, $2, 1, ${PG_NOW})
-       ON CONFLICT (session_id) DO UPDATE SET value = excluded.value, version = ${conn.t('state')}.version + 1, updated_at = excluded.updated_at`,
-      [stateOf, change.value],
-    );
-  });
+/** Gates and state on PostgreSQL. */
+export function pgGates(conn: PgConn): GateStore {
+  return {
+    async readState(sessionId) {
+      const [row] = await conn.query<StateRow>(`SELECT * FROM ${conn.t('state')} WHERE session_id = $1`, [sessionId]);
+      return row ? toState(row) : null;
+    },
+
+    async readStates(sessionIds) {
+      if (sessionIds.length === 0) return [];
+      return (await conn.query<StateRow>(`SELECT * FROM ${conn.t('state')} WHERE session_id = ANY($1)`, [sessionIds])).map(toState);
+    },
+
+    async tryAcquireGate(name, holder, leaseMs, judge, stateOf) {
+      const [fast] = await conn.query<Taken>(takeFree(conn, false), args(holder, leaseMs, name, stateOf));
+      if (fast) return { acquired: true, token: Number(fast.token), previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };
+      return conn.tx(async (q, now): Promise<GateAttempt> => {
+        await q(`INSERT INTO ${conn.t('gates')} (name, token, acquired_at, lease_until) VALUES ($1, 0, $2, $2) ON CONFLICT (name) DO NOTHING`, [name, now]);
+        const [row] = await q<GateRow>(`SELECT * FROM ${conn.t('gates')} WHERE name = $1 FOR UPDATE`, [name]);
+        let previous: GateRecord | null = null;
+        let previousWhy = '';
+        if (row && row.pid !== null) {
+          const current = toGate(row);
+          const verdict = judge(current.owner, current.leaseUntil - leaseMs, now);
+          if (verdict.live) return { acquired: false, holder: current };
+          previous = current;
+          previousWhy = verdict.why;
+        }
+        const [taken] = await q<Taken>(takeFree(conn, true), args(holder, leaseMs, name, stateOf));
+        return { acquired: true, token: Number(taken?.token), previous, previousWhy, state: taken ? stateFrom(taken, stateOf) : null };
+      });
+    },
+
+    async peekGate(name) {
+      const [row] = await conn.query<GateRow>(`SELECT * FROM ${conn.t('gates')} WHERE name = $1 AND pid IS NOT NULL`, [name]);
+      return row ? toGate(row) : null;
+    },
+
+    async renewGate(name, token, leaseMs) {
+      const rows = await conn.query(`UPDATE ${conn.t('gates')} SET lease_until = ${PG_NOW} + $1 WHERE name = $2 AND token = $3 AND pid IS NOT NULL RETURNING name`, [leaseMs, name, token]);
+      return rows.length > 0;
+    },
+
+    async releaseGate(name, token, stateOf, change) {
+      await conn.tx(async (q) => {
+        const freed = await q(`UPDATE ${conn.t('gates')} SET pid = NULL, session_id = NULL, command = NULL WHERE name = $1 AND token = $2 AND pid IS NOT NULL RETURNING name`, [name, token]);
+        if (freed.length === 0) throw fenced(name, token);
+        if (stateOf === null || change.kind === 'keep') return;
+        if (change.kind === 'delete') {
+          await q(`DELETE FROM ${conn.t('state')} WHERE session_id = $1`, [stateOf]);
+          return;
+        }
+        await q(
+          `INSERT INTO ${conn.t('state')} (session_id, value, version, updated_at) VALUES ($1, $2, 1, ${PG_NOW})
+           ON CONFLICT (session_id) DO UPDATE SET value = excluded.value, version = ${conn.t('state')}.version + 1, updated_at = excluded.updated_at`,
+          [stateOf, change.value],
+        );
+      });
+    },
+  };
 }

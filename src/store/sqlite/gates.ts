@@ -3,7 +3,7 @@ import { NOW } from './conn.js';
 import type { SqliteConn } from './conn.js';
 import { toGate, toState } from '../shared/rows.js';
 import type { GateRow, StateRow } from '../shared/rows.js';
-import type { GateAttempt, GateHolder, GateRecord, OwnerJudge, StateChange, StateRecord } from '../types.js';
+import type { GateAttempt, GateHolder, GateRecord, GateStore, StateRecord } from '../types.js';
 
 // A gate is one row that outlives its holders: `pid IS NULL` means free, and `token` only grows,
 // so every acquisition (including a takeover) gets a higher token than any before it. Taking a
@@ -36,51 +36,10 @@ function holderArgs(h: GateHolder): unknown[] {
   return [h.sessionId, h.owner.host, h.owner.bootId, h.owner.pid, h.owner.startTime, h.command];
 }
 
-export function readState(conn: SqliteConn, sessionId: string): StateRecord | null {
+/** A session's state as the current transaction sees it. */
+function stateRow(conn: SqliteConn, sessionId: string): StateRecord | null {
   const row = conn.stmt(`SELECT * FROM state WHERE session_id = ?`).get(sessionId) as StateRow | undefined;
   return row ? toState(row) : null;
-}
-
-export function readStates(conn: SqliteConn, sessionIds: string[]): StateRecord[] {
-  if (sessionIds.length === 0) return [];
-  // json_each: one statement for any number of ids (no per-count statement to prepare).
-  return (conn.stmt(`SELECT * FROM state WHERE session_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(sessionIds)) as StateRow[]).map(toState);
-}
-
-export async function tryAcquireGate(conn: SqliteConn, name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt> {
-  const fast = await conn.run(() => conn.stmt(TAKE_FREE).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken | undefined);
-  if (fast) return { acquired: true, token: fast.token, previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };
-  return conn.immediate((now): GateAttempt => {
-    const row = conn.stmt(`SELECT * FROM gates WHERE name = ?`).get(name) as GateRow | undefined;
-    let previous: GateRecord | null = null;
-    let previousWhy = '';
-    if (!row) {
-      conn.stmt(`INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`)
-        .run(name, ...holderArgs(holder), now, now + leaseMs);
-      return { acquired: true, token: 1, previous, previousWhy, state: stateOf === null ? null : readState(conn, stateOf) };
-    }
-    if (row.pid !== null) {
-      const current = toGate(row);
-      // A gate's lease is its holder's heartbeat: it matters only for holders on other hosts.
-      const verdict = judge(current.owner, current.leaseUntil - leaseMs, now);
-      if (verdict.live) return { acquired: false, holder: current };
-      previous = current;
-      previousWhy = verdict.why;
-    }
-    const taken = conn.stmt(TAKE_FREE.replace('AND pid IS NULL', '')).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken;
-    return { acquired: true, token: taken.token, previous, previousWhy, state: stateFrom(taken, stateOf) };
-  });
-}
-
-export function peekGate(conn: SqliteConn, name: string): Promise<GateRecord | null> {
-  return conn.run(() => {
-    const row = conn.stmt(`SELECT * FROM gates WHERE name = ? AND pid IS NOT NULL`).get(name) as GateRow | undefined;
-    return row ? toGate(row) : null;
-  });
-}
-
-export function renewGate(conn: SqliteConn, name: string, token: number, leaseMs: number): Promise<boolean> {
-  return conn.run(() => conn.stmt(`UPDATE gates SET lease_until = ${NOW} + ? WHERE name = ? AND token = ? AND pid IS NOT NULL`).run(leaseMs, name, token).changes > 0);
 }
 
 const FREE = `UPDATE gates SET pid = NULL, session_id = NULL, command = NULL WHERE name = ? AND token = ? AND pid IS NOT NULL`;
@@ -92,21 +51,74 @@ function fenced(name: string, token: number): LanesError {
   });
 }
 
-export function releaseGate(conn: SqliteConn, name: string, token: number, stateOf: string | null, change: StateChange): Promise<void> {
-  if (stateOf === null || change.kind === 'keep') {
-    return conn.run(() => {
-      if (conn.stmt(FREE).run(name, token).changes === 0) throw fenced(name, token);
-    });
-  }
-  return conn.immediateNoClock(() => {
-    if (conn.stmt(FREE).run(name, token).changes === 0) throw fenced(name, token);
-    if (change.kind === 'delete') {
-      conn.stmt(`DELETE FROM state WHERE session_id = ?`).run(stateOf);
-      return;
-    }
-    conn.stmt(
-      `INSERT INTO state (session_id, value, version, updated_at) VALUES (?, ?, 1, ${NOW})
-       ON CONFLICT (session_id) DO UPDATE SET value = excluded.value, version = state.version + 1, updated_at = excluded.updated_at`,
-    ).run(stateOf, change.value);
-  });
+/** Gates and state on one SQLite connection. */
+export function sqliteGates(conn: SqliteConn): GateStore {
+  return {
+    readState(sessionId) {
+      return conn.run(() => stateRow(conn, sessionId));
+    },
+
+    readStates(sessionIds) {
+      return conn.run(() => {
+        if (sessionIds.length === 0) return [];
+        // json_each: one statement for any number of ids (no per-count statement to prepare).
+        return (conn.stmt(`SELECT * FROM state WHERE session_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(sessionIds)) as StateRow[]).map(toState);
+      });
+    },
+
+    async tryAcquireGate(name, holder, leaseMs, judge, stateOf) {
+      const fast = await conn.run(() => conn.stmt(TAKE_FREE).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken | undefined);
+      if (fast) return { acquired: true, token: fast.token, previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };
+      return conn.immediate((now): GateAttempt => {
+        const row = conn.stmt(`SELECT * FROM gates WHERE name = ?`).get(name) as GateRow | undefined;
+        let previous: GateRecord | null = null;
+        let previousWhy = '';
+        if (!row) {
+          conn.stmt(`INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`)
+            .run(name, ...holderArgs(holder), now, now + leaseMs);
+          return { acquired: true, token: 1, previous, previousWhy, state: stateOf === null ? null : stateRow(conn, stateOf) };
+        }
+        if (row.pid !== null) {
+          const current = toGate(row);
+          // A gate's lease is its holder's heartbeat: it matters only for holders on other hosts.
+          const verdict = judge(current.owner, current.leaseUntil - leaseMs, now);
+          if (verdict.live) return { acquired: false, holder: current };
+          previous = current;
+          previousWhy = verdict.why;
+        }
+        const taken = conn.stmt(TAKE_FREE.replace('AND pid IS NULL', '')).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken;
+        return { acquired: true, token: taken.token, previous, previousWhy, state: stateFrom(taken, stateOf) };
+      });
+    },
+
+    peekGate(name) {
+      return conn.run(() => {
+        const row = conn.stmt(`SELECT * FROM gates WHERE name = ? AND pid IS NOT NULL`).get(name) as GateRow | undefined;
+        return row ? toGate(row) : null;
+      });
+    },
+
+    renewGate(name, token, leaseMs) {
+      return conn.run(() => conn.stmt(`UPDATE gates SET lease_until = ${NOW} + ? WHERE name = ? AND token = ? AND pid IS NOT NULL`).run(leaseMs, name, token).changes > 0);
+    },
+
+    releaseGate(name, token, stateOf, change) {
+      if (stateOf === null || change.kind === 'keep') {
+        return conn.run(() => {
+          if (conn.stmt(FREE).run(name, token).changes === 0) throw fenced(name, token);
+        });
+      }
+      return conn.immediateNoClock(() => {
+        if (conn.stmt(FREE).run(name, token).changes === 0) throw fenced(name, token);
+        if (change.kind === 'delete') {
+          conn.stmt(`DELETE FROM state WHERE session_id = ?`).run(stateOf);
+          return;
+        }
+        conn.stmt(
+          `INSERT INTO state (session_id, value, version, updated_at) VALUES (?, ?, 1, ${NOW})
+           ON CONFLICT (session_id) DO UPDATE SET value = excluded.value, version = state.version + 1, updated_at = excluded.updated_at`,
+        ).run(stateOf, change.value);
+      });
+    },
+  };
 }
