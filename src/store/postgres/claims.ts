@@ -1,6 +1,5 @@
-import { LanesError } from '../../core/errors.js';
 import type { ResourceRef } from '../../core/resource.js';
-import { decideClaims, grantOf } from '../shared/claim-decision.js';
+import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
 import type { PgConn } from './conn.js';
 import { sessionIn } from './sessions.js';
 import { toClaim } from '../shared/rows.js';
@@ -20,15 +19,9 @@ export function pgClaims(conn: PgConn): ClaimStore {
         // statement, so two requests never deadlock.
         const keys = [...new Set(wanted.map((w) => `lanes:claims:${conn.target.schema}:${w.scope}:${w.kind}${w.kind === 'path' ? '' : `:${w.name}`}`))].sort();
         await q(`SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`, [keys]);
-        const me = await sessionIn(conn, q, sessionId, true);
-        if (!me) throw new LanesError('E_UNKNOWN_SESSION', `session ${sessionId} is not in the store ${conn.target.display}`, { hint: 'start one with `lanes start`' });
-        if (me.endedAt !== null) throw new LanesError('E_SESSION_ENDED', `session ${sessionId} has ended (${me.endReason ?? 'no reason'})`, { hint: 'start a new session with `lanes start`' });
+        const me = claimant(await sessionIn(conn, q, sessionId, true), sessionId, conn.target.display);
         const existing: ClaimRecord[] = [];
-        const seen = new Set<string>();
-        for (const w of wanted) {
-          const key = `${w.scope}\0${w.kind}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
+        for (const w of claimLookups(wanted)) {
           const rows = w.kind === 'path'
             ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
             : await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`, [w.scope, w.kind, wanted.map((x) => x.name)]);

@@ -1,9 +1,9 @@
-import { LanesError } from '../../core/errors.js';
+import { fenced } from '../shared/errors.js';
 import type { PgConn } from './conn.js';
 import { PG_NOW } from './schema.js';
-import { toGate, toState } from '../shared/rows.js';
-import type { GateRow, StateRow } from '../shared/rows.js';
-import type { GateAttempt, GateHolder, GateRecord, GateStore, StateRecord } from '../types.js';
+import { stateFrom, toGate, toState } from '../shared/rows.js';
+import type { GateRow, StateRow, Taken } from '../shared/rows.js';
+import type { GateAttempt, GateHolder, GateRecord, GateStore } from '../types.js';
 
 // Gates across hosts, as on SQLite: one row per gate that outlives its holders (pid NULL = free;
 // the token only grows). The holder is an identity with a lease, not a connection: a client that
@@ -20,25 +20,7 @@ function takeFree(conn: PgConn, anyHolder: boolean): string {
       (SELECT updated_at FROM ${st} WHERE session_id = $9) AS s_updated`;
 }
 
-interface Taken {
-  token: number;
-  s_value: string | null;
-  s_version: number | null;
-  s_updated: number | null;
-}
-
 const args = (h: GateHolder, leaseMs: number, name: string, stateOf: string | null) => [h.sessionId, h.owner.host, h.owner.bootId, h.owner.pid, h.owner.startTime, h.command, leaseMs, name, stateOf];
-
-function stateFrom(t: Taken, stateOf: string | null): StateRecord | null {
-  return stateOf !== null && t.s_value !== null ? { sessionId: stateOf, value: t.s_value, version: Number(t.s_version ?? 0), updatedAt: Number(t.s_updated ?? 0) } : null;
-}
-
-function fenced(name: string, token: number): LanesError {
-  return new LanesError('E_FENCED', `lost the gate ${name}: it was taken over while this process held it (token ${token})`, {
-    hint: 'the change was NOT written; run the operation again',
-    details: { gate: name, token },
-  });
-}
 
 /** Gates and state on PostgreSQL. */
 export function pgGates(conn: PgConn): GateStore {

@@ -1,4 +1,4 @@
-import { LanesError } from '../../core/errors.js';
+import { sessionExists } from '../shared/errors.js';
 import type { PgConn, Q } from './conn.js';
 import { PG_NOW } from './schema.js';
 import { toClaim, toSession } from '../shared/rows.js';
@@ -29,7 +29,7 @@ export function pgSessions(conn: PgConn): SessionStore {
   return {
     insertSession(s) {
       return conn.tx(async (q, now) => {
-        if (!(await insertNew(conn, q, s, now))) throw new LanesError('E_USAGE', `a session with id ${s.id} already exists`, { hint: 'choose another id, or end the old session with `lanes end ' + s.id + '`' });
+        if (!(await insertNew(conn, q, s, now))) throw sessionExists(s.id);
         return (await sessionIn(conn, q, s.id)) as SessionRecord;
       });
     },

@@ -1,11 +1,35 @@
+import { LanesError } from '../../core/errors.js';
 import { planClaims } from '../../core/claim-plan.js';
 import type { ClaimPlan } from '../../core/claim-plan.js';
 import { resourcesConflict } from '../../core/resource.js';
 import type { ResourceRef } from '../../core/resource.js';
 import type { ClaimRecord, ClaimResult, Grant, OwnerJudge, SessionRecord } from '../types.js';
 
-// The part of acquireClaims both backends share: judging the holders of the claims they loaded in
-// their transaction, and describing the grants. Each backend does its own reads and writes.
+// The part of acquireClaims both backends share: who may claim, which claims to load, judging the
+// holders of the claims they loaded in their transaction, and describing the grants. Each backend
+// does its own reads and writes.
+
+/** The claiming session, read in the claim's transaction; only a live session may claim. */
+export function claimant(me: SessionRecord | null, sessionId: string, location: string): SessionRecord {
+  if (!me) throw new LanesError('E_UNKNOWN_SESSION', `session ${sessionId} is not in the store ${location}`, { hint: 'start one with `lanes start`' });
+  if (me.endedAt !== null) throw new LanesError('E_SESSION_ENDED', `session ${sessionId} has ended (${me.endReason ?? 'no reason'})`, { hint: 'start a new session with `lanes start`' });
+  return me;
+}
+
+/**
+ * One wanted resource per (scope, kind) among those wanted: each backend loads, per entry, the
+ * claims that could conflict (all path claims of the scope, or the claims of that kind named like
+ * any wanted resource).
+ */
+export function claimLookups(wanted: ResourceRef[]): ResourceRef[] {
+  const seen = new Set<string>();
+  return wanted.filter((w) => {
+    const key = `${w.scope}\0${w.kind}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
 export type Decision = { ok: false; result: ClaimResult } | { ok: true; plan: ClaimPlan<ClaimRecord> };
 

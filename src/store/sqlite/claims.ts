@@ -1,6 +1,5 @@
-import { LanesError } from '../../core/errors.js';
 import type { ResourceRef } from '../../core/resource.js';
-import { decideClaims, grantOf } from '../shared/claim-decision.js';
+import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
 import type { SqliteConn } from './conn.js';
 import { sessionRow } from './sessions.js';
 import { toClaim } from '../shared/rows.js';
@@ -20,15 +19,9 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
   return {
     acquireClaims(sessionId, wanted, judge) {
       return conn.immediate((now): ClaimResult => {
-        const me = sessionRow(conn, sessionId);
-        if (!me) throw new LanesError('E_UNKNOWN_SESSION', `session ${sessionId} is not in the store ${conn.file}`, { hint: 'start one with `lanes start`' });
-        if (me.endedAt !== null) throw new LanesError('E_SESSION_ENDED', `session ${sessionId} has ended (${me.endReason ?? 'no reason'})`, { hint: 'start a new session with `lanes start`' });
+        claimant(sessionRow(conn, sessionId), sessionId, conn.file);
         const existing: ClaimRecord[] = [];
-        const seen = new Set<string>();
-        for (const w of wanted) {
-          const key = `${w.scope}\0${w.kind}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
+        for (const w of claimLookups(wanted)) {
           const rows = w.kind === 'path'
             ? conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = 'path'`).all(w.scope)
             : conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = ? AND name IN (${wanted.map(() => '?').join(',')})`).all(w.scope, w.kind, ...wanted.map((x) => x.name));

@@ -1,8 +1,8 @@
-import { LanesError } from '../../core/errors.js';
+import { fenced } from '../shared/errors.js';
 import { NOW } from './conn.js';
 import type { SqliteConn } from './conn.js';
-import { toGate, toState } from '../shared/rows.js';
-import type { GateRow, StateRow } from '../shared/rows.js';
+import { stateFrom, toGate, toState } from '../shared/rows.js';
+import type { GateRow, StateRow, Taken } from '../shared/rows.js';
 import type { GateAttempt, GateHolder, GateRecord, GateStore, StateRecord } from '../types.js';
 
 // A gate is one row that outlives its holders: `pid IS NULL` means free, and `token` only grows,
@@ -17,19 +17,8 @@ const TAKE_FREE = `UPDATE gates SET token = token + 1, session_id = @session, ho
   RETURNING token, (SELECT value FROM state WHERE session_id = @stateOf) AS s_value,
     (SELECT version FROM state WHERE session_id = @stateOf) AS s_version, (SELECT updated_at FROM state WHERE session_id = @stateOf) AS s_updated`;
 
-interface Taken {
-  token: number;
-  s_value: string | null;
-  s_version: number | null;
-  s_updated: number | null;
-}
-
 function takeArgs(h: GateHolder, leaseMs: number, name: string, stateOf: string | null) {
   return { session: h.sessionId, host: h.owner.host, boot: h.owner.bootId, pid: h.owner.pid, start: h.owner.startTime, command: h.command, lease: leaseMs, name, stateOf };
-}
-
-function stateFrom(t: Taken, stateOf: string | null): StateRecord | null {
-  return stateOf !== null && t.s_value !== null ? { sessionId: stateOf, value: t.s_value, version: t.s_version ?? 0, updatedAt: t.s_updated ?? 0 } : null;
 }
 
 function holderArgs(h: GateHolder): unknown[] {
@@ -43,13 +32,6 @@ function stateRow(conn: SqliteConn, sessionId: string): StateRecord | null {
 }
 
 const FREE = `UPDATE gates SET pid = NULL, session_id = NULL, command = NULL WHERE name = ? AND token = ? AND pid IS NOT NULL`;
-
-function fenced(name: string, token: number): LanesError {
-  return new LanesError('E_FENCED', `lost the gate ${name}: it was taken over while this process held it (token ${token})`, {
-    hint: 'the change was NOT written; run the operation again',
-    details: { gate: name, token },
-  });
-}
 
 /** Gates and state on one SQLite connection. */
 export function sqliteGates(conn: SqliteConn): GateStore {

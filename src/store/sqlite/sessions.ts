@@ -1,4 +1,4 @@
-import { LanesError } from '../../core/errors.js';
+import { sessionExists } from '../shared/errors.js';
 import type { SqliteConn } from './conn.js';
 import { toClaim, toSession } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
@@ -23,7 +23,7 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
     insertSession(s) {
       return conn.immediate((now) => {
         const exists = conn.stmt(`SELECT 1 FROM sessions WHERE id = ?`).get(s.id);
-        if (exists) throw new LanesError('E_USAGE', `a session with id ${s.id} already exists`, { hint: 'choose another id, or end the old session with `lanes end ' + s.id + '`' });
+        if (exists) throw sessionExists(s.id);
         insertRow(conn, s, now);
         return sessionRow(conn, s.id) as SessionRecord;
       });
