@@ -26,11 +26,6 @@ export type Q = <R extends QueryResultRow = QueryResultRow>(sql: string, args?: 
 const CONNECT_TRIES = 4;
 
 /**
- * A pool of pg connections with the store's transaction discipline. Nothing lives in a server
- * session (no session advisory locks, no SET, no named prepared statements, every table
- * schema-qualified), so PgBouncer in transaction mode works: each store call is one transaction.
- */
-/**
  * pg, loaded only here: the SQLite path never loads it. pg checks at load whether it runs in a
  * Cloudflare Worker by constructing a fetch `Response` when there is no `navigator`, and on Node 20
  * that loads the whole fetch implementation (undici): ~20 ms of every hook call on a team store
@@ -50,6 +45,11 @@ function loadPg(): typeof Pg {
   }
 }
 
+/**
+ * A pool of pg connections with the store's transaction discipline. Nothing lives in a server
+ * session (no session advisory locks, no SET, no named prepared statements, every table
+ * schema-qualified), so PgBouncer in transaction mode works: each store call is one transaction.
+ */
 export class PgConn {
   /** Set once the schema is checked (and migrated) at open. */
   schemaVersion = 0;
