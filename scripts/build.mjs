@@ -31,7 +31,7 @@ const hot = new Set(COMMANDS.filter((c) => c.hot).map((c) => c.name));
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
 // The binary: CommonJS, better-sqlite3's JavaScript bundled in. Measured on `lanes exec -- true`:
 // the ESM loader's facades for node: builtins and the CommonJS resolution of better-sqlite3's ~10
-// files cost ~10 ms of every start; the addon itself is loaded directly (src/store/sqlite-driver.ts).
+// files cost ~10 ms of every start; the addon itself is loaded directly (src/store/sqlite/driver.ts).
 const cjs = {
   ...common,
   outdir: 'dist',

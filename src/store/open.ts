@@ -1,6 +1,6 @@
 import { LanesError } from '../core/errors.js';
-import { SqliteStore } from './sqlite.js';
-import type { SqliteOptions } from './sqlite-conn.js';
+import { SqliteStore } from './sqlite/store.js';
+import type { SqliteOptions } from './sqlite/conn.js';
 import type { Store } from './types.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -21,7 +21,7 @@ export async function openStore(location: string, options: StoreOptions = {}): P
     case 'sqlite':
       return SqliteStore.open(location, options);
     case 'postgres': {
-      const { PostgresStore } = await import('./postgres.js');
+      const { PostgresStore } = await import('./postgres/store.js');
       return PostgresStore.open(location, { ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}), ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}) });
     }
     default: {

@@ -3,7 +3,7 @@ import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
 import type { Verdict } from '../core/liveness.js';
 
-// The one storage interface. Every backend (SQLite now, PostgreSQL later) implements it and runs
+// The one storage interface. Every backend (SQLite, PostgreSQL) implements it and runs
 // the same contract suite (test/store/contract.ts). Times are milliseconds since the epoch on the
 // STORE's clock: callers never pass their own "now", so leases agree across machines.
 
@@ -85,10 +85,10 @@ export interface StoreDump {
   gates: { name: string; token: number }[];
 }
 
-export interface Store {
-  readonly info: StoreInfo;
-  now(): Promise<number>;
+// The interface comes in parts, one per kind of record, so that each backend builds each part on
+// its connection and assembles its Store from them (no method forwarding in between).
 
+export interface SessionStore {
   insertSession(session: NewSession): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | null>;
   listSessions(options: { includeEnded: boolean }): Promise<SessionRecord[]>;
@@ -104,7 +104,9 @@ export interface Store {
   updateSession(id: string, change: { worktree?: string; ticket?: string }): Promise<SessionRecord | null>;
   /** Ends the session and releases all its claims in one transaction. Null when unknown. */
   endSession(id: string, reason: string): Promise<{ session: SessionRecord; released: ClaimRecord[] } | null>;
+}
 
+export interface ClaimStore {
   /** All-or-nothing; takes over claims of dead/ended holders; each grant gets the next token. */
   acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult>;
   releaseClaims(sessionId: string, refs: ResourceRef[]): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }>;
@@ -112,7 +114,10 @@ export interface Store {
   listClaims(filter?: { scopes?: string[]; sessionId?: string }): Promise<ClaimRecord[]>;
   /** The highest token ever granted for exactly this resource (0 if never). */
   lastToken(ref: ResourceRef): Promise<number>;
+}
 
+/** Gates and the per-session state they guard (a state change is written as its gate is released). */
+export interface GateStore {
   /** Non-blocking attempt; takes over a gate whose holder the judge finds dead. Reads the session's state in the same step. */
   tryAcquireGate(name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt>;
   peekGate(name: string): Promise<GateRecord | null>;
@@ -122,6 +127,9 @@ export interface Store {
   readState(sessionId: string): Promise<StateRecord | null>;
   /** The states of several sessions in one read (those without state are left out). */
   readStates(sessionIds: string[]): Promise<StateRecord[]>;
+}
+
+export interface DumpStore {
   dump(): Promise<StoreDump>;
   /**
    * Loads a dump in one transaction. A store holding sessions, claims or state is refused
@@ -129,6 +137,10 @@ export interface Store {
    * (the higher of the two is kept), so a token granted by either store is never granted again.
    */
   load(dump: StoreDump, options: { replace: boolean }): Promise<void>;
+}
 
+export interface Store extends SessionStore, ClaimStore, GateStore, DumpStore {
+  readonly info: StoreInfo;
+  now(): Promise<number>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { test } from 'node:test';
-import { PostgresStore } from '../../src/store/postgres.js';
+import { PostgresStore } from '../../src/store/postgres/store.js';
 import { PGBOUNCER_URL, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
 import { storeContract } from './contract.js';
 

@@ -1,4 +1,4 @@
-import { PostgresStore } from '../../src/store/postgres.js';
+import { PostgresStore } from '../../src/store/postgres/store.js';
 import { PG_URL, announcePgSkip, pgSchemaUrl } from '../helpers/pg.js';
 import { storeContract } from './contract.js';
 

@@ -1,4 +1,4 @@
-import { LanesError } from '../core/errors.js';
+import { LanesError } from '../../core/errors.js';
 
 export interface PgTarget {
   /** The connection string handed to pg, without lanes' own parameters. */

@@ -1,4 +1,4 @@
-import { LanesError } from '../core/errors.js';
+import { LanesError } from '../../core/errors.js';
 
 // PostgreSQL and network failures as one-line LanesErrors that name the server (never its
 // password) and what to do.

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openDatabase } from './sqlite-driver.js';
-import { migrate } from './sqlite-schema.js';
-import { sqliteError } from './sqlite-errors.js';
+import { openDatabase } from './driver.js';
+import { migrate } from './schema.js';
+import { sqliteError } from './errors.js';
 
 export interface SqliteOptions {
   /** How long one statement may wait for another process' write lock before E_STORE_LOCKED. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LanesError } from '../core/errors.js';
+import { LanesError } from '../../core/errors.js';
 
 // Each entry migrates from version i to i+1 and runs in the same IMMEDIATE transaction as the
 // version bump, so a crash mid-migration leaves the previous version intact.

@@ -1,4 +1,4 @@
-import { LanesError } from '../core/errors.js';
+import { LanesError } from '../../core/errors.js';
 
 /** Translates a better-sqlite3 error into a LanesError that names the file and what to do. */
 export function sqliteError(e: unknown, file: string, busyTimeoutMs: number): unknown {

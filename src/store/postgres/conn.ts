@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBundle } from '../core/code-cache.js';
+import { loadBundle } from '../../core/code-cache.js';
 import type * as Pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
-import { LanesError } from '../core/errors.js';
-import { isRetryableTx, isTransient, pgError } from './postgres-errors.js';
-import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './postgres-schema.js';
-import { pgTarget } from './postgres-url.js';
-import type { PgTarget } from './postgres-url.js';
+import { LanesError } from '../../core/errors.js';
+import { isRetryableTx, isTransient, pgError } from './errors.js';
+import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './schema.js';
+import { pgTarget } from './url.js';
+import type { PgTarget } from './url.js';
 
 export interface PgOptions {
   /** How long a statement may wait for another client's lock before E_STORE_LOCKED (lock_timeout). */
@@ -25,11 +25,6 @@ export type Q = <R extends QueryResultRow = QueryResultRow>(sql: string, args?: 
 
 const CONNECT_TRIES = 4;
 
-/**
- * A pool of pg connections with the store's transaction discipline. Nothing lives in a server
- * session (no session advisory locks, no SET, no named prepared statements, every table
- * schema-qualified), so PgBouncer in transaction mode works: each store call is one transaction.
- */
 /**
  * pg, loaded only here: the SQLite path never loads it. pg checks at load whether it runs in a
  * Cloudflare Worker by constructing a fetch `Response` when there is no `navigator`, and on Node 20
@@ -50,6 +45,11 @@ function loadPg(): typeof Pg {
   }
 }
 
+/**
+ * A pool of pg connections with the store's transaction discipline. Nothing lives in a server
+ * session (no session advisory locks, no SET, no named prepared statements, every table
+ * schema-qualified), so PgBouncer in transaction mode works: each store call is one transaction.
+ */
 export class PgConn {
   /** Set once the schema is checked (and migrated) at open. */
   schemaVersion = 0;

@@ -1,4 +1,4 @@
-import type { ClaimRecord, GateRecord, SessionRecord, StateRecord } from './types.js';
+import type { ClaimRecord, GateRecord, SessionRecord, StateRecord } from '../types.js';
 
 export interface SessionRow {
   id: string; label: string | null; agent: string | null; ticket: string | null;
@@ -16,6 +16,14 @@ export interface GateRow {
 }
 
 export interface StateRow { session_id: string; value: string; version: number; updated_at: number }
+
+/** What taking a gate returns: the new token and the session's state, read in the same statement. */
+export interface Taken {
+  token: number;
+  s_value: string | null;
+  s_version: number | null;
+  s_updated: number | null;
+}
 
 export function toSession(r: SessionRow): SessionRecord {
   return {
@@ -39,4 +47,9 @@ export function toGate(r: GateRow): GateRecord {
 
 export function toState(r: StateRow): StateRecord {
   return { sessionId: r.session_id, value: r.value, version: r.version, updatedAt: r.updated_at };
+}
+
+/** The state read along with a gate (null when no session's state was asked for, or it has none). */
+export function stateFrom(t: Taken, stateOf: string | null): StateRecord | null {
+  return stateOf !== null && t.s_value !== null ? { sessionId: stateOf, value: t.s_value, version: Number(t.s_version ?? 0), updatedAt: Number(t.s_updated ?? 0) } : null;
 }

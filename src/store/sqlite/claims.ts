@@ -1,0 +1,89 @@
+import type { ResourceRef } from '../../core/resource.js';
+import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
+import type { SqliteConn } from './conn.js';
+import { sessionRow } from './sessions.js';
+import { toClaim } from '../shared/rows.js';
+import type { ClaimRow } from '../shared/rows.js';
+import type { ClaimRecord, ClaimResult, ClaimStore, Grant, SessionRecord } from '../types.js';
+
+function nextToken(conn: SqliteConn, scope: string, kind: string, name: string): number {
+  const row = conn.stmt(
+    `INSERT INTO fences (scope, kind, name, last_token) VALUES (?, ?, ?, 1)
+     ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = last_token + 1 RETURNING last_token`,
+  ).get(scope, kind, name) as { last_token: number };
+  return row.last_token;
+}
+
+/** Claims and their fencing counters on one SQLite connection. */
+export function sqliteClaims(conn: SqliteConn): ClaimStore {
+  return {
+    acquireClaims(sessionId, wanted, judge) {
+      return conn.immediate((now): ClaimResult => {
+        claimant(sessionRow(conn, sessionId), sessionId, conn.file);
+        const existing: ClaimRecord[] = [];
+        for (const w of claimLookups(wanted)) {
+          const rows = w.kind === 'path'
+            ? conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = 'path'`).all(w.scope)
+            : conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = ? AND name IN (${wanted.map(() => '?').join(',')})`).all(w.scope, w.kind, ...wanted.map((x) => x.name));
+          existing.push(...(rows as ClaimRow[]).map(toClaim));
+        }
+        const sessions = new Map<string, SessionRecord | null>();
+        const holder = (id: string) => {
+          if (!sessions.has(id)) sessions.set(id, sessionRow(conn, id));
+          return sessions.get(id) ?? null;
+        };
+        const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
+        if (!decision.ok) return decision.result;
+        const { plan } = decision;
+        const del = conn.stmt(`DELETE FROM claims WHERE scope = ? AND kind = ? AND name = ?`);
+        for (const t of plan.takeovers) del.run(t.held.scope, t.held.kind, t.held.name);
+        const grants: Grant[] = [];
+        for (const w of wanted) {
+          const token = nextToken(conn, w.scope, w.kind, w.name);
+          del.run(w.scope, w.kind, w.name);
+          conn.stmt(`INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)`).run(w.scope, w.kind, w.name, sessionId, token, now);
+          grants.push(grantOf(w, token, plan, holder));
+        }
+        conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`).run(now, sessionId);
+        return { ok: true, grants };
+      }, true);
+    },
+
+    releaseClaims(sessionId, refs) {
+      return conn.immediate(() => {
+        const released: ClaimRecord[] = [];
+        const notHeld: ResourceRef[] = [];
+        for (const r of refs) {
+          const row = conn.stmt(`DELETE FROM claims WHERE scope = ? AND kind = ? AND name = ? AND session_id = ? RETURNING *`).get(r.scope, r.kind, r.name, sessionId) as ClaimRow | undefined;
+          if (row) released.push(toClaim(row));
+          else notHeld.push(r);
+        }
+        return { released, notHeld };
+      });
+    },
+
+    listClaims(filter = {}) {
+      return conn.run(() => {
+        const where: string[] = [];
+        const args: unknown[] = [];
+        if (filter.scopes) {
+          where.push(`scope IN (${filter.scopes.map(() => '?').join(',') || "''"})`);
+          args.push(...filter.scopes);
+        }
+        if (filter.sessionId !== undefined) {
+          where.push('session_id = ?');
+          args.push(filter.sessionId);
+        }
+        const sql = `SELECT * FROM claims ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope, kind, name`;
+        return (conn.stmt(sql).all(...args) as ClaimRow[]).map(toClaim);
+      });
+    },
+
+    lastToken(ref) {
+      return conn.run(() => {
+        const row = conn.stmt(`SELECT last_token FROM fences WHERE scope = ? AND kind = ? AND name = ?`).get(ref.scope, ref.kind, ref.name) as { last_token: number } | undefined;
+        return row?.last_token ?? 0;
+      });
+    },
+  };
+}

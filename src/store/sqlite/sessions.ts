@@ -1,0 +1,80 @@
+import { sessionExists } from '../shared/errors.js';
+import type { SqliteConn } from './conn.js';
+import { toClaim, toSession } from '../shared/rows.js';
+import type { ClaimRow, SessionRow } from '../shared/rows.js';
+import type { NewSession, SessionRecord, SessionStore } from '../types.js';
+
+/** A session as the current transaction sees it (claims reads holders with it too). */
+export function sessionRow(conn: SqliteConn, id: string): SessionRecord | null {
+  const row = conn.stmt(`SELECT * FROM sessions WHERE id = ?`).get(id) as SessionRow | undefined;
+  return row ? toSession(row) : null;
+}
+
+function insertRow(conn: SqliteConn, s: NewSession, now: number): void {
+  conn.stmt(
+    `INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(s.id, s.label, s.agent, s.ticket, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, s.command, now, now);
+}
+
+/** Sessions on one SQLite connection; every read-modify-write is one IMMEDIATE transaction. */
+export function sqliteSessions(conn: SqliteConn): SessionStore {
+  return {
+    insertSession(s) {
+      return conn.immediate((now) => {
+        const exists = conn.stmt(`SELECT 1 FROM sessions WHERE id = ?`).get(s.id);
+        if (exists) throw sessionExists(s.id);
+        insertRow(conn, s, now);
+        return sessionRow(conn, s.id) as SessionRecord;
+      });
+    },
+
+    attachSession(s) {
+      return conn.immediate((now) => {
+        const before = sessionRow(conn, s.id);
+        if (!before) {
+          insertRow(conn, s, now);
+          return { session: sessionRow(conn, s.id) as SessionRecord, created: true, reopened: false };
+        }
+        // The ticket survives a re-attach (it was claimed for this session); the rest follows the new owner.
+        conn.stmt(
+          `UPDATE sessions SET agent = coalesce(?, agent), repo = ?, worktree = ?, cwd = ?, host = ?, boot_id = ?, pid = ?, start_time = ?,
+             last_seen_at = ?, ended_at = NULL, end_reason = NULL WHERE id = ?`,
+        ).run(s.agent, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, now, s.id);
+        return { session: sessionRow(conn, s.id) as SessionRecord, created: false, reopened: before.endedAt !== null };
+      });
+    },
+
+    getSession(id) {
+      return conn.run(() => sessionRow(conn, id));
+    },
+
+    listSessions(options) {
+      const where = options.includeEnded ? '' : 'WHERE ended_at IS NULL';
+      return conn.run(() => (conn.stmt(`SELECT * FROM sessions ${where} ORDER BY created_at, id`).all() as SessionRow[]).map(toSession));
+    },
+
+    touchSession(id) {
+      return conn.immediate((now) => conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL`).run(now, id).changes > 0);
+    },
+
+    updateSession(id, change) {
+      return conn.immediate((now) => {
+        const updated = conn.stmt(`UPDATE sessions SET worktree = coalesce(?, worktree), ticket = coalesce(?, ticket), last_seen_at = ? WHERE id = ? AND ended_at IS NULL`)
+          .run(change.worktree ?? null, change.ticket ?? null, now, id).changes;
+        return updated ? sessionRow(conn, id) : null;
+      });
+    },
+
+    endSession(id, reason) {
+      return conn.immediate((now) => {
+        const before = sessionRow(conn, id);
+        if (!before) return null;
+        const released = (conn.stmt(`SELECT * FROM claims WHERE session_id = ? ORDER BY scope, kind, name`).all(id) as ClaimRow[]).map(toClaim);
+        conn.stmt(`DELETE FROM claims WHERE session_id = ?`).run(id);
+        if (before.endedAt === null) conn.stmt(`UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?`).run(now, reason, id);
+        return { session: sessionRow(conn, id) as SessionRecord, released };
+      });
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { SqliteConn } from './conn.js';
+import type { SqliteOptions } from './conn.js';
+import { sqliteSessions } from './sessions.js';
+import { sqliteClaims } from './claims.js';
+import { sqliteGates } from './gates.js';
+import { sqliteDump } from './dump.js';
+import type { Store } from '../types.js';
+
+export type { SqliteOptions };
+
+/** The embedded store. */
+export type SqliteStore = Store;
+
+/**
+ * The embedded store, assembled from its parts (sessions.ts, claims.ts, gates.ts, dump.ts), each
+ * built on the one connection whose transaction discipline they share (conn.ts).
+ */
+export const SqliteStore = {
+  open(file: string, options: SqliteOptions = {}): SqliteStore {
+    const conn = SqliteConn.open(file, options);
+    return {
+      info: { backend: 'sqlite', location: conn.file, schemaVersion: conn.schemaVersion },
+      now: () => conn.run(() => conn.clock()),
+      close: () => conn.run(() => conn.close()),
+      ...sqliteSessions(conn),
+      ...sqliteClaims(conn),
+      ...sqliteGates(conn),
+      ...sqliteDump(conn),
+    };
+  },
+};
