@@ -32,10 +32,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  layer('core', ['store', 'services', 'git', 'cli', 'agents', 'ui']),
-  layer('store', ['services', 'git', 'cli', 'agents', 'ui']),
-  layer('git', ['store', 'services', 'cli', 'agents', 'ui']),
-  layer('services', ['cli', 'agents', 'ui']),
+  layer('core', ['store', 'services', 'git', 'cli', 'agents', 'ui', 'mcp']),
+  layer('store', ['services', 'git', 'cli', 'agents', 'ui', 'mcp']),
+  layer('git', ['store', 'services', 'cli', 'agents', 'ui', 'mcp']),
+  layer('services', ['cli', 'agents', 'ui', 'mcp']),
   layer('agents', AGENT_LAYER),
   // The CLI reaches behaviour only through the library entry (src/index.ts): the object openLanes()
   // returns is the one way in, for it as for the dashboard and the MCP server.
