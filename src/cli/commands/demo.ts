@@ -5,8 +5,15 @@ import { join } from 'node:path';
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { pc, printJson } from '../output.js';
+import { killRunning } from '../demo/child.js';
 import { claimsAndFencing, gatedState, handoffCrossTalk } from '../demo/scenarios.js';
 import type { Check, World } from '../demo/scenarios.js';
+
+const STEPS = [
+  { title: 'handoff cross-talk', run: handoffCrossTalk },
+  { title: 'claims with fencing tokens', run: claimsAndFencing },
+  { title: 'gated state', run: gatedState },
+];
 
 export const command: CommandSpec = {
   name: 'demo',
@@ -31,13 +38,22 @@ export const command: CommandSpec = {
     const { openLanes } = await import('../../index.js');
     const lanes = await openLanes({ store: join(home, 'lanes.db'), env, cwd: repo, session: null, notice: false });
     const say = io.json ? () => undefined : (line: string) => io.stdout(line + '\n');
-    const world: World = { lanes, env, dir, say };
+    const world: World = { lanes, env, dir, repo, say };
     say(pc.bold(`lanes demo: a temporary repository ${repo} and store ${join(home, 'lanes.db')}`));
     say('');
     const checks: Check[] = [];
     try {
-      for (const scenario of [handoffCrossTalk, claimsAndFencing, gatedState]) {
-        checks.push(...(await scenario(world)));
+      for (const [i, step] of STEPS.entries()) {
+        try {
+          checks.push(...(await step.run(world)));
+        } catch (e) {
+          // A step that could not run is a failed check with its reason, never a silent success.
+          const why = e instanceof Error ? e.message : String(e);
+          checks.push({ name: `step ${i + 1} (${step.title}) ran to the end`, ok: false, detail: why });
+          say(pc.red(`   step ${i + 1} (${step.title}) failed: ${why.split('\n')[0]}`));
+        } finally {
+          await killRunning();
+        }
         say('');
       }
     } finally {
@@ -47,11 +63,13 @@ export const command: CommandSpec = {
     const failed = checks.filter((c) => !c.ok);
     if (io.json) printJson(io.stdout, { ok: failed.length === 0, checks, dir: args.values['keep'] ? dir : null });
     else {
-      for (const c of checks) say(`${c.ok ? pc.green('✔') : pc.red('✘')} ${c.name}`);
+      for (const c of checks) say(`${c.ok ? pc.green('✔') : pc.red('✘')} ${c.name}${c.ok ? '' : `: ${c.detail.split('\n')[0]}`}`);
       say('');
       say(failed.length === 0 ? pc.green(`all ${checks.length} checks held`) : pc.red(`${failed.length} of ${checks.length} checks FAILED`));
       if (args.values['keep']) say(`kept ${dir}`);
     }
+    // The whole reason (a worker's stderr can run to several lines) goes to stderr, in --json mode too.
+    for (const c of failed) io.stderr(`lanes demo: FAILED: ${c.name}: ${c.detail}\n`);
     return failed.length === 0 ? EXIT.ok : EXIT.error;
   },
 };

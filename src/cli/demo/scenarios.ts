@@ -15,13 +15,15 @@ export interface World {
   lanes: Lanes;
   env: NodeJS.ProcessEnv;
   dir: string;
+  /** The demo's temporary repository: every child runs there, never in the user's cwd (a session records its worktree from its cwd). */
+  repo: string;
   say: (line: string) => void;
 }
 
 async function raceOnce(world: World, mode: RaceMode, sessions: number, rounds: number): Promise<RaceTally[]> {
   const shared = join(world.dir, `shared-${mode}`);
   mkdirSync(shared, { recursive: true });
-  const kids = Array.from({ length: sessions }, () => new LineChild([workerPath(), 'race', mode, shared, String(rounds)], world.env));
+  const kids = Array.from({ length: sessions }, () => new LineChild([workerPath(), 'race', mode, shared, String(rounds)], world.env, world.repo));
   await Promise.all(kids.map((k) => k.line(/ready/)));
   kids.forEach((k) => k.send('go'));
   return Promise.all(kids.map(async (k) => JSON.parse((await k.line(/\{.*\}\n/))[0]) as RaceTally));
@@ -46,7 +48,7 @@ export async function handoffCrossTalk(world: World): Promise<Check[]> {
 export async function claimsAndFencing(world: World): Promise<Check[]> {
   world.say('2. Claims with fencing tokens: one owner per ticket and path, proven alive.');
   const checks: Check[] = [];
-  const owner = new LineChild(['-e', 'console.log("ready"); setInterval(() => {}, 1000)'], world.env);
+  const owner = new LineChild(['-e', 'console.log("ready"); setInterval(() => {}, 1000)'], world.env, world.repo);
   await owner.line(/ready/);
   const a = await world.lanes.sessions.start({ pid: owner.proc.pid ?? 0, label: 'agent-a', ticket: 'SHOP-1' });
   const b = await world.lanes.sessions.start({ pid: process.pid, label: 'agent-b', ticket: 'SHOP-2' });
@@ -80,7 +82,7 @@ export async function gatedState(world: World): Promise<Check[]> {
   const checks: Check[] = [];
   const c = await world.lanes.sessions.start({ pid: process.pid, label: 'agent-c' });
   await world.lanes.state.mutate(c.id, () => ({ job: 'step 1' }));
-  const holder = new LineChild([workerPath(), 'hold-state', c.id, '{"job":"step 2"}'], world.env);
+  const holder = new LineChild([workerPath(), 'hold-state', c.id, '{"job":"step 2"}'], world.env, world.repo);
   await holder.line(/holding/);
   let released = false;
   let clearedBeforeRelease = false;
@@ -106,7 +108,7 @@ export async function gatedState(world: World): Promise<Check[]> {
     world.say(`   clear from inside mutate() -> refused: ${(e as Error).message}`);
     checks.push({ name: 'a clear inside a mutate of the same session is refused', ok: isLanesError(e, 'E_CLEAR_IN_MUTATE'), detail: (e as Error).message });
   }
-  const killed = new LineChild([workerPath(), 'hold-state', c.id, '{"job":"half-written"}'], world.env);
+  const killed = new LineChild([workerPath(), 'hold-state', c.id, '{"job":"half-written"}'], world.env, world.repo);
   await killed.line(/holding/);
   killed.proc.kill('SIGKILL');
   await killed.exited;
