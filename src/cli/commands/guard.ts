@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, LanesError } from '../../core/errors.js';
 import { shellQuote } from '../../core/shell-quote.js';
@@ -33,7 +34,8 @@ export const command: CommandSpec = {
         hint: 'unstage those paths (git restore --staged PATH) and commit only yours with `lanes commit -m MSG -- PATH…`',
       });
     }
-    const cli = `${shellQuote(process.execPath)} ${shellQuote(resolve(process.argv[1] ?? 'lanes'))}`;
+    // The hook runs `node FILE`: the real file, not the bin symlink (<prefix>/bin/lanes) it was started through.
+    const cli = `${shellQuote(process.execPath)} ${shellQuote(realFile(resolve(process.argv[1] ?? 'lanes')))}`;
     const status = action === 'install' ? await guard.install({ protect, lanesCommand: cli }) : action === 'uninstall' ? await guard.uninstall() : await guard.status();
     if (io.json) printJson(io.stdout, status);
     else {
@@ -43,3 +45,11 @@ export const command: CommandSpec = {
     return action === 'status' && !status.hooks.some((h) => h.installed) ? EXIT.error : EXIT.ok;
   },
 };
+
+function realFile(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
