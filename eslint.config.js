@@ -4,7 +4,11 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const layerPatterns = (folder, forbidden) => forbidden.map((f) => ({ group: [`**/${f}/*`, `**/${f}/**`], message: `src/${folder} may not import src/${f} (see DESIGN.md, layers)` }));
+const layerPatterns = (folder, forbidden) =>
+  forbidden.map((f) => ({
+    group: [`**/${f}/*`, `**/${f}/**`],
+    message: `src/${folder} may not import src/${f} (see DESIGN.md, layers)`,
+  }));
 const layer = (folder, forbidden) => ({
   files: [`src/${folder}/**/*.ts`],
   rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(folder, forbidden) }] },
@@ -12,7 +16,10 @@ const layer = (folder, forbidden) => ({
 // A later config entry replaces a rule's options for its files: agent entries repeat the agents' layer rule.
 const AGENT_LAYER = ['cli', 'ui', 'mcp', 'store', 'git'];
 const AGENTS = ['claude-code', 'codex', 'cursor', 'gemini'];
-const noDisk = ['node:fs', 'node:fs/promises', 'fs'].map((name) => ({ name, message: 'agent adapters never read the disk (see src/agents/select.ts)' }));
+const noDisk = ['node:fs', 'node:fs/promises', 'fs'].map((name) => ({
+  name,
+  message: 'agent adapters never read the disk (see src/agents/select.ts)',
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.bench-tmp/**'] },
@@ -30,6 +37,8 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Small files: past 300 lines a file holds more than one idea; split it.
+      'max-lines': ['error', { max: 300 }],
     },
   },
   layer('core', ['store', 'services', 'git', 'cli', 'agents', 'ui', 'mcp']),
@@ -45,15 +54,35 @@ export default tseslint.config(
   ...AGENTS.map((agent) => ({
     files: [`src/agents/${agent}/**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: noDisk,
-        patterns: [
-          ...layerPatterns('agents', AGENT_LAYER),
-          ...AGENTS.filter((a) => a !== agent).map((other) => ({ group: [`**/${other}/*`], message: `an adapter never imports another agent's (${other})` })),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noDisk,
+          patterns: [
+            ...layerPatterns('agents', AGENT_LAYER),
+            ...AGENTS.filter((a) => a !== agent).map((other) => ({
+              group: [`**/${other}/*`],
+              message: `an adapter never imports another agent's (${other})`,
+            })),
+          ],
+        },
+      ],
     },
   })),
-  { files: ['src/agents/adapter.ts', 'src/agents/claude-shaped.ts'], rules: { 'no-restricted-imports': ['error', { paths: noDisk, patterns: layerPatterns('agents', AGENT_LAYER) }] } },
-  { files: ['**/*.mjs', 'scripts/**', 'bench/**'], languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', URL: 'readonly' } } },
+  {
+    files: ['src/agents/adapter.ts', 'src/agents/claude-shaped.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: noDisk, patterns: layerPatterns('agents', AGENT_LAYER) }] },
+  },
+  {
+    files: ['**/*.mjs', 'scripts/**', 'bench/**'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        URL: 'readonly',
+      },
+    },
+  },
 );

@@ -11,7 +11,7 @@ const [store, n, r, markers, seedText] = process.argv.slice(2);
 const N = Number(n);
 const R = Number(r);
 let seed = Number(seedText);
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const lanes0 = await openLanes({ store, session: null, notice: false });
 const { id } = await lanes0.sessions.start({ pid: process.pid, label: `bench-${process.pid}` });
 await lanes0.close();

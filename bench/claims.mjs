@@ -40,17 +40,26 @@ async function run(name, store) {
   const markers = join(base, `markers-${name}`);
   mkdirSync(markers);
   const worker = join(ROOT, 'bench', 'claims-worker.mjs');
-  const results = await runWorkers(Array.from({ length: CLIENTS }, (_, i) => [process.execPath, [worker, store, String(CYCLES), String(RESOURCES), markers, String(i + 1)]]), env);
+  const results = await runWorkers(
+    Array.from({ length: CLIENTS }, (_, i) => [
+      process.execPath,
+      [worker, store, String(CYCLES), String(RESOURCES), markers, String(i + 1)],
+    ]),
+    env,
+  );
   const start = Math.min(...results.map((r) => r.start));
   const end = Math.max(...results.map((r) => r.end));
   const lat = results.flatMap((r) => r.lat).sort((a, b) => a - b);
   const violations = results.reduce((n, r) => n + r.violations, 0);
   const byRes = new Map();
-  for (const r of results) for (const [res, token] of r.grants) (byRes.get(res) ?? byRes.set(res, []).get(res)).push(token);
+  for (const r of results)
+    for (const [res, token] of r.grants) (byRes.get(res) ?? byRes.set(res, []).get(res)).push(token);
   let tokenFaults = 0;
   for (const tokens of byRes.values()) {
     tokens.sort((a, b) => a - b);
-    tokens.forEach((t, i) => { if (t !== i + 1) tokenFaults++; });
+    tokens.forEach((t, i) => {
+      if (t !== i + 1) tokenFaults++;
+    });
   }
   // Within one client, tokens of one resource only grow.
   for (const r of results) {
@@ -61,7 +70,15 @@ async function run(name, store) {
     }
   }
   const cycles = CLIENTS * CYCLES;
-  return [name, cycles, (cycles / ((end - start) / 1000)).toFixed(0), percentile(lat, 50).toFixed(2), percentile(lat, 99).toFixed(2), String(violations), String(tokenFaults)];
+  return [
+    name,
+    cycles,
+    (cycles / ((end - start) / 1000)).toFixed(0),
+    percentile(lat, 50).toFixed(2),
+    percentile(lat, 99).toFixed(2),
+    String(violations),
+    String(tokenFaults),
+  ];
 }
 
 const rows = [await run('SQLite', join(base, 'lanes.db'))];
@@ -74,5 +91,7 @@ if (PG) {
   }
 }
 console.log(table(['store', 'cycles', 'cycles/s', 'p50 ms', 'p99 ms', 'two holders', 'token faults'], rows));
-console.log(`${CLIENTS} clients x ${CYCLES} claim/release cycles on ${RESOURCES} resources, same run${PG ? '' : '; PostgreSQL skipped: no --pg URL and no LANES_TEST_PG_URL'}`);
+console.log(
+  `${CLIENTS} clients x ${CYCLES} claim/release cycles on ${RESOURCES} resources, same run${PG ? '' : '; PostgreSQL skipped: no --pg URL and no LANES_TEST_PG_URL'}`,
+);
 if (rows.some((r) => r[5] !== '0' || r[6] !== '0')) process.exitCode = 1;

@@ -24,7 +24,13 @@ async function lanesRun(k, n) {
   const store = join(dir, 'lanes.db');
   const setup = await openLanes({ store, session: null, notice: false });
   const { id } = await setup.sessions.start({ pid: process.pid, label: 'gate-bench' });
-  const results = await runWorkers(Array.from({ length: k }, () => [process.execPath, [join(ROOT, 'bench', 'gate-worker.mjs'), 'lanes', String(n), store, id]]), process.env);
+  const results = await runWorkers(
+    Array.from({ length: k }, () => [
+      process.execPath,
+      [join(ROOT, 'bench', 'gate-worker.mjs'), 'lanes', String(n), store, id],
+    ]),
+    process.env,
+  );
   const final = (await setup.state.get(id))?.n;
   await setup.close();
   return { results, final };
@@ -34,8 +40,14 @@ async function fileRun(kind, k, n) {
   const dir = scratch('lanes-gate-');
   const counter = join(dir, 'counter');
   writeFileSync(counter, '0');
-  const cmd = kind === 'flock' ? ['python3', [join(ROOT, 'bench', 'gate-flock.py'), counter, String(n)]] : [process.execPath, [join(ROOT, 'bench', 'gate-worker.mjs'), 'lockfile', String(n), counter]];
-  const results = await runWorkers(Array.from({ length: k }, () => cmd), process.env);
+  const cmd =
+    kind === 'flock'
+      ? ['python3', [join(ROOT, 'bench', 'gate-flock.py'), counter, String(n)]]
+      : [process.execPath, [join(ROOT, 'bench', 'gate-worker.mjs'), 'lockfile', String(n), counter]];
+  const results = await runWorkers(
+    Array.from({ length: k }, () => cmd),
+    process.env,
+  );
   return { results, final: Number(readFileSync(counter, 'utf8')) };
 }
 
@@ -44,7 +56,17 @@ function summarize(name, k, n, { results, final }) {
   const end = Math.max(...results.map((r) => r.end));
   const lat = results.flatMap((r) => r.lat).sort((a, b) => a - b);
   const ops = k * n;
-  return { name, k, n, ops, throughput: ops / ((end - start) / 1000), p50: percentile(lat, 50), p99: percentile(lat, 99), final, ok: final === ops };
+  return {
+    name,
+    k,
+    n,
+    ops,
+    throughput: ops / ((end - start) / 1000),
+    p50: percentile(lat, 50),
+    p99: percentile(lat, 99),
+    final,
+    ok: final === ops,
+  };
 }
 
 const rows = [];
@@ -54,7 +76,17 @@ for (const k of KS) {
   const f = summarize('flock', k, N, await fileRun('flock', k, N));
   const p = summarize('proper-lockfile', k, LOCKFILE_N, await fileRun('lockfile', k, LOCKFILE_N));
   byK[k] = { l, f, p };
-  for (const r of [l, f, p]) rows.push([r.name, k, r.n, r.ops, Math.round(r.throughput), r.p50.toFixed(3), r.p99.toFixed(3), `${r.final}${r.ok ? '' : ' WRONG'}`]);
+  for (const r of [l, f, p])
+    rows.push([
+      r.name,
+      k,
+      r.n,
+      r.ops,
+      Math.round(r.throughput),
+      r.p50.toFixed(3),
+      r.p99.toFixed(3),
+      `${r.final}${r.ok ? '' : ' WRONG'}`,
+    ]);
   rows.push(['  lanes/flock', k, '', '', `${(l.throughput / f.throughput).toFixed(2)}x`, '', '', '']);
   rows.push(['  lanes/proper-lockfile', k, '', '', `${(l.throughput / p.throughput).toFixed(1)}x`, '', '', '']);
 }
@@ -73,10 +105,14 @@ for (let i = 0; i < 5000; i++) {
 await lanes.close();
 lat.sort((a, b) => a - b);
 const p50 = percentile(lat.slice(500), 50);
-console.log(`\nuncontended in-process mutate(): p50 ${p50.toFixed(3)} ms, p99 ${percentile(lat, 99).toFixed(3)} ms (5,000 calls; target p50 <= 0.2 ms)`);
+console.log(
+  `\nuncontended in-process mutate(): p50 ${p50.toFixed(3)} ms, p99 ${percentile(lat, 99).toFixed(3)} ms (5,000 calls; target p50 <= 0.2 ms)`,
+);
 const k4 = byK[4];
 if (k4) {
-  console.log(`K=4: lanes ${(k4.l.throughput / k4.f.throughput * 100).toFixed(0)}% of flock throughput (target >= 50%), ${(k4.l.throughput / k4.p.throughput).toFixed(1)}x proper-lockfile (target >= 20x)`);
+  console.log(
+    `K=4: lanes ${((k4.l.throughput / k4.f.throughput) * 100).toFixed(0)}% of flock throughput (target >= 50%), ${(k4.l.throughput / k4.p.throughput).toFixed(1)}x proper-lockfile (target >= 20x)`,
+  );
 }
 const wrong = rows.some((r) => String(r[7]).includes('WRONG'));
 if (wrong) console.log('FAIL: a final counter was wrong (lost increments)');

@@ -35,10 +35,14 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function makeRepo(dir) {
   mkdirSync(dir, { recursive: true });
-  sh('git init -q -b main && git config user.name bench && git config user.email b@b && git config commit.gpgsign false && git config gc.auto 0', dir);
+  sh(
+    'git init -q -b main && git config user.name bench && git config user.email b@b && git config commit.gpgsign false && git config gc.auto 0',
+    dir,
+  );
   for (let d = 0; d < FILES / 100; d++) {
     mkdirSync(join(dir, `src/m${d}`), { recursive: true });
-    for (let f = 0; f < 100; f++) writeFileSync(join(dir, `src/m${d}/f${f}.ts`), `export const v${d}_${f} = ${d * 100 + f};\n`);
+    for (let f = 0; f < 100; f++)
+      writeFileSync(join(dir, `src/m${d}/f${f}.ts`), `export const v${d}_${f} = ${d * 100 + f};\n`);
   }
   sh('git add -A && git commit -q -m base', dir);
 }
@@ -94,8 +98,18 @@ for (const count of COUNTS) {
     confFloor.push(time(() => sh(`TMPF=${join(base, 'cf')}; ${CONFLICTS_FLOOR}`, repo)));
     confLanes.push(time(() => lanes(['conflicts', '--json'], repo)));
   }
-  rows.push([`sweep, ${count} worktrees`, median(sweepFloor).toFixed(0), median(sweepLanes).toFixed(0), (median(sweepLanes) / median(sweepFloor)).toFixed(2) + 'x']);
-  rows.push([`conflicts, ${count} worktrees`, median(confFloor).toFixed(0), median(confLanes).toFixed(0), (median(confLanes) / median(confFloor)).toFixed(2) + 'x']);
+  rows.push([
+    `sweep, ${count} worktrees`,
+    median(sweepFloor).toFixed(0),
+    median(sweepLanes).toFixed(0),
+    (median(sweepLanes) / median(sweepFloor)).toFixed(2) + 'x',
+  ]);
+  rows.push([
+    `conflicts, ${count} worktrees`,
+    median(confFloor).toFixed(0),
+    median(confLanes).toFixed(0),
+    (median(confLanes) / median(confFloor)).toFixed(2) + 'x',
+  ]);
 }
 
 // lanes start --worktree vs git worktree add, same repository, alternating.
@@ -106,7 +120,14 @@ for (let r = 0; r < REPS + 2; r++) {
   add.push(time(() => sh(`git worktree add -q -b plain-${r} ../plain-${r} HEAD`, repo)));
   start.push(time(() => lanes(['start', '--worktree', '--label', `bench ${r}`, '--pid', String(process.pid)], repo)));
 }
-rows.push(['start --worktree', median(add).toFixed(0), median(start).toFixed(0), (median(start) / median(add)).toFixed(2) + 'x']);
+rows.push([
+  'start --worktree',
+  median(add).toFixed(0),
+  median(start).toFixed(0),
+  (median(start) / median(add)).toFixed(2) + 'x',
+]);
 console.log(table(['operation', 'floor ms (raw git)', 'lanes ms', 'lanes/floor'], rows));
-console.log(`\n${FILES} files; median of ${REPS} runs (start: ${REPS + 2}); targets: sweep and conflicts <= 1.5x, start --worktree <= 1.2x`);
+console.log(
+  `\n${FILES} files; median of ${REPS} runs (start: ${REPS + 2}); targets: sweep and conflicts <= 1.5x, start --worktree <= 1.2x`,
+);
 rmSync(base, { recursive: true, force: true });

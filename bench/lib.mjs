@@ -62,5 +62,10 @@ export function percentile(sorted, p) {
 export function table(head, rows) {
   const all = [head, ...rows].map((r) => r.map(String));
   const w = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  return all.map((r, j) => r.map((c, i) => c.padEnd(w[i])).join('  ') + (j === 0 ? '\n' + w.map((n) => '-'.repeat(n)).join('  ') : '')).join('\n');
+  return all
+    .map(
+      (r, j) =>
+        r.map((c, i) => c.padEnd(w[i])).join('  ') + (j === 0 ? '\n' + w.map((n) => '-'.repeat(n)).join('  ') : ''),
+    )
+    .join('\n');
 }

@@ -26,7 +26,10 @@ for (const m of ROUNDS) {
       delete env.LANES_SESSION;
       delete env.LANES_STORE;
       const t0 = performance.now();
-      const tallies = await runWorkers(Array.from({ length: n }, () => [process.execPath, [worker, 'race', mode, dir, String(m)]]), env);
+      const tallies = await runWorkers(
+        Array.from({ length: n }, () => [process.execPath, [worker, 'race', mode, dir, String(m)]]),
+        env,
+      );
       const secs = (performance.now() - t0) / 1000;
       rmSync(dir, { recursive: true, force: true });
       const sum = (k) => tallies.reduce((s, t) => s + t[k], 0);
@@ -36,11 +39,44 @@ for (const m of ROUNDS) {
       const reported = sum('reported');
       if (mode !== 'plain' && (silent > 0 || torn > 0)) violations++;
       if (mode === 'lanes' && reported > 0) violations++;
-      rows.push([n, m, mode, total, silent, `${((100 * silent) / total).toFixed(1)}%`, torn, reported, `${((100 * reported) / total).toFixed(1)}%`, secs.toFixed(1)]);
-      process.stderr.write(`  ${mode} n=${n} m=${m}: ${silent} silent, ${torn} torn, ${reported} reported (${secs.toFixed(1)} s)\n`);
+      rows.push([
+        n,
+        m,
+        mode,
+        total,
+        silent,
+        `${((100 * silent) / total).toFixed(1)}%`,
+        torn,
+        reported,
+        `${((100 * reported) / total).toFixed(1)}%`,
+        secs.toFixed(1),
+      ]);
+      process.stderr.write(
+        `  ${mode} n=${n} m=${m}: ${silent} silent, ${torn} torn, ${reported} reported (${secs.toFixed(1)} s)\n`,
+      );
     }
   }
 }
-console.log(table(['sessions', 'handoffs each', 'mode', 'reads', 'silent wrong', 'silent %', 'torn', 'reported', 'reported %', 'seconds'], rows));
-console.log(violations === 0 ? '\nOK: lanes modes had 0 silent wrong-owner reads; per-session handoffs had 0 wrong-owner reads.' : `\nFAIL: ${violations} runs broke the lanes invariants`);
+console.log(
+  table(
+    [
+      'sessions',
+      'handoffs each',
+      'mode',
+      'reads',
+      'silent wrong',
+      'silent %',
+      'torn',
+      'reported',
+      'reported %',
+      'seconds',
+    ],
+    rows,
+  ),
+);
+console.log(
+  violations === 0
+    ? '\nOK: lanes modes had 0 silent wrong-owner reads; per-session handoffs had 0 wrong-owner reads.'
+    : `\nFAIL: ${violations} runs broke the lanes invariants`,
+);
 process.exitCode = violations === 0 ? 0 : 1;

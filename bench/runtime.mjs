@@ -24,9 +24,16 @@ const repo = join(base, 'repo');
 mkdirSync(repo);
 const sh = (cmd, cwd) => execFileSync('bash', ['-c', cmd], { cwd, env }).toString();
 sh('git init -q -b main && git config user.name b && git config user.email b@b', repo);
-writeFileSync(join(repo, 'lanes.toml'), '[ports]\nnames = ["web", "api"]\n\n[env]\nDATABASE_NAME = "{repo}_{slug}"\nstrip = ["*_API_KEY"]\n');
+writeFileSync(
+  join(repo, 'lanes.toml'),
+  '[ports]\nnames = ["web", "api"]\n\n[env]\nDATABASE_NAME = "{repo}_{slug}"\nstrip = ["*_API_KEY"]\n',
+);
 sh('git add -A && git commit -q -m c', repo);
-const session = spawnSync(process.execPath, [CLI, 'start', '--pid', String(process.pid)], { cwd: repo, env, encoding: 'utf8' }).stdout.trim();
+const session = spawnSync(process.execPath, [CLI, 'start', '--pid', String(process.pid)], {
+  cwd: repo,
+  env,
+  encoding: 'utf8',
+}).stdout.trim();
 const runEnv = { ...env, LANES_SESSION: session };
 const time = (file, args) => {
   const t = performance.now();
@@ -45,7 +52,12 @@ bare.sort((a, b) => a - b);
 exec.sort((a, b) => a - b);
 const rows = [
   ['node -e 0', percentile(bare, 50).toFixed(1), percentile(bare, 90).toFixed(1), '1.00x'],
-  ['lanes exec -- true', percentile(exec, 50).toFixed(1), percentile(exec, 90).toFixed(1), `${(percentile(exec, 50) / percentile(bare, 50)).toFixed(2)}x`],
+  [
+    'lanes exec -- true',
+    percentile(exec, 50).toFixed(1),
+    percentile(exec, 90).toFixed(1),
+    `${(percentile(exec, 50) / percentile(bare, 50)).toFixed(2)}x`,
+  ],
 ];
 console.log(table(['command', 'p50 ms', 'p90 ms', 'vs node -e 0 (p50)'], rows));
 console.log(`${RUNS} runs each, alternating; target <= 1.3x\n`);
@@ -59,7 +71,8 @@ writeFileSync(join(src, '.worktreeinclude'), 'node_modules/\n');
 for (let p = 0; p < FILES / 20; p++) {
   const d = join(src, 'node_modules', `pkg-${p}`, 'lib');
   mkdirSync(d, { recursive: true });
-  for (let f = 0; f < 20; f++) writeFileSync(join(d, `f${f}.js`), `module.exports = ${p * 20 + f}; // ${'x'.repeat(200)}\n`);
+  for (let f = 0; f < 20; f++)
+    writeFileSync(join(d, `f${f}.js`), `module.exports = ${p * 20 + f}; // ${'x'.repeat(200)}\n`);
 }
 const copyRows = [];
 const median3 = (fn) => {
@@ -67,15 +80,16 @@ const median3 = (fn) => {
   for (let i = 0; i < 3; i++) xs.push(fn(i));
   return xs.sort((a, b) => a - b)[1];
 };
-const cp = (flags) => median3((i) => {
-  const dst = join(base, `cp-${flags.join('')}-${i}`);
-  mkdirSync(dst);
-  const t = performance.now();
-  execFileSync('cp', [...flags, join(src, 'node_modules'), dst]);
-  const ms = performance.now() - t;
-  rmSync(dst, { recursive: true, force: true });
-  return ms;
-});
+const cp = (flags) =>
+  median3((i) => {
+    const dst = join(base, `cp-${flags.join('')}-${i}`);
+    mkdirSync(dst);
+    const t = performance.now();
+    execFileSync('cp', [...flags, join(src, 'node_modules'), dst]);
+    const ms = performance.now() - t;
+    rmSync(dst, { recursive: true, force: true });
+    return ms;
+  });
 const cpPlain = cp(['-r']);
 const cpReflink = cp(['-r', '--reflink=auto']);
 let report;
@@ -93,5 +107,7 @@ copyRows.push(['cp -r', cpPlain.toFixed(0), '1.00x']);
 copyRows.push(['cp -r --reflink=auto', cpReflink.toFixed(0), `${(cpReflink / cpPlain).toFixed(2)}x`]);
 copyRows.push(['lanes .worktreeinclude', lanesMed.toFixed(0), `${(lanesMed / cpPlain).toFixed(2)}x`]);
 console.log(table(['copy of node_modules', 'median ms', 'vs cp -r'], copyRows));
-console.log(`${report.files} files, ${(report.bytes / 1048576).toFixed(1)} MiB (median of 3; includes listing the ignored files with git)`);
+console.log(
+  `${report.files} files, ${(report.bytes / 1048576).toFixed(1)} MiB (median of 3; includes listing the ignored files with git)`,
+);
 rmSync(base, { recursive: true, force: true });

@@ -20,12 +20,25 @@ const commandStubs = (keep) => ({
       const name = a.path.slice('./commands/'.length, -'.js'.length);
       return keep(name) ? undefined : { path: name, namespace: 'command-stub' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'command-stub' }, (a) => ({ contents: `throw new Error('lanes: the command ${a.path} is not in this bundle');`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'command-stub' }, (a) => ({
+      contents: `throw new Error('lanes: the command ${a.path} is not in this bundle');`,
+      loader: 'js',
+    }));
   },
 });
 // The hot commands, read from the registry itself (built with every command stubbed).
-const registry = await build({ entryPoints: ['src/cli/registry.ts'], bundle: true, write: false, format: 'esm', platform: 'node', plugins: [commandStubs(() => false)], logLevel: 'warning' });
-const { COMMANDS } = await import(`data:text/javascript;base64,${Buffer.from(registry.outputFiles[0].text).toString('base64')}`);
+const registry = await build({
+  entryPoints: ['src/cli/registry.ts'],
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'node',
+  plugins: [commandStubs(() => false)],
+  logLevel: 'warning',
+});
+const { COMMANDS } = await import(
+  `data:text/javascript;base64,${Buffer.from(registry.outputFiles[0].text).toString('base64')}`
+);
 const hot = new Set(COMMANDS.filter((c) => c.hot).map((c) => c.name));
 
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
@@ -45,12 +58,30 @@ const cjs = {
 await build({ ...cjs, entryPoints: { main: 'src/cli/main.ts' }, external: ['*.node', 'cli-table3'] });
 // The hot entry is minified: less to read and compile in every tool call (stacks map back through
 // hot.cjs.map with node --enable-source-maps).
-await build({ ...cjs, entryPoints: { hot: 'src/cli/hot.ts' }, external: ['*.node', 'cli-table3'], minify: true, plugins: [commandStubs((name) => hot.has(name))] });
-await build({ ...cjs, entryPoints: { cli: 'src/cli/bin.ts' }, external: ['./hot.cjs', './main.cjs'], plugins: [commandStubs(() => false)] });
+await build({
+  ...cjs,
+  entryPoints: { hot: 'src/cli/hot.ts' },
+  external: ['*.node', 'cli-table3'],
+  minify: true,
+  plugins: [commandStubs((name) => hot.has(name))],
+});
+await build({
+  ...cjs,
+  entryPoints: { cli: 'src/cli/bin.ts' },
+  external: ['./hot.cjs', './main.cjs'],
+  plugins: [commandStubs(() => false)],
+});
 // pg as one file for the PostgreSQL store (loaded only with a postgres:// store): resolving its ~25
 // CommonJS files cost ~10 ms of every hook call on a team store. Its optional native and Cloudflare
 // back ends stay out.
-await build({ ...cjs, stdin: { contents: "module.exports = require('pg');", resolveDir: '.', loader: 'js' }, outfile: 'dist/pg.cjs', outdir: undefined, external: ['pg-native', 'pg-cloudflare'], minify: true });
+await build({
+  ...cjs,
+  stdin: { contents: "module.exports = require('pg');", resolveDir: '.', loader: 'js' },
+  outfile: 'dist/pg.cjs',
+  outdir: undefined,
+  external: ['pg-native', 'pg-cloudflare'],
+  minify: true,
+});
 // The library and the demo's worker: ES modules, dependencies left to the importer's node_modules.
 await build({
   ...common,
@@ -63,5 +94,7 @@ await build({
 });
 chmodSync('dist/cli.cjs', 0o755);
 if (!process.argv.includes('--no-types')) {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
 }

@@ -22,7 +22,9 @@ export interface AgentAdapter {
 
 /** An input lanes cannot use; the hook fails open with this as its one-line message. */
 export function badInput(agent: string, what: string): LanesError {
-  return new LanesError('E_HOOK_INPUT', `lanes hook ${agent}: ${what}`, { hint: 'the call was allowed; check the agent version and the hook command in its config' });
+  return new LanesError('E_HOOK_INPUT', `lanes hook ${agent}: ${what}`, {
+    hint: 'the call was allowed; check the agent version and the hook command in its config',
+  });
 }
 
 export function text(payload: Payload, key: string): string | null {
@@ -49,11 +51,26 @@ export function pidFrom(value: string | undefined): number | null {
 }
 
 export function baseEvent(agent: AgentName, kind: HookKind, sessionId: string, cwd: string): HookEvent {
-  return { agent, kind, agentSessionId: sessionId, cwd, paths: [], command: null, source: null, agentPid: null, envFile: null, toolName: null };
+  return {
+    agent,
+    kind,
+    agentSessionId: sessionId,
+    cwd,
+    paths: [],
+    command: null,
+    source: null,
+    agentPid: null,
+    envFile: null,
+    toolName: null,
+  };
 }
 
 /** A lifecycle event: the session began or ended (and what began or ended it), or a turn ended. */
-export function lifecycle(e: HookEvent, kind: 'session-start' | 'session-end' | 'stop', source: string | null = null): HookEvent {
+export function lifecycle(
+  e: HookEvent,
+  kind: 'session-start' | 'session-end' | 'stop',
+  source: string | null = null,
+): HookEvent {
   e.kind = kind;
   e.source = source;
   return e;

@@ -25,7 +25,8 @@ export function parseClaudeShaped(agent: AgentName, id: string, event: string, p
     case 'pre-tool-use':
     case 'post-tool-use': {
       const post = event === 'post-tool-use';
-      if (tool && EDIT_TOOLS.has(tool)) return asEdit(e, post, text(input, 'file_path') ?? text(input, 'notebook_path'));
+      if (tool && EDIT_TOOLS.has(tool))
+        return asEdit(e, post, text(input, 'file_path') ?? text(input, 'notebook_path'));
       return tool === 'Bash' && !post ? asShell(e, text(input, 'command')) : e;
     }
     default:
@@ -36,12 +37,26 @@ export function parseClaudeShaped(agent: AgentName, id: string, event: string, p
 export function renderClaudeShaped(event: HookEvent, d: HookDecision): HookOutput {
   if (event.kind === 'pre-edit' || event.kind === 'pre-shell') {
     if (d.permission === 'deny') {
-      return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: d.reason } }, d.notice);
+      return json(
+        {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: d.reason,
+          },
+        },
+        d.notice,
+      );
     }
     // A warning adds context and decides nothing: "allow" here would skip the user's own permission prompts.
-    if (d.context) return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: d.context }, ...(d.notice ? { systemMessage: `lanes: ${d.notice}` } : {}) });
+    if (d.context)
+      return json({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: d.context },
+        ...(d.notice ? { systemMessage: `lanes: ${d.notice}` } : {}),
+      });
     return SILENT;
   }
-  if (event.kind === 'session-start' && d.context) return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: d.context } });
+  if (event.kind === 'session-start' && d.context)
+    return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: d.context } });
   return d.notice ? { ...SILENT, stderr: `lanes: ${d.notice}\n` } : SILENT;
 }

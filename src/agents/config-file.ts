@@ -20,14 +20,21 @@ export function readConfig(file: string, text: string): Json {
     const first = errors[0];
     const line = first ? text.slice(0, first.offset).split('\n').length : 1;
     const what = first ? printParseErrorCode(first.error) : 'the top level is not a JSON object';
-    throw new LanesError('E_CONFIG', `${file}:${line}: not valid JSON (${what}); lanes left it unchanged`, { hint: `fix ${file} (or move it away) and run the command again` });
+    throw new LanesError('E_CONFIG', `${file}:${line}: not valid JSON (${what}); lanes left it unchanged`, {
+      hint: `fix ${file} (or move it away) and run the command again`,
+    });
   }
   const hooks = (value as Json)['hooks'];
   if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))) {
-    throw new LanesError('E_CONFIG', `${file}: "hooks" is not an object; lanes left it unchanged`, { hint: `fix the "hooks" key of ${file}` });
+    throw new LanesError('E_CONFIG', `${file}: "hooks" is not an object; lanes left it unchanged`, {
+      hint: `fix the "hooks" key of ${file}`,
+    });
   }
   for (const [event, groups] of Object.entries(hooks ?? {})) {
-    if (!Array.isArray(groups)) throw new LanesError('E_CONFIG', `${file}: "hooks"."${event}" is not a list; lanes left it unchanged`, { hint: `fix the "hooks"."${event}" key of ${file}` });
+    if (!Array.isArray(groups))
+      throw new LanesError('E_CONFIG', `${file}: "hooks"."${event}" is not a list; lanes left it unchanged`, {
+        hint: `fix the "hooks"."${event}" key of ${file}`,
+      });
   }
   return value as Json;
 }
@@ -56,13 +63,16 @@ function startsLine(text: string, node: Node): boolean {
 
 /** JSON for `value`, its continuation lines indented to sit at `indent`. */
 function render(value: unknown, unit: string, indent: string, eol: string): string {
-  return JSON.stringify(value, null, unit).split('\n').join(eol + indent);
+  return JSON.stringify(value, null, unit)
+    .split('\n')
+    .join(eol + indent);
 }
 
 /** Where a new child goes in a container node, and at which indentation. */
 function childIndent(text: string, container: Node, unit: string): string {
   const last = container.children?.[container.children.length - 1];
-  if (last && startsLine(text, container.type === 'object' ? (last.children?.[0] ?? last) : last)) return lineIndent(text, last.offset);
+  if (last && startsLine(text, container.type === 'object' ? (last.children?.[0] ?? last) : last))
+    return lineIndent(text, last.offset);
   return lineIndent(text, container.offset) + unit;
 }
 
@@ -80,7 +90,11 @@ function append(text: string, container: Node, piece: (indent: string) => string
   // Empty container: open it over lines.
   const inner = container.offset + 1;
   const close = container.offset + container.length - 1;
-  return text.slice(0, inner) + `${eol}${indent}${piece(indent)}${eol}${lineIndent(text, container.offset)}` + text.slice(close);
+  return (
+    text.slice(0, inner) +
+    `${eol}${indent}${piece(indent)}${eol}${lineIndent(text, container.offset)}` +
+    text.slice(close)
+  );
 }
 
 /** Removes one child (array element or object property) with the separator that belongs to it. */
@@ -102,14 +116,16 @@ function removeChild(text: string, container: Node, index: number): string {
 // ---- lanes' entries -------------------------------------------------------------------------
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const commandOf = (h: unknown): string => (h && typeof h === 'object' && typeof (h as Json)['command'] === 'string' ? ((h as Json)['command'] as string) : '');
+const commandOf = (h: unknown): string =>
+  h && typeof h === 'object' && typeof (h as Json)['command'] === 'string' ? ((h as Json)['command'] as string) : '';
 
 /** The events under which this agent's config has a lanes handler. */
 export function lanesEvents(root: Json, spec: InstallSpec): string[] {
   const mine = lanesHandlerPattern(spec.agent);
   const events: string[] = [];
   for (const [event, groups] of Object.entries((root['hooks'] as Json | undefined) ?? {})) {
-    const handlers = spec.shape === 'flat' ? list(groups) : list(groups).flatMap((g) => list((g as Json | null)?.['hooks']));
+    const handlers =
+      spec.shape === 'flat' ? list(groups) : list(groups).flatMap((g) => list((g as Json | null)?.['hooks']));
     if (handlers.some((h) => mine.test(commandOf(h)))) events.push(event);
   }
   return events;
@@ -120,20 +136,33 @@ function tree(text: string): Node {
 }
 
 /** The config with lanes' hooks added (the same text when they are all there already). */
-export function withLanesHooks(file: string, original: string | null, spec: InstallSpec, commandPrefix: string): string {
+export function withLanesHooks(
+  file: string,
+  original: string | null,
+  spec: InstallSpec,
+  commandPrefix: string,
+): string {
   let text = original ?? JSON.stringify(spec.newFile, null, 2) + '\n';
   const unit = unitOf(text);
   const eol = eolOf(text);
   for (const entry of spec.entries) {
     const root = readConfig(file, text);
     if (lanesEvents(root, spec).includes(entry.event)) continue;
-    const handler = { ...(spec.shape === 'nested' ? { ...spec.handlerExtra, type: 'command' } : {}), command: `${commandPrefix} hook ${spec.agent} ${entry.arg}`, timeout: entry.timeout };
-    const value = spec.shape === 'nested' ? { ...(entry.matcher ? { matcher: entry.matcher } : {}), hooks: [handler] } : { ...handler, ...(entry.matcher ? { matcher: entry.matcher } : {}) };
+    const handler = {
+      ...(spec.shape === 'nested' ? { ...spec.handlerExtra, type: 'command' } : {}),
+      command: `${commandPrefix} hook ${spec.agent} ${entry.arg}`,
+      timeout: entry.timeout,
+    };
+    const value =
+      spec.shape === 'nested'
+        ? { ...(entry.matcher ? { matcher: entry.matcher } : {}), hooks: [handler] }
+        : { ...handler, ...(entry.matcher ? { matcher: entry.matcher } : {}) };
     const t = tree(text);
     const hooks = findNodeAtLocation(t, ['hooks']);
     const events = hooks ? findNodeAtLocation(t, ['hooks', entry.event]) : undefined;
     if (!hooks) text = append(text, t, (i) => `"hooks": ${render({ [entry.event]: [value] }, unit, i, eol)}`);
-    else if (!events) text = append(text, hooks, (i) => `${JSON.stringify(entry.event)}: ${render([value], unit, i, eol)}`);
+    else if (!events)
+      text = append(text, hooks, (i) => `${JSON.stringify(entry.event)}: ${render([value], unit, i, eol)}`);
     else text = append(text, events, (i) => render(value, unit, i, eol));
   }
   return text;
@@ -144,7 +173,12 @@ export function withLanesHooks(file: string, original: string | null, spec: Inst
  * "hooks" object only when removing lanes' entry left it empty. null: the file held nothing else
  * (the caller deletes it).
  */
-export function withoutLanesHooks(file: string, original: string, spec: InstallSpec, created: { file: boolean; hooks: boolean } | null = null): string | null {
+export function withoutLanesHooks(
+  file: string,
+  original: string,
+  spec: InstallSpec,
+  created: { file: boolean; hooks: boolean } | null = null,
+): string | null {
   const mine = lanesHandlerPattern(spec.agent);
   let text = original;
   for (let guard = 0; guard < 1000; guard++) {
@@ -167,7 +201,10 @@ export function withoutLanesHooks(file: string, original: string, spec: InstallS
         const handlers = findNodeAtLocation(group, ['hooks']);
         const hi = (handlers?.children ?? []).findIndex((h) => mine.test(commandOf(nodeValue(text, h))));
         if (hi < 0) continue;
-        text = (handlers?.children?.length ?? 0) > 1 ? removeChild(text, handlers as Node, hi) : removeEmptied(text, t, hooks, pi, groups as Node, gi, created?.hooks !== false);
+        text =
+          (handlers?.children?.length ?? 0) > 1
+            ? removeChild(text, handlers as Node, hi)
+            : removeEmptied(text, t, hooks, pi, groups as Node, gi, created?.hooks !== false);
         done = true;
       }
     }
@@ -179,10 +216,19 @@ export function withoutLanesHooks(file: string, original: string, spec: InstallS
 }
 
 /** Removes group gi of event property pi; the event key when it was the last group; "hooks" when it was the last key and lanes created it. */
-function removeEmptied(text: string, root: Node, hooks: Node, pi: number, groups: Node, gi: number, dropHooksKey: boolean): string {
+function removeEmptied(
+  text: string,
+  root: Node,
+  hooks: Node,
+  pi: number,
+  groups: Node,
+  gi: number,
+  dropHooksKey: boolean,
+): string {
   if ((groups.children?.length ?? 0) > 1) return removeChild(text, groups, gi);
   if ((hooks.children?.length ?? 0) > 1 || !dropHooksKey) return removeChild(text, hooks, pi);
-  const hooksProp = root.children?.findIndex((c) => c.children?.[1] === hooks || c.children?.[0]?.value === 'hooks') ?? -1;
+  const hooksProp =
+    root.children?.findIndex((c) => c.children?.[1] === hooks || c.children?.[0]?.value === 'hooks') ?? -1;
   return removeChild(text, root, hooksProp);
 }
 

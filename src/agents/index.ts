@@ -11,5 +11,7 @@ export const ADAPTERS: Record<AgentName, AgentAdapter> = { 'claude-code': claude
 
 export function agentName(name: string): AgentName {
   if ((AGENTS as readonly string[]).includes(name)) return name as AgentName;
-  throw new LanesError('E_USAGE', `unknown agent ${JSON.stringify(name)}`, { hint: `use one of: ${AGENTS.join(', ')}` });
+  throw new LanesError('E_USAGE', `unknown agent ${JSON.stringify(name)}`, {
+    hint: `use one of: ${AGENTS.join(', ')}`,
+  });
 }

@@ -35,7 +35,11 @@ export function getRecord(file: string, env: Record<string, string | undefined> 
   return readAll(env)[file] ?? null;
 }
 
-export function setRecord(file: string, record: InstallRecord | null, env: Record<string, string | undefined> = process.env): void {
+export function setRecord(
+  file: string,
+  record: InstallRecord | null,
+  env: Record<string, string | undefined> = process.env,
+): void {
   const all = readAll(env);
   if (record) all[file] = record;
   else delete all[file];

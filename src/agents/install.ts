@@ -1,4 +1,15 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LanesError } from '../core/errors.js';
 import type { AgentName } from '../core/hook-event.js';
@@ -10,7 +21,12 @@ import { geminiInstall } from './gemini/install.js';
 import type { InstallSpec } from './install-spec.js';
 import { getRecord, setRecord } from './install-record.js';
 
-export const INSTALL_SPECS: Record<AgentName, InstallSpec> = { 'claude-code': claudeCodeInstall, codex: codexInstall, gemini: geminiInstall, cursor: cursorInstall };
+export const INSTALL_SPECS: Record<AgentName, InstallSpec> = {
+  'claude-code': claudeCodeInstall,
+  codex: codexInstall,
+  gemini: geminiInstall,
+  cursor: cursorInstall,
+};
 
 /** A change to one agent config file: `after` null deletes the file (nothing but lanes was in it). */
 export interface ConfigChange {
@@ -25,11 +41,16 @@ export interface ConfigChange {
   created: { file: boolean; hooks: boolean };
 }
 
-export function configFile(agent: AgentName, base: { projectRoot: string | null; home: string; user: boolean }): string {
+export function configFile(
+  agent: AgentName,
+  base: { projectRoot: string | null; home: string; user: boolean },
+): string {
   const spec = INSTALL_SPECS[agent];
   if (base.user) return join(base.home, spec.userFile);
   if (!base.projectRoot) {
-    throw new LanesError('E_USAGE', 'not inside a git repository, so there is no project config to install into', { hint: 'run it in the repository, or pass --user for your user config' });
+    throw new LanesError('E_USAGE', 'not inside a git repository, so there is no project config to install into', {
+      hint: 'run it in the repository, or pass --user for your user config',
+    });
   }
   return join(base.projectRoot, spec.projectFile);
 }
@@ -39,7 +60,9 @@ function readText(file: string): string | null {
     return readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new LanesError('E_IO', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'check its permissions' });
+    throw new LanesError('E_IO', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
+      hint: 'check its permissions',
+    });
   }
 }
 
@@ -49,14 +72,24 @@ export function planInstall(agent: AgentName, file: string, commandPrefix: strin
   const created = { file: before === null, hooks: before === null || readConfig(file, before)['hooks'] === undefined };
   // A second install (more events added) keeps what the first one recorded.
   const keep = getRecord(file);
-  return { agent, file, before, after, changed: after !== before, notes: INSTALL_SPECS[agent].notes, record: after !== before && !keep ? 'set' : null, created };
+  return {
+    agent,
+    file,
+    before,
+    after,
+    changed: after !== before,
+    notes: INSTALL_SPECS[agent].notes,
+    record: after !== before && !keep ? 'set' : null,
+    created,
+  };
 }
 
 export function planUninstall(agent: AgentName, file: string): ConfigChange {
   const before = readText(file);
   const rec = getRecord(file);
   const created = rec ? { file: rec.createdFile, hooks: rec.createdHooks } : { file: true, hooks: true };
-  if (before === null) return { agent, file, before, after: null, changed: false, notes: [], record: rec ? 'clear' : null, created };
+  if (before === null)
+    return { agent, file, before, after: null, changed: false, notes: [], record: rec ? 'clear' : null, created };
   const after = withoutLanesHooks(file, before, INSTALL_SPECS[agent], rec ? created : null);
   return { agent, file, before, after, changed: after !== before, notes: [], record: rec ? 'clear' : null, created };
 }
@@ -74,10 +107,18 @@ export interface HookStatus {
 export function hookStatus(agent: AgentName, file: string): HookStatus {
   const spec = INSTALL_SPECS[agent];
   const text = readText(file);
-  if (text === null) return { agent, file, exists: false, events: [], missing: spec.entries.map((e) => e.event), error: null };
+  if (text === null)
+    return { agent, file, exists: false, events: [], missing: spec.entries.map((e) => e.event), error: null };
   try {
     const events = lanesEvents(readConfig(file, text), spec);
-    return { agent, file, exists: true, events, missing: spec.entries.map((e) => e.event).filter((e) => !events.includes(e)), error: null };
+    return {
+      agent,
+      file,
+      exists: true,
+      events,
+      missing: spec.entries.map((e) => e.event).filter((e) => !events.includes(e)),
+      error: null,
+    };
   } catch (e) {
     return { agent, file, exists: true, events: null, missing: [], error: (e as Error).message };
   }
@@ -85,7 +126,8 @@ export function hookStatus(agent: AgentName, file: string): HookStatus {
 
 /** Writes the change atomically (temp file, fsync, rename), keeping the file's mode; deletes when after is null. */
 export function applyChange(change: ConfigChange): void {
-  if (change.record === 'set') setRecord(change.file, { createdFile: change.created.file, createdHooks: change.created.hooks });
+  if (change.record === 'set')
+    setRecord(change.file, { createdFile: change.created.file, createdHooks: change.created.hooks });
   if (change.record === 'clear') setRecord(change.file, null);
   if (!change.changed) return;
   if (change.after === null) {
@@ -115,7 +157,11 @@ export function applyChange(change: ConfigChange): void {
   } catch (e) {
     closeSync(fd);
     unlinkSync(tmp);
-    throw new LanesError('E_IO', `cannot write ${change.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'free some disk space or check permissions; the config was left unchanged' });
+    throw new LanesError(
+      'E_IO',
+      `cannot write ${change.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { hint: 'free some disk space or check permissions; the config was left unchanged' },
+    );
   }
   closeSync(fd);
   renameSync(tmp, file);

@@ -45,9 +45,16 @@ function cursorThroughClaudeHooks(event: string, payload: Payload): HookEvent {
  * The event of one `lanes hook AGENT EVENT` call, and the adapter that renders the answer: always
  * the one the hook was installed for, since its caller reads that agent's output format.
  */
-export function parseHookCall(agent: AgentName, event: string, payload: Payload, env: Env): { adapter: AgentAdapter; event: HookEvent } {
+export function parseHookCall(
+  agent: AgentName,
+  event: string,
+  payload: Payload,
+  env: Env,
+): { adapter: AgentAdapter; event: HookEvent } {
   const adapter = ADAPTERS[agent];
-  if (!adapter.events.includes(event)) throw new Error(`unknown ${agent} event ${JSON.stringify(event)} (known: ${adapter.events.join(', ')})`);
-  if (agent === 'claude-code' && isCursorPayload(payload)) return { adapter, event: cursorThroughClaudeHooks(event, payload) };
+  if (!adapter.events.includes(event))
+    throw new Error(`unknown ${agent} event ${JSON.stringify(event)} (known: ${adapter.events.join(', ')})`);
+  if (agent === 'claude-code' && isCursorPayload(payload))
+    return { adapter, event: cursorThroughClaudeHooks(event, payload) };
   return { adapter, event: adapter.parse(event, payload, env) };
 }

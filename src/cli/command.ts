@@ -62,25 +62,39 @@ export function usageError(spec: CommandSpec, message: string): LanesError {
 /** Parses argv against the spec; every parse problem is a usage error (exit 2) naming the command. */
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
   const dash = argv.indexOf('--');
-  const optional = new Set(Object.entries(spec.options).filter(([, o]) => o.optionalValue).map(([k]) => `--${k}`));
+  const optional = new Set(
+    Object.entries(spec.options)
+      .filter(([, o]) => o.optionalValue)
+      .map(([k]) => `--${k}`),
+  );
   const head = (dash < 0 ? argv : argv.slice(0, dash)).map((a) => (optional.has(a) ? `${a}=` : a));
   const rest = dash < 0 ? [] : argv.slice(dash + 1);
   if (dash >= 0 && !spec.acceptsRest) throw usageError(spec, 'does not take `-- ARGS`');
   const options = { ...COMMON_OPTIONS, ...spec.options };
   const config = Object.fromEntries(
-    Object.entries(options).map(([k, o]) => [k, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+    Object.entries(options).map(([k, o]) => [
+      k,
+      { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
+    ]),
   );
   let parsed;
   try {
     parsed = parseArgs({ args: head, options: config, allowPositionals: true, strict: true });
   } catch (e) {
-    throw usageError(spec, (e as Error).message.replace(/\. To specify a positional.*$/s, '').replace(/^Unknown option/, 'unknown option'));
+    throw usageError(
+      spec,
+      (e as Error).message.replace(/\. To specify a positional.*$/s, '').replace(/^Unknown option/, 'unknown option'),
+    );
   }
   const positionals = parsed.positionals;
   if (!parsed.values['help']) {
-    if (positionals.length < (spec.minPositionals ?? 0)) throw usageError(spec, `missing arguments (usage: lanes ${spec.usage})`);
+    if (positionals.length < (spec.minPositionals ?? 0))
+      throw usageError(spec, `missing arguments (usage: lanes ${spec.usage})`);
     if (spec.maxPositionals !== undefined && positionals.length > spec.maxPositionals) {
-      throw usageError(spec, `unexpected argument ${JSON.stringify(positionals[spec.maxPositionals])} (usage: lanes ${spec.usage})`);
+      throw usageError(
+        spec,
+        `unexpected argument ${JSON.stringify(positionals[spec.maxPositionals])} (usage: lanes ${spec.usage})`,
+      );
     }
   }
   return { values: parsed.values as ParsedArgs['values'], positionals, rest };
@@ -88,13 +102,18 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
 
 export function helpText(spec: CommandSpec): string {
   const options = { ...spec.options, ...COMMON_OPTIONS };
-  const rows = Object.entries(options).map(([k, o]) => [`${o.short ? `-${o.short}, ` : '    '}--${k}${o.arg ? ` ${o.arg}` : ''}`, o.help] as const);
+  const rows = Object.entries(options).map(
+    ([k, o]) => [`${o.short ? `-${o.short}, ` : '    '}--${k}${o.arg ? ` ${o.arg}` : ''}`, o.help] as const,
+  );
   const width = Math.max(...rows.map((r) => r[0].length));
   const lines = [`lanes ${spec.usage}`, '', spec.summary];
   if (spec.description) lines.push('', spec.description);
   lines.push('', 'Options:', ...rows.map(([a, h]) => `  ${a.padEnd(width)}  ${h}`));
   if (spec.examples?.length) lines.push('', 'Examples:', ...spec.examples.map((e) => `  ${e}`));
-  lines.push('', 'Exit codes: 0 ok, 1 error, 2 usage, 3 held or in conflict, 4 wrong owner/integrity/fencing, 5 timed out or aborted.');
+  lines.push(
+    '',
+    'Exit codes: 0 ok, 1 error, 2 usage, 3 held or in conflict, 4 wrong owner/integrity/fencing, 5 timed out or aborted.',
+  );
   return lines.join('\n') + '\n';
 }
 

@@ -14,11 +14,33 @@ export function table(head: string[], rows: (string | number | null | undefined)
   const Table = createRequire(import.meta.url)('cli-table3') as typeof CliTable3;
   const t = new Table({
     head: head.map((h) => pc.bold(h)),
-    chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' },
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
+    },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
   for (const r of rows) t.push(r.map((c) => (c === null || c === undefined ? '-' : String(c))));
-  return t.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
+  return (
+    t
+      .toString()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n') + '\n'
+  );
 }
 
 export function formatError(e: LanesError): string {

@@ -8,7 +8,10 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', '
  * Runs CMD with the terminal's stdin/stdout/stderr, forwarding signals to it, and resolves with
  * its exit code (a signal death as 128+N, a command that cannot be found as 127) and a reason.
  */
-export function runChild(cmd: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; reason: string }> {
+export function runChild(
+  cmd: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number; reason: string }> {
   return new Promise((resolve) => {
     const [file, ...argv] = cmd;
     const child = childProcess().spawn(file ?? '', argv, { stdio: 'inherit', cwd: options.cwd, env: options.env });

@@ -34,7 +34,10 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
   let spec: CommandSpec | undefined;
   try {
     const entry = (seams.commands ?? COMMANDS).find((c) => c.name === name);
-    if (!entry) throw new LanesError('E_USAGE', `unknown command ${JSON.stringify(name)}`, { hint: 'see `lanes --help` for the commands' });
+    if (!entry)
+      throw new LanesError('E_USAGE', `unknown command ${JSON.stringify(name)}`, {
+        hint: 'see `lanes --help` for the commands',
+      });
     const { command } = await entry.load();
     spec = command;
     const { parseCommandArgs, helpText } = await import('./command.js');

@@ -5,4 +5,6 @@ import { createRequire } from 'node:module';
 declare const __LANES_VERSION__: string | undefined;
 
 export const VERSION: string =
-  typeof __LANES_VERSION__ === 'string' ? __LANES_VERSION__ : (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  typeof __LANES_VERSION__ === 'string'
+    ? __LANES_VERSION__
+    : (createRequire(import.meta.url)('../../package.json') as { version: string }).version;

@@ -15,6 +15,7 @@ let childProcessModule: typeof ChildProcess | undefined;
 let cryptoModule: typeof Crypto | undefined;
 let netModule: typeof Net | undefined;
 
-export const childProcess = (): typeof ChildProcess => (childProcessModule ??= load('node:child_process') as typeof ChildProcess);
+export const childProcess = (): typeof ChildProcess =>
+  (childProcessModule ??= load('node:child_process') as typeof ChildProcess);
 export const crypto = (): typeof Crypto => (cryptoModule ??= load('node:crypto') as typeof Crypto);
 export const net = (): typeof Net => (netModule ??= load('node:net') as typeof Net);

@@ -32,9 +32,19 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
   } catch {
     cached = undefined;
   }
-  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, ...(cached ? { cachedData: cached } : {}) });
+  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), {
+    filename: file,
+    ...(cached ? { cachedData: cached } : {}),
+  });
   const mod = { exports: {} as unknown };
-  (script.runInThisContext() as (...a: unknown[]) => void).call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+  (script.runInThisContext() as (...a: unknown[]) => void).call(
+    mod.exports,
+    mod.exports,
+    createRequire(file),
+    mod,
+    file,
+    dirname(file),
+  );
   if (!cached || script.cachedDataRejected) {
     // Saved at exit: by then the functions this command ran are compiled and go into the cache too.
     process.once('exit', () => save(dir, stem, cacheFile, script));
@@ -56,7 +66,8 @@ function save(dir: string, stem: string, cacheFile: string, script: Script): voi
     writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
     renameSync(tmp, cacheFile);
     // Caches of earlier builds of this bundle are dead weight.
-    for (const f of readdirSync(dir)) if (f.startsWith(`${stem}-`) && f.endsWith('.v8') && join(dir, f) !== cacheFile) unlinkSync(join(dir, f));
+    for (const f of readdirSync(dir))
+      if (f.startsWith(`${stem}-`) && f.endsWith('.v8') && join(dir, f) !== cacheFile) unlinkSync(join(dir, f));
   } catch {
     // A read-only or full cache directory only costs the speed-up.
   }

@@ -35,7 +35,12 @@ export function lineOf(text: string, section: string, key?: string): number {
       if (inSection && key === undefined) return i + 1;
       continue;
     }
-    if (inSection && key !== undefined && new RegExp(`^["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*=`).test(l)) return i + 1;
+    if (
+      inSection &&
+      key !== undefined &&
+      new RegExp(`^["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*=`).test(l)
+    )
+      return i + 1;
   }
   return 0;
 }
@@ -44,10 +49,14 @@ function fail(src: ConfigSource, section: string, key: string | undefined, expec
   const line = lineOf(src.text, section, key);
   const where = `${src.file}${line ? `:${line}` : ''}`;
   const name = key === undefined ? `[${section}]` : section ? `${section}.${key}` : key;
-  throw new LanesError('E_CONFIG', `${where}: ${name}: expected ${expected}${got === undefined ? '' : `, got ${JSON.stringify(got)}`}`, {
-    hint: `fix ${where} (the keys are documented in the README, "Configuration")`,
-    details: { file: src.file, line, key: name },
-  });
+  throw new LanesError(
+    'E_CONFIG',
+    `${where}: ${name}: expected ${expected}${got === undefined ? '' : `, got ${JSON.stringify(got)}`}`,
+    {
+      hint: `fix ${where} (the keys are documented in the README, "Configuration")`,
+      details: { file: src.file, line, key: name },
+    },
+  );
 }
 
 function table(src: ConfigSource, name: string): Record<string, unknown> {
@@ -57,33 +66,64 @@ function table(src: ConfigSource, name: string): Record<string, unknown> {
   return t as Record<string, unknown>;
 }
 
-function stringList(src: ConfigSource, section: string, key: string, value: unknown, pattern: RegExp, what: string): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || !pattern.test(v))) fail(src, section, key, `an array of ${what}`, value);
+function stringList(
+  src: ConfigSource,
+  section: string,
+  key: string,
+  value: unknown,
+  pattern: RegExp,
+  what: string,
+): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || !pattern.test(v)))
+    fail(src, section, key, `an array of ${what}`, value);
   return value as string[];
 }
 
 /** Validates one file's data: unknown keys, wrong types and bad values are errors naming file, line and key. */
-export function validateConfig(src: ConfigSource, options: { user?: boolean } = {}): Partial<{ ports: Partial<LanesConfig['ports']>; env: Partial<LanesConfig['env']>; snapshot: Partial<LanesConfig['snapshot']> }> {
+export function validateConfig(
+  src: ConfigSource,
+  options: { user?: boolean } = {},
+): Partial<{
+  ports: Partial<LanesConfig['ports']>;
+  env: Partial<LanesConfig['env']>;
+  snapshot: Partial<LanesConfig['snapshot']>;
+}> {
   for (const key of Object.keys(src.data)) {
     if (key === 'store') {
       // Which store to use is each user's choice (and may carry a password): never a repository's.
-      if (!options.user) fail(src, 'store', undefined, '[store] only in the user config (~/.config/lanes/config.toml), not in the repository\'s lanes.toml');
+      if (!options.user)
+        fail(
+          src,
+          'store',
+          undefined,
+          "[store] only in the user config (~/.config/lanes/config.toml), not in the repository's lanes.toml",
+        );
       storeUrlOf(src);
       continue;
     }
-    if (!['ports', 'env', 'snapshot'].includes(key)) fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot] (unknown table)');
+    if (!['ports', 'env', 'snapshot'].includes(key))
+      fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot] (unknown table)');
   }
   const out: ReturnType<typeof validateConfig> = {};
   const ports = table(src, 'ports');
   if (Object.keys(ports).length) {
     out.ports = {};
     for (const [k, v] of Object.entries(ports)) {
-      if (k === 'names') out.ports.names = stringList(src, 'ports', k, v, PORT_NAME, 'port names (a letter, then letters, digits or _; at most 32)');
+      if (k === 'names')
+        out.ports.names = stringList(
+          src,
+          'ports',
+          k,
+          v,
+          PORT_NAME,
+          'port names (a letter, then letters, digits or _; at most 32)',
+        );
       else if (k === 'range') {
         const m = typeof v === 'string' ? /^(\d{1,5})-(\d{1,5})$/.exec(v) : null;
         const low = Number(m?.[1]);
         const high = Number(m?.[2]);
-        if (!m || low < 1024 || high > 65535 || low > high) fail(src, 'ports', k, 'a string "LOW-HIGH" with 1024 <= LOW <= HIGH <= 65535', v);
+        if (!m || low < 1024 || high > 65535 || low > high)
+          fail(src, 'ports', k, 'a string "LOW-HIGH" with 1024 <= LOW <= HIGH <= 65535', v);
         out.ports.range = { low, high };
       } else fail(src, 'ports', k, 'names or range (unknown key)');
     }
@@ -92,11 +132,14 @@ export function validateConfig(src: ConfigSource, options: { user?: boolean } = 
   if (Object.keys(env).length) {
     out.env = { templates: {} };
     for (const [k, v] of Object.entries(env)) {
-      if (k === 'strip') out.env.strip = stringList(src, 'env', k, v, STRIP, 'variable names or globs (letters, digits, _, * and ?)');
+      if (k === 'strip')
+        out.env.strip = stringList(src, 'env', k, v, STRIP, 'variable names or globs (letters, digits, _, * and ?)');
       else if (!ENV_NAME.test(k)) fail(src, 'env', k, 'an environment variable name ([A-Za-z_][A-Za-z0-9_]*)');
       else if (typeof v !== 'string') fail(src, 'env', k, 'a template string such as "{repo}_{slug}"', v);
       else {
-        const bad = [...v.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]).filter((p) => !['repo', 'slug', 'session', 'ticket'].includes(p ?? ''));
+        const bad = [...v.matchAll(/\{([^}]*)\}/g)]
+          .map((m) => m[1])
+          .filter((p) => !['repo', 'slug', 'session', 'ticket'].includes(p ?? ''));
         if (bad.length) fail(src, 'env', k, 'placeholders among {repo}, {slug}, {session}, {ticket}', `{${bad[0]}}`);
         out.env.templates![k] = v;
       }
@@ -119,7 +162,8 @@ export function storeUrlOf(src: ConfigSource): string | null {
   const t = table(src, 'store');
   for (const [k, v] of Object.entries(t)) {
     if (k !== 'url') fail(src, 'store', k, 'url (unknown key)');
-    if (typeof v !== 'string' || v.trim() === '') fail(src, 'store', k, 'a postgres:// URL or the path of a SQLite file', v);
+    if (typeof v !== 'string' || v.trim() === '')
+      fail(src, 'store', k, 'a postgres:// URL or the path of a SQLite file', v);
   }
   return typeof t['url'] === 'string' ? t['url'] : null;
 }
@@ -142,22 +186,40 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
 
 /** Whether an environment variable name matches a strip entry (a name, or a glob with * and ?). */
 export function matchesStrip(name: string, patterns: string[]): boolean {
-  return patterns.some((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(name));
+  return patterns.some((p) =>
+    new RegExp(
+      `^${p
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    ).test(name),
+  );
 }
 
 const SAFE_VALUE = /^[A-Za-z0-9_.:-]+$/;
 
 /** Renders a template; a result that is not identifier-safe is an error, never a mangled name. */
-export function renderTemplate(name: string, template: string, values: { repo: string; slug: string; session: string; ticket: string | null }): string {
+export function renderTemplate(
+  name: string,
+  template: string,
+  values: { repo: string; slug: string; session: string; ticket: string | null },
+): string {
   const out = template.replace(/\{(repo|slug|session|ticket)\}/g, (_, k: keyof typeof values) => {
     const v = values[k];
-    if (v === null) throw new LanesError('E_CONFIG', `[env] ${name} = "${template}" uses {ticket}, and this session has no ticket`, { hint: 'start the session with --ticket T, or drop {ticket} from the template' });
+    if (v === null)
+      throw new LanesError('E_CONFIG', `[env] ${name} = "${template}" uses {ticket}, and this session has no ticket`, {
+        hint: 'start the session with --ticket T, or drop {ticket} from the template',
+      });
     return v;
   });
   if (!SAFE_VALUE.test(out)) {
-    throw new LanesError('E_CONFIG', `[env] ${name} = "${template}" gives ${JSON.stringify(out)}, which is not a safe name (letters, digits, _ . : - only)`, {
-      hint: 'use {slug} (already made safe) instead of raw values, or change the template',
-    });
+    throw new LanesError(
+      'E_CONFIG',
+      `[env] ${name} = "${template}" gives ${JSON.stringify(out)}, which is not a safe name (letters, digits, _ . : - only)`,
+      {
+        hint: 'use {slug} (already made safe) instead of raw values, or change the template',
+      },
+    );
   }
   return out;
 }

@@ -53,12 +53,20 @@ export function decodeEnvelope(bytes: Buffer, path: string): Envelope {
   } catch {
     throw corrupt(path, 'the header is not valid JSON');
   }
-  if (typeof header !== 'object' || header === null || typeof header.session !== 'string' || typeof header.sha256 !== 'string' || typeof header.size !== 'number') {
+  if (
+    typeof header !== 'object' ||
+    header === null ||
+    typeof header.session !== 'string' ||
+    typeof header.sha256 !== 'string' ||
+    typeof header.size !== 'number'
+  ) {
     throw corrupt(path, 'the header lacks session, size or sha256');
   }
-  if (header.v !== ENVELOPE_VERSION) throw corrupt(path, `envelope version ${String(header.v)} is not ${ENVELOPE_VERSION}`);
+  if (header.v !== ENVELOPE_VERSION)
+    throw corrupt(path, `envelope version ${String(header.v)} is not ${ENVELOPE_VERSION}`);
   const payload = bytes.subarray(end + 1);
-  if (payload.length !== header.size) throw corrupt(path, `the payload has ${payload.length} bytes, the header says ${header.size}`);
+  if (payload.length !== header.size)
+    throw corrupt(path, `the payload has ${payload.length} bytes, the header says ${header.size}`);
   if (sha256(payload) !== header.sha256) throw corrupt(path, 'the payload does not match its SHA-256');
   return { header, payload };
 }

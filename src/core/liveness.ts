@@ -28,12 +28,16 @@ export function judgeOwner(owner: OwnerIdentity, lastSeenMs: number, ctx: Livene
     const expires = lastSeenMs + ctx.leaseMs;
     return expires > ctx.nowMs
       ? { live: true, why: '' }
-      : { live: false, why: `host ${owner.host} stopped heartbeating (lease expired ${Math.round((ctx.nowMs - expires) / 1000)}s ago)` };
+      : {
+          live: false,
+          why: `host ${owner.host} stopped heartbeating (lease expired ${Math.round((ctx.nowMs - expires) / 1000)}s ago)`,
+        };
   }
   if (owner.bootId !== ctx.bootId) return { live: false, why: 'this host rebooted since the session started' };
   const stat = ctx.probe(owner.pid);
   if (!stat) return { live: false, why: `pid ${owner.pid} has exited` };
   if (stat.state === 'Z' || stat.state === 'X') return { live: false, why: `pid ${owner.pid} has exited (zombie)` };
-  if (owner.startTime !== stat.startTime) return { live: false, why: `pid ${owner.pid} now belongs to another process (pid reused)` };
+  if (owner.startTime !== stat.startTime)
+    return { live: false, why: `pid ${owner.pid} now belongs to another process (pid reused)` };
   return { live: true, why: '' };
 }

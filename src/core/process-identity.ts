@@ -97,7 +97,8 @@ export function callerPid(ppid: number): number {
   return pid;
 }
 
-const NOT_THE_AGENT = /^(sh|bash|dash|zsh|fish|ksh|tcsh|env|npx|npm|pnpm|yarn|bunx|timeout|nice|nohup|sudo|doas|lanes)$/;
+const NOT_THE_AGENT =
+  /^(sh|bash|dash|zsh|fish|ksh|tcsh|env|npx|npm|pnpm|yarn|bunx|timeout|nice|nohup|sudo|doas|lanes)$/;
 
 /**
  * The agent process that ran a hook: the nearest ancestor that is not a shell, a launcher (env,

@@ -38,15 +38,22 @@ export function parseResource(text: string, ctx: ResourceContext): ResourceRef {
   if (colon <= 0) throw bad(text, 'expected kind:name', `write it as ${kinds}`);
   const kind = text.slice(0, colon);
   const rawName = text.slice(colon + 1);
-  if (!KIND.test(kind)) throw bad(text, `kind ${JSON.stringify(kind)} must match [a-z][a-z0-9-]*`, `write it as ${kinds}`);
+  if (!KIND.test(kind))
+    throw bad(text, `kind ${JSON.stringify(kind)} must match [a-z][a-z0-9-]*`, `write it as ${kinds}`);
   if (rawName.length === 0) throw bad(text, 'the name after ":" is empty', `write it as ${kinds}`);
   if (rawName.includes('\0')) throw bad(text, 'the name contains a NUL byte', 'remove the NUL byte');
-  if (/[\u0001-\u001f\u007f]/.test(rawName)) throw bad(text, 'the name contains control characters', 'use printable characters only');
-  if (rawName.length > MAX_NAME) throw bad(text, `the name is longer than ${MAX_NAME} characters`, 'use a shorter name');
+  if (/[\u0001-\u001f\u007f]/.test(rawName))
+    throw bad(text, 'the name contains control characters', 'use printable characters only');
+  if (rawName.length > MAX_NAME)
+    throw bad(text, `the name is longer than ${MAX_NAME} characters`, 'use a shorter name');
 
   const repoScoped = REPO_KINDS.has(kind) || ctx.forceRepoScope === true;
   if (repoScoped && !ctx.repoId) {
-    throw bad(text, `${kind} claims belong to a git repository, and ${ctx.cwd} is not inside one`, 'run it inside the repository (or use a machine-wide kind such as port:web)');
+    throw bad(
+      text,
+      `${kind} claims belong to a git repository, and ${ctx.cwd} is not inside one`,
+      'run it inside the repository (or use a machine-wide kind such as port:web)',
+    );
   }
   const scope = repoScoped ? `repo:${ctx.repoId}` : `host:${ctx.host}`;
   const name = kind === 'path' ? normalizeClaimPath(text, rawName, ctx) : rawName;
@@ -64,7 +71,8 @@ export function normalizeClaimPath(text: string, rawName: string, ctx: ResourceC
   const isDir = rawName.endsWith('/') || rawName.endsWith('/.') || rawName === '.' || rawName.endsWith('/..');
   const absolute = isAbsolute(rawName) ? resolve(rawName) : resolve(ctx.cwd, rawName);
   const rel = relative(root, absolute);
-  if (rel === '' ) throw bad(text, 'it names the whole repository', 'claim a ticket (ticket:NAME) or a subdirectory instead');
+  if (rel === '')
+    throw bad(text, 'it names the whole repository', 'claim a ticket (ticket:NAME) or a subdirectory instead');
   if (rel.startsWith('..') || isAbsolute(rel)) {
     throw bad(text, `it lies outside the repository ${root}`, 'name a path inside the repository');
   }

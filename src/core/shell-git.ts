@@ -86,10 +86,18 @@ export function riskyGitCommands(line: string, depth = 0): RiskyGit[] {
     }
     let words = segment;
     segment = [];
-    while (words.length > 0 && (PREFIXES.has(words[0] as string) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string))) words = words.slice(1);
+    while (
+      words.length > 0 &&
+      (PREFIXES.has(words[0] as string) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string))
+    )
+      words = words.slice(1);
     if (words[0] === 'env') {
       words = words.slice(1);
-      while (words.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string) || (words[0] as string).startsWith('-'))) words = words.slice(1);
+      while (
+        words.length > 0 &&
+        (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string) || (words[0] as string).startsWith('-'))
+      )
+        words = words.slice(1);
     }
     const head = words[0];
     if (!head) continue;
@@ -110,14 +118,18 @@ export function riskyGitCommands(line: string, depth = 0): RiskyGit[] {
     while (i < words.length && (words[i] as string).startsWith('-')) {
       const opt = words[i] as string;
       if (GIT_VALUE_OPTS.has(opt)) {
-        if (opt === '-C') dir = dir && !(words[i + 1] ?? '').startsWith('/') ? `${dir}/${words[i + 1] ?? ''}` : (words[i + 1] ?? null);
+        if (opt === '-C')
+          dir = dir && !(words[i + 1] ?? '').startsWith('/') ? `${dir}/${words[i + 1] ?? ''}` : (words[i + 1] ?? null);
         i += 2;
       } else i++;
     }
     const verb = words[i];
     const rest = words.slice(i + 1);
     const risky =
-      verb === 'add' || verb === 'commit' || verb === 'reset' || verb === 'restore' ||
+      verb === 'add' ||
+      verb === 'commit' ||
+      verb === 'reset' ||
+      verb === 'restore' ||
       (verb === 'stash' && !READ_ONLY_STASH.has(rest[0] ?? '')) ||
       (verb === 'checkout' && (rest.includes('--') || rest.includes('.')));
     if (risky) found.push({ verb: verb as RiskyGitVerb, words, dir });

@@ -25,8 +25,12 @@ export interface PathCommitResult {
 }
 
 const IN_PROGRESS: [string, string][] = [
-  ['MERGE_HEAD', 'a merge'], ['rebase-merge', 'a rebase'], ['rebase-apply', 'a rebase or am'],
-  ['CHERRY_PICK_HEAD', 'a cherry-pick'], ['REVERT_HEAD', 'a revert'], ['BISECT_LOG', 'a bisect'],
+  ['MERGE_HEAD', 'a merge'],
+  ['rebase-merge', 'a rebase'],
+  ['rebase-apply', 'a rebase or am'],
+  ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+  ['REVERT_HEAD', 'a revert'],
+  ['BISECT_LOG', 'a bisect'],
 ];
 
 /**
@@ -41,18 +45,26 @@ const IN_PROGRESS: [string, string][] = [
 export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
   // `git add -A --` with no pathspec at all means the whole worktree: an empty list would commit
   // everybody's changes, the very sweep this function exists to prevent.
-  if (req.paths.length === 0) throw new LanesError('E_USAGE', 'no paths to commit', { hint: 'name the paths to commit: lanes commit -m MESSAGE -- PATH…' });
+  if (req.paths.length === 0)
+    throw new LanesError('E_USAGE', 'no paths to commit', {
+      hint: 'name the paths to commit: lanes commit -m MESSAGE -- PATH…',
+    });
   const gitDir = await gitDirOf(req.worktree);
   for (const [marker, what] of IN_PROGRESS) {
     if (existsSync(join(gitDir, marker))) {
-      throw new LanesError('E_REPO_STATE', `${what} is in progress in ${req.worktree}`, { hint: 'finish or abort it first (git status says how), then commit' });
+      throw new LanesError('E_REPO_STATE', `${what} is in progress in ${req.worktree}`, {
+        hint: 'finish or abort it first (git status says how), then commit',
+      });
     }
   }
   const branch = await currentBranch(req.worktree);
   if (!branch) {
-    throw new LanesError('E_REPO_STATE', `HEAD is detached in ${req.worktree}: there is no branch to commit onto`, { hint: 'check out a branch (git switch -c NAME) or start a session with `lanes start --worktree`' });
+    throw new LanesError('E_REPO_STATE', `HEAD is detached in ${req.worktree}: there is no branch to commit onto`, {
+      hint: 'check out a branch (git switch -c NAME) or start a session with `lanes start --worktree`',
+    });
   }
-  if (req.message.trim() === '') throw new LanesError('E_USAGE', 'the commit message is empty', { hint: 'pass -m MESSAGE or -F FILE' });
+  if (req.message.trim() === '')
+    throw new LanesError('E_USAGE', 'the commit message is empty', { hint: 'pass -m MESSAGE or -F FILE' });
   const lock = await IndexLock.acquire(gitDir, req.lockWaitMs ?? 2000);
   const tag = `${process.pid}-${crypto().randomBytes(4).toString('hex')}`;
   const privateIndex = join(gitDir, `lanes-commit-${tag}.index`);
@@ -64,18 +76,38 @@ export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
       await git(['add', '-A', '--', ...req.paths], { cwd: req.cwd, env });
     } catch (e) {
       const stderr = String((e as { stderr?: string }).stderr ?? '');
-      throw new LanesError('E_USAGE', `cannot commit those paths: ${stderr.trim().split('\n')[0] ?? 'git add failed'}`, { hint: 'name files or directories that exist, or existed in the last commit (deletions)', cause: e });
+      throw new LanesError(
+        'E_USAGE',
+        `cannot commit those paths: ${stderr.trim().split('\n')[0] ?? 'git add failed'}`,
+        { hint: 'name files or directories that exist, or existed in the last commit (deletions)', cause: e },
+      );
     }
     const tree = (await git(['write-tree'], { cwd: req.worktree, env })).trim();
     const parentTree = parent ? await treeOf(req.worktree, parent) : null;
     if (tree === parentTree) {
-      throw new LanesError('E_NOT_FOUND', `nothing to commit: ${req.paths.join(', ')} has no changes against ${branch.replace(/^refs\/heads\//, '')}`, { hint: 'edit the files first, or name the paths you changed' });
+      throw new LanesError(
+        'E_NOT_FOUND',
+        `nothing to commit: ${req.paths.join(', ')} has no changes against ${branch.replace(/^refs\/heads\//, '')}`,
+        { hint: 'edit the files first, or name the paths you changed' },
+      );
     }
-    const commit = (await git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { cwd: req.worktree, input: req.message })).trim();
+    const commit = (
+      await git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
+        cwd: req.worktree,
+        input: req.message,
+      })
+    ).trim();
     try {
-      await git(['update-ref', '-m', 'lanes commit', branch, commit, parent ?? '0000000000000000000000000000000000000000'], { cwd: req.worktree });
+      await git(
+        ['update-ref', '-m', 'lanes commit', branch, commit, parent ?? '0000000000000000000000000000000000000000'],
+        { cwd: req.worktree },
+      );
     } catch (e) {
-      throw new LanesError('E_CLAIM_HELD', `${branch} moved while committing (another process committed to it); nothing was committed`, { hint: 'run the same lanes commit again', cause: e });
+      throw new LanesError(
+        'E_CLAIM_HELD',
+        `${branch} moved while committing (another process committed to it); nothing was committed`,
+        { hint: 'run the same lanes commit again', cause: e },
+      );
     }
     // Only the entries of the files this commit changed follow it; everything else in the index is
     // kept byte for byte (no refresh: re-stat'ing other files while their owners write them is how
@@ -84,7 +116,12 @@ export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
     const files = await diffNames(req.worktree, parentTree, tree);
     const info = await indexInfo(req.worktree, commit, files);
     lock.fill(join(gitDir, 'index'));
-    if (info.length > 0) await git(['update-index', '-z', '--index-info'], { cwd: req.worktree, env: { GIT_INDEX_FILE: lock.lockPath }, input: info });
+    if (info.length > 0)
+      await git(['update-index', '-z', '--index-info'], {
+        cwd: req.worktree,
+        env: { GIT_INDEX_FILE: lock.lockPath },
+        input: info,
+      });
     lock.commit();
     return { branch, parent, commit, files };
   } finally {

@@ -13,8 +13,12 @@ import type { RepoInfo } from './types.js';
  * paths); test/git/discover.test.ts compares the two on main and linked worktrees, subdirectories,
  * submodules and symlinked paths.
  */
-export function discoverRepo(cwd: string, env: Record<string, string | undefined> = process.env): RepoInfo | null | undefined {
-  if (env['GIT_DIR'] || env['GIT_WORK_TREE'] || env['GIT_COMMON_DIR'] || env['GIT_CEILING_DIRECTORIES']) return undefined;
+export function discoverRepo(
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+): RepoInfo | null | undefined {
+  if (env['GIT_DIR'] || env['GIT_WORK_TREE'] || env['GIT_COMMON_DIR'] || env['GIT_CEILING_DIRECTORIES'])
+    return undefined;
   let dir: string;
   try {
     dir = realpathSync(cwd);

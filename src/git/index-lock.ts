@@ -1,4 +1,15 @@
-import { closeSync, constants, fsyncSync, futimesSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  futimesSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import { LanesError } from '../core/errors.js';
@@ -23,7 +34,10 @@ export function indexCopyMtime(st: Stats): number {
  * File exists"), never interleave.
  */
 export class IndexLock {
-  private constructor(private readonly gitDir: string, private fd: number | null) {}
+  private constructor(
+    private readonly gitDir: string,
+    private fd: number | null,
+  ) {}
 
   get lockPath(): string {
     return join(this.gitDir, 'index.lock');
@@ -38,10 +52,14 @@ export class IndexLock {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         if (Date.now() >= deadline) {
-          throw new LanesError('E_CLAIM_HELD', `another git process holds ${path} (a git add, commit or similar is running in this worktree)`, {
-            hint: `wait for it and try again; if no git process is running, a crashed one left it behind: remove it (rm '${path}')`,
-            details: { lock: path },
-          });
+          throw new LanesError(
+            'E_CLAIM_HELD',
+            `another git process holds ${path} (a git add, commit or similar is running in this worktree)`,
+            {
+              hint: `wait for it and try again; if no git process is running, a crashed one left it behind: remove it (rm '${path}')`,
+              details: { lock: path },
+            },
+          );
         }
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 10));
       }

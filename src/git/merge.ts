@@ -33,7 +33,12 @@ export async function mergeBase(cwd: string, a: string, b: string): Promise<stri
 }
 
 /** "+added -removed" per file between two commits or trees, limited to `paths`. */
-export async function diffStat(cwd: string, from: string, to: string, paths: string[]): Promise<{ path: string; added: number; removed: number }[]> {
+export async function diffStat(
+  cwd: string,
+  from: string,
+  to: string,
+  paths: string[],
+): Promise<{ path: string; added: number; removed: number }[]> {
   if (paths.length === 0) return [];
   const out = await git(['diff', '--numstat', '-z', '--no-renames', from, to, '--', ...paths], { cwd });
   const result: { path: string; added: number; removed: number }[] = [];

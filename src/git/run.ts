@@ -36,17 +36,27 @@ export class GitError extends LanesError {
   }
 }
 
-function gitFailureMessage(args: string[], cwd: string, { exit, signal, outputLimit }: GitFailure, stderr: string): string {
+function gitFailureMessage(
+  args: string[],
+  cwd: string,
+  { exit, signal, outputLimit }: GitFailure,
+  stderr: string,
+): string {
   const cmd = `git ${args.join(' ')}`;
   const firstLine = stderr.trim().split('\n')[0] ?? '';
   const said = firstLine ? `: ${firstLine}` : '';
-  if (outputLimit) return `${cmd} in ${cwd} produced more than ${formatBytes(outputLimit.bytes)} of output on ${outputLimit.stream} (stopped)`;
+  if (outputLimit)
+    return `${cmd} in ${cwd} produced more than ${formatBytes(outputLimit.bytes)} of output on ${outputLimit.stream} (stopped)`;
   if (signal) return `${cmd} in ${cwd} was killed by ${signal}${said}`;
   return `${cmd} failed in ${cwd} (exit ${String(exit)})${said}`;
 }
 
 function formatBytes(n: number): string {
-  for (const [unit, size] of [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const) {
+  for (const [unit, size] of [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const) {
     if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   }
   return `${n} bytes`;
@@ -77,11 +87,16 @@ export function git(args: string[], options: GitRunOptions): Promise<string> {
     const maxBuffer = options.maxBuffer ?? DEFAULT_MAX_BUFFER;
     let child;
     try {
-      child = childProcess().execFile('git', args, { cwd: options.cwd, env, maxBuffer, encoding: 'utf8' }, (err, stdout, stderr) => {
-        if (!err) resolvePromise(stdout);
-        else if (isSpawnError(err)) reject(cannotStart(args, options.cwd, err));
-        else reject(new GitError(args, options.cwd, failureOf(err, maxBuffer), stderr, stdout));
-      });
+      child = childProcess().execFile(
+        'git',
+        args,
+        { cwd: options.cwd, env, maxBuffer, encoding: 'utf8' },
+        (err, stdout, stderr) => {
+          if (!err) resolvePromise(stdout);
+          else if (isSpawnError(err)) reject(cannotStart(args, options.cwd, err));
+          else reject(new GitError(args, options.cwd, failureOf(err, maxBuffer), stderr, stdout));
+        },
+      );
     } catch (e) {
       // Some spawn failures (a cwd that is a file: ENOTDIR) throw instead of reaching the callback.
       reject(cannotStart(args, options.cwd, e as Error));
@@ -113,10 +128,20 @@ function cannotStart(args: string[], cwd: string, err: Error & { code?: string |
     isDir = false;
   }
   if (!isDir) {
-    return new LanesError('E_GIT', `cannot run git ${args.join(' ')} in ${cwd}: no such directory`, { details: { args, cwd }, cause: err });
+    return new LanesError('E_GIT', `cannot run git ${args.join(' ')} in ${cwd}: no such directory`, {
+      details: { args, cwd },
+      cause: err,
+    });
   }
-  if (err.code === 'ENOENT') return new LanesError('E_GIT', 'git is not installed or not on PATH', { hint: 'install git (apt-get install git)', cause: err });
-  return new LanesError('E_GIT', `cannot start git ${args.join(' ')} in ${cwd}: ${err.message}`, { details: { args, cwd }, cause: err });
+  if (err.code === 'ENOENT')
+    return new LanesError('E_GIT', 'git is not installed or not on PATH', {
+      hint: 'install git (apt-get install git)',
+      cause: err,
+    });
+  return new LanesError('E_GIT', `cannot start git ${args.join(' ')} in ${cwd}: ${err.message}`, {
+    details: { args, cwd },
+    cause: err,
+  });
 }
 
 /**

@@ -81,15 +81,29 @@ export interface RefEntry {
 }
 
 export async function listRefs(cwd: string, prefix: string): Promise<RefEntry[]> {
-  const out = await git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(parent)%00%(tree)%00%(subject)', prefix], { cwd });
-  return out.split('\n').filter(Boolean).map((line) => {
-    const [ref = '', commit = '', time = '0', parent = '', tree = '', subject = ''] = line.split('\0');
-    return { ref, commit, time: Number(time), parent: parent.split(' ')[0] || null, tree, subject };
-  });
+  const out = await git(
+    [
+      'for-each-ref',
+      '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(parent)%00%(tree)%00%(subject)',
+      prefix,
+    ],
+    { cwd },
+  );
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [ref = '', commit = '', time = '0', parent = '', tree = '', subject = ''] = line.split('\0');
+      return { ref, commit, time: Number(time), parent: parent.split(' ')[0] || null, tree, subject };
+    });
 }
 
 /** Files that differ between two trees or commits (null: the empty tree), with status letters. */
-export async function diffNames(cwd: string, from: string | null, to: string): Promise<{ status: string; path: string }[]> {
+export async function diffNames(
+  cwd: string,
+  from: string | null,
+  to: string,
+): Promise<{ status: string; path: string }[]> {
   const base = from ?? '4b825dc642cb6eb9a060e54bf8d69288fbee4904'; // the empty tree
   const out = await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', base, to], { cwd });
   const parts = out.split('\0');

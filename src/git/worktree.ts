@@ -27,7 +27,8 @@ export async function listWorktrees(cwd: string): Promise<WorktreeEntry[]> {
     const sp = field.indexOf(' ');
     const key = sp < 0 ? field : field.slice(0, sp);
     const value = sp < 0 ? '' : field.slice(sp + 1);
-    if (key === 'worktree') cur = { path: value, head: null, branch: null, bare: false, locked: false, prunable: false };
+    if (key === 'worktree')
+      cur = { path: value, head: null, branch: null, bare: false, locked: false, prunable: false };
     else if (!cur) continue;
     else if (key === 'HEAD') cur.head = /^0+$/.test(value) ? null : value;
     else if (key === 'branch') cur.branch = value;
@@ -64,7 +65,9 @@ export async function gitDirOf(worktree: string): Promise<string> {
 /** The worktree's git dir and HEAD commit in one git call (HEAD null in a repository without commits). */
 export async function gitDirAndHead(worktree: string): Promise<{ gitDir: string; head: string | null }> {
   try {
-    const [gitDir = '', head = ''] = (await git(['rev-parse', '--absolute-git-dir', 'HEAD'], { cwd: worktree })).split('\n');
+    const [gitDir = '', head = ''] = (await git(['rev-parse', '--absolute-git-dir', 'HEAD'], { cwd: worktree })).split(
+      '\n',
+    );
     return { gitDir, head: head || null };
   } catch {
     return { gitDir: await gitDirOf(worktree), head: null };
@@ -73,7 +76,9 @@ export async function gitDirAndHead(worktree: string): Promise<{ gitDir: string;
 
 export async function revParse(cwd: string, rev: string): Promise<string | null> {
   try {
-    return (await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { cwd })).trim() || null;
+    return (
+      (await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { cwd })).trim() || null
+    );
   } catch {
     return null;
   }
@@ -126,7 +131,9 @@ export async function defaultBranch(cwd: string): Promise<string | null> {
   try {
     const origin = (await git(['symbolic-ref', '-q', '--short', 'refs/remotes/origin/HEAD'], { cwd })).trim();
     if (origin) return origin.replace(/^origin\//, '');
-  } catch { /* no remote HEAD */ }
+  } catch {
+    /* no remote HEAD */
+  }
   for (const name of ['main', 'master']) if (await branchExists(cwd, name)) return name;
   const [main] = await listWorktrees(cwd);
   return main?.branch?.replace(/^refs\/heads\//, '') ?? null;

@@ -44,12 +44,24 @@ export class ClaimService {
   constructor(private readonly ctx: LanesContext) {}
 
   async parse(texts: string[], scope?: 'repo'): Promise<ResourceRef[]> {
-    if (texts.length === 0) throw new LanesError('E_USAGE', 'name at least one resource', { hint: 'e.g. lanes claim ticket:SEAT-42 path:src/billing/' });
+    if (texts.length === 0)
+      throw new LanesError('E_USAGE', 'name at least one resource', {
+        hint: 'e.g. lanes claim ticket:SEAT-42 path:src/billing/',
+      });
     const needsRepo = scope === 'repo' || texts.some((t) => REPO_KINDS.test(t));
     const repo = needsRepo ? await this.ctx.repo() : null;
-    const refs = texts.map((t) => parseResource(directoryAware(t, this.ctx.cwd), { cwd: this.ctx.cwd, worktreeRoot: repo?.worktreeRoot ?? null, repoId: repo ? this.ctx.repoId(repo) : null, host: this.ctx.host, forceRepoScope: scope === 'repo' }));
+    const refs = texts.map((t) =>
+      parseResource(directoryAware(t, this.ctx.cwd), {
+        cwd: this.ctx.cwd,
+        worktreeRoot: repo?.worktreeRoot ?? null,
+        repoId: repo ? this.ctx.repoId(repo) : null,
+        host: this.ctx.host,
+        forceRepoScope: scope === 'repo',
+      }),
+    );
     const unique: ResourceRef[] = [];
-    for (const r of refs) if (!unique.some((u) => u.scope === r.scope && u.kind === r.kind && u.name === r.name)) unique.push(r);
+    for (const r of refs)
+      if (!unique.some((u) => u.scope === r.scope && u.kind === r.kind && u.name === r.name)) unique.push(r);
     return unique;
   }
 
@@ -58,30 +70,48 @@ export class ClaimService {
     const me = await this.ctx.requireSession(options.session);
     const refs = await this.parse(texts, options.scope);
     const what = refs.map(formatResource).join(', ');
-    return waitFor(what, async () => {
-      const result = await this.ctx.store.acquireClaims(me.id, refs, this.ctx.judge);
-      if (result.ok) {
-        // A session without a ticket takes the first ticket it claims: `lanes ls` and the agents'
-        // deny messages then name the work, not only the session id.
-        const ticket = refs.find((r) => r.kind === 'ticket');
-        if (ticket && me.ticket === null) await this.ctx.store.updateSession(me.id, { ticket: ticket.name });
-        return { done: true, value: result.grants };
-      }
-      const now = await this.ctx.store.now();
-      const reason = result.blockers
-        .map((b) => `${formatResource(b.wanted)}${b.held.name !== b.wanted.name ? ` overlaps ${formatResource(b.held)}, which is` : ' is'} held by ${describeSession(b.holder, b.held.sessionId)}, ${b.holder ? describeHolder(b.holder.owner, b.held.acquiredAt, now) : ''}`)
-        .join('; ');
-      if (!options.wait) {
-        throw new LanesError('E_CLAIM_HELD', reason, {
-          hint: `coordinate with the holder (it can run \`lanes release ${formatResource(result.blockers[0]?.held ?? refs[0]!)}\`), wait with \`lanes claim --wait ${texts.join(' ')}\`, or work on something else; nothing was claimed`,
-          details: { blockers: result.blockers.map((b) => ({ wanted: formatResource(b.wanted), held: formatResource(b.held), session: b.held.sessionId, token: b.held.token })) },
-        });
-      }
-      return { done: false, blockedBy: () => reason };
-    }, this.ctx.notice, options);
+    return waitFor(
+      what,
+      async () => {
+        const result = await this.ctx.store.acquireClaims(me.id, refs, this.ctx.judge);
+        if (result.ok) {
+          // A session without a ticket takes the first ticket it claims: `lanes ls` and the agents'
+          // deny messages then name the work, not only the session id.
+          const ticket = refs.find((r) => r.kind === 'ticket');
+          if (ticket && me.ticket === null) await this.ctx.store.updateSession(me.id, { ticket: ticket.name });
+          return { done: true, value: result.grants };
+        }
+        const now = await this.ctx.store.now();
+        const reason = result.blockers
+          .map(
+            (b) =>
+              `${formatResource(b.wanted)}${b.held.name !== b.wanted.name ? ` overlaps ${formatResource(b.held)}, which is` : ' is'} held by ${describeSession(b.holder, b.held.sessionId)}, ${b.holder ? describeHolder(b.holder.owner, b.held.acquiredAt, now) : ''}`,
+          )
+          .join('; ');
+        if (!options.wait) {
+          throw new LanesError('E_CLAIM_HELD', reason, {
+            hint: `coordinate with the holder (it can run \`lanes release ${formatResource(result.blockers[0]?.held ?? refs[0]!)}\`), wait with \`lanes claim --wait ${texts.join(' ')}\`, or work on something else; nothing was claimed`,
+            details: {
+              blockers: result.blockers.map((b) => ({
+                wanted: formatResource(b.wanted),
+                held: formatResource(b.held),
+                session: b.held.sessionId,
+                token: b.held.token,
+              })),
+            },
+          });
+        }
+        return { done: false, blockedBy: () => reason };
+      },
+      this.ctx.notice,
+      options,
+    );
   }
 
-  async release(texts: string[], options: { session?: string } = {}): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }> {
+  async release(
+    texts: string[],
+    options: { session?: string } = {},
+  ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }> {
     const me = await this.ctx.requireSession(options.session);
     return this.ctx.store.releaseClaims(me.id, await this.parse(texts));
   }
@@ -113,11 +143,18 @@ export class ClaimService {
     const repo = await this.ctx.repo();
     if (!repo) return [];
     const scope = `repo:${this.ctx.repoId(repo)}`;
-    const claims = (await this.ctx.store.listClaims({ scopes: [scope] })).filter((c) => c.kind === 'path' && c.sessionId !== this.ctx.sessionId);
+    const claims = (await this.ctx.store.listClaims({ scopes: [scope] })).filter(
+      (c) => c.kind === 'path' && c.sessionId !== this.ctx.sessionId,
+    );
     if (claims.length === 0) return [];
     const refs = paths.map((p) => {
       try {
-        return parseResource(`path:${p}`, { cwd: this.ctx.cwd, worktreeRoot: repo.worktreeRoot, repoId: this.ctx.repoId(repo), host: this.ctx.host });
+        return parseResource(`path:${p}`, {
+          cwd: this.ctx.cwd,
+          worktreeRoot: repo.worktreeRoot,
+          repoId: this.ctx.repoId(repo),
+          host: this.ctx.host,
+        });
       } catch {
         return null; // the whole repository (or a path git will refuse anyway): overlaps every claim
       }
@@ -128,7 +165,8 @@ export class ClaimService {
 
   private async withHolders(claims: ClaimRecord[]): Promise<ClaimHolder[]> {
     const sessions = new Map<string, SessionRecord | null>();
-    for (const c of claims) if (!sessions.has(c.sessionId)) sessions.set(c.sessionId, await this.ctx.store.getSession(c.sessionId));
+    for (const c of claims)
+      if (!sessions.has(c.sessionId)) sessions.set(c.sessionId, await this.ctx.store.getSession(c.sessionId));
     const liveness = await this.ctx.statesOf([...sessions.values()].filter((s): s is SessionRecord => s !== null));
     return claims.map((claim) => {
       const session = sessions.get(claim.sessionId) ?? null;
@@ -145,10 +183,14 @@ export class ClaimService {
   async assertFenced(resource: string | ResourceRef, token: number): Promise<void> {
     const [ref] = typeof resource === 'string' ? await this.parse([resource]) : [resource];
     if (!ref) throw new LanesError('E_USAGE', 'name a resource');
-    const current = (await this.ctx.store.listClaims({ scopes: [ref.scope] })).find((c) => c.kind === ref.kind && c.name === ref.name);
+    const current = (await this.ctx.store.listClaims({ scopes: [ref.scope] })).find(
+      (c) => c.kind === ref.kind && c.name === ref.name,
+    );
     if (current && current.token === token) return;
     const name = formatResource(ref);
-    const now = current ? `now held by session ${current.sessionId} with token ${current.token}` : 'no longer held by anyone';
+    const now = current
+      ? `now held by session ${current.sessionId} with token ${current.token}`
+      : 'no longer held by anyone';
     throw new LanesError('E_FENCED', `fencing token ${token} for ${name} is stale: the claim is ${now}`, {
       hint: `this holder lost ${name}; do not publish. Claim it again (\`lanes claim ${name}\`) and redo the work on top of the current holder's`,
       details: { resource: name, token, current: current?.token ?? null, holder: current?.sessionId ?? null },

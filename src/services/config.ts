@@ -20,7 +20,10 @@ export async function userStoreUrl(env: Record<string, string | undefined>): Pro
 }
 
 /** The store lanes uses: --store, else LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
-export async function resolveStore(explicit: string | undefined, env: Record<string, string | undefined> = process.env): Promise<string> {
+export async function resolveStore(
+  explicit: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): Promise<string> {
   const configured = explicit || env['LANES_STORE'] ? null : await userStoreUrl(env);
   return storeLocation(explicit ?? configured ?? undefined, env);
 }
@@ -35,7 +38,11 @@ async function readSource(file: string): Promise<ConfigSource | null> {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new LanesError('E_CONFIG', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'check its permissions' });
+    throw new LanesError(
+      'E_CONFIG',
+      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { hint: 'check its permissions' },
+    );
   }
   const known = parsed.get(file);
   if (known?.text === text) return known;
@@ -47,18 +54,28 @@ async function readSource(file: string): Promise<ConfigSource | null> {
   } catch (e) {
     if (e instanceof TomlError) {
       const first = e.message.split('\n')[0] ?? e.message;
-      throw new LanesError('E_CONFIG', `${file}:${e.line}:${e.column}: ${first.replace(/^Invalid TOML document: /, '')}`, { hint: `fix the TOML syntax at ${file}:${e.line}`, details: { file, line: e.line, column: e.column } });
+      throw new LanesError(
+        'E_CONFIG',
+        `${file}:${e.line}:${e.column}: ${first.replace(/^Invalid TOML document: /, '')}`,
+        { hint: `fix the TOML syntax at ${file}:${e.line}`, details: { file, line: e.line, column: e.column } },
+      );
     }
     throw e;
   }
 }
 
 /** The repository's lanes.toml (at the worktree root) merged with the user's config; defaults when neither exists. */
-export async function loadConfig(ctx: LanesContext, worktreeRoot?: string | null): Promise<LanesConfig & { files: string[] }> {
+export async function loadConfig(
+  ctx: LanesContext,
+  worktreeRoot?: string | null,
+): Promise<LanesConfig & { files: string[] }> {
   // A session's worktree is known from the store: no git process needed on the exec path.
   const root = worktreeRoot ?? (await ctx.repo())?.worktreeRoot;
   const files = [...(root ? [join(root, 'lanes.toml')] : []), userConfigPath(ctx.env)];
   const userFile = userConfigPath(ctx.env);
   const sources = (await Promise.all(files.map(readSource))).filter((s): s is ConfigSource => s !== null);
-  return { ...mergeConfig(sources.map((s) => validateConfig(s, { user: s.file === userFile }))), files: sources.map((s) => s.file) };
+  return {
+    ...mergeConfig(sources.map((s) => validateConfig(s, { user: s.file === userFile }))),
+    files: sources.map((s) => s.file),
+  };
 }

@@ -70,10 +70,16 @@ async function workOf(session: SessionRecord, target: string): Promise<SessionWo
  */
 export async function findConflicts(ctx: LanesContext, options: { against?: string } = {}): Promise<ConflictReport> {
   const repo = await ctx.repo();
-  if (!repo) throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, { hint: 'run lanes conflicts inside the repository' });
+  if (!repo)
+    throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, {
+      hint: 'run lanes conflicts inside the repository',
+    });
   const targetName = options.against ?? (await defaultBranch(repo.worktreeRoot));
   const target = targetName ? await revParse(repo.worktreeRoot, targetName) : null;
-  if (!targetName || !target) throw new LanesError('E_USAGE', `no branch ${targetName ?? '(main)'} to compare against`, { hint: 'pass --against BRANCH' });
+  if (!targetName || !target)
+    throw new LanesError('E_USAGE', `no branch ${targetName ?? '(main)'} to compare against`, {
+      hint: 'pass --against BRANCH',
+    });
   // This machine's sessions only: a team store also holds other hosts', whose worktrees are not here.
   const sessions = await ctx.liveSessions((s) => s.repo === ctx.repoId(repo) && s.owner.host === ctx.host);
   // Sessions sharing one worktree share one work: count each worktree once.
@@ -95,7 +101,10 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
       if (both.length === 0) continue;
       const preview = await previewMerge(cwd, a.tip, b.tip);
       pairs.push({
-        a: a.session.id, b: b.session.id, both, conflicts: preview.conflicts,
+        a: a.session.id,
+        b: b.session.id,
+        both,
+        conflicts: preview.conflicts,
         aStat: await diffStat(cwd, a.base ?? target, a.tip, both),
         bStat: await diffStat(cwd, b.base ?? target, b.tip, both),
       });
@@ -103,13 +112,27 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
   }
   const byTicket = new Map<string, string[]>();
   for (const s of sessions) if (s.ticket) byTicket.set(s.ticket, [...(byTicket.get(s.ticket) ?? []), s.id]);
-  const sameTicket = [...byTicket].filter(([, ids]) => ids.length > 1).map(([ticket, ids]) => ({ ticket, sessions: ids }));
+  const sameTicket = [...byTicket]
+    .filter(([, ids]) => ids.length > 1)
+    .map(([ticket, ids]) => ({ ticket, sessions: ids }));
   const competing: CompetingFinding[] = [];
   for (const w of works) {
     if (!w.base || w.base === target) continue;
     const landed = (await diffNames(cwd, w.base, target)).map((f) => f.path);
     const files = w.changed.filter((f) => landed.includes(f));
-    if (files.length > 0) competing.push({ session: w.session.id, target: targetName, files, targetStat: await diffStat(cwd, w.base, target, files) });
+    if (files.length > 0)
+      competing.push({
+        session: w.session.id,
+        target: targetName,
+        files,
+        targetStat: await diffStat(cwd, w.base, target, files),
+      });
   }
-  return { target: targetName, pairs, sameTicket, competing, found: pairs.length + sameTicket.length + competing.length > 0 };
+  return {
+    target: targetName,
+    pairs,
+    sameTicket,
+    competing,
+    found: pairs.length + sameTicket.length + competing.length > 0,
+  };
 }

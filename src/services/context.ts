@@ -18,7 +18,10 @@ export interface SessionLiveness {
 
 /** The one "unknown session" error (the store, its location, and how to look). */
 export function unknownSession(id: string, location: string, hint = 'list sessions with `lanes ls --all`'): LanesError {
-  return new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${location}`, { hint, details: { session: id } });
+  return new LanesError('E_UNKNOWN_SESSION', `session ${id} is not known to the store ${location}`, {
+    hint,
+    details: { session: id },
+  });
 }
 
 /** Everything a service needs, built once per openLanes(). */
@@ -41,7 +44,13 @@ export class LanesContext {
     readonly notice: Notice,
   ) {
     this.judge = (owner, lastSeenMs, nowMs) =>
-      judgeOwner(owner, lastSeenMs, { host: this.host, bootId: this.bootId, probe: readProcStat, nowMs, leaseMs: this.leaseMs });
+      judgeOwner(owner, lastSeenMs, {
+        host: this.host,
+        bootId: this.bootId,
+        probe: readProcStat,
+        nowMs,
+        leaseMs: this.leaseMs,
+      });
   }
 
   repo(): Promise<RepoInfo | null> {
@@ -68,7 +77,12 @@ export class LanesContext {
 
   /** This process, as a gate holder. */
   self(): OwnerIdentity {
-    this.selfIdentity ??= identityOf(process.pid) ?? { host: this.host, bootId: this.bootId, pid: process.pid, startTime: '' };
+    this.selfIdentity ??= identityOf(process.pid) ?? {
+      host: this.host,
+      bootId: this.bootId,
+      pid: process.pid,
+      startTime: '',
+    };
     return this.selfIdentity;
   }
 
@@ -98,7 +112,8 @@ export class LanesContext {
   }
 
   private stateAt(session: SessionRecord, nowMs: number): SessionLiveness {
-    if (session.endedAt !== null) return { state: 'ended', verdict: { live: false, why: session.endReason ?? 'ended' } };
+    if (session.endedAt !== null)
+      return { state: 'ended', verdict: { live: false, why: session.endReason ?? 'ended' } };
     const verdict = this.judge(session.owner, session.lastSeenAt, nowMs);
     return { state: verdict.live ? 'live' : 'dead', verdict };
   }
@@ -112,7 +127,12 @@ export class LanesContext {
       });
     }
     const session = await this.store.getSession(assertSessionId(id, explicit ? 'session id' : 'LANES_SESSION'));
-    if (!session) throw unknownSession(id, this.store.info.location, 'check LANES_SESSION / LANES_STORE, list sessions with `lanes ls --all`, or start a new one with `lanes start`');
+    if (!session)
+      throw unknownSession(
+        id,
+        this.store.info.location,
+        'check LANES_SESSION / LANES_STORE, list sessions with `lanes ls --all`, or start a new one with `lanes start`',
+      );
     if (session.endedAt !== null) {
       throw new LanesError('E_SESSION_ENDED', `session ${id} has ended (${session.endReason ?? 'no reason given'})`, {
         hint: 'start a new session with `lanes start`',

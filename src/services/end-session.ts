@@ -31,7 +31,12 @@ export interface EndResult {
  * worktree goes only when clean or saved (the snapshot is re-checked against the files right before
  * removal), and its branch only when merged into the main branch, or with force after the snapshot.
  */
-export async function endSession(sessions: SessionService, snapshots: SnapshotService, id: string, options: EndOptions = {}): Promise<EndResult> {
+export async function endSession(
+  sessions: SessionService,
+  snapshots: SnapshotService,
+  id: string,
+  options: EndOptions = {},
+): Promise<EndResult> {
   const s = await sessions.get(id);
   const notes: string[] = [];
   let snapshot: Snapshot | null = null;
@@ -47,14 +52,20 @@ export async function endSession(sessions: SessionService, snapshots: SnapshotSe
   const all = await listWorktrees(wt);
   const mine = all.find((w) => w.path === wt);
   if (!mine || all[0]?.path === wt) {
-    throw new LanesError('E_USAGE', `${wt} is the repository's main worktree; lanes removes only linked worktrees`, { hint: 'omit --remove-worktree' });
+    throw new LanesError('E_USAGE', `${wt} is the repository's main worktree; lanes removes only linked worktrees`, {
+      hint: 'omit --remove-worktree',
+    });
   }
   const dirty = (await status(wt)).length > 0;
   if (dirty) {
     // Saved means: the snapshot's tree is exactly what is on disk now (nothing changed since).
     const now = await captureWorktree(wt);
     if (!snapshot || now.tree !== snapshot.tree) {
-      throw new LanesError('E_REPO_STATE', `${wt} has uncommitted work that is not saved in a snapshot; not removing it`, { hint: `run \`lanes snapshot --session ${id}\` and try again` });
+      throw new LanesError(
+        'E_REPO_STATE',
+        `${wt} has uncommitted work that is not saved in a snapshot; not removing it`,
+        { hint: `run \`lanes snapshot --session ${id}\` and try again` },
+      );
     }
   }
   const mainPath = all[0]?.path ?? wt;
@@ -68,7 +79,10 @@ export async function endSession(sessions: SessionService, snapshots: SnapshotSe
     if (merged || options.force) {
       await deleteBranch(mainPath, branch, true);
       result.branchDeleted = branch;
-      if (!merged) notes.push(`branch ${branch} was not merged into ${main}; deleted with --force (its commits stay reachable from ${snapshot?.ref ?? 'the reflog'})`);
+      if (!merged)
+        notes.push(
+          `branch ${branch} was not merged into ${main}; deleted with --force (its commits stay reachable from ${snapshot?.ref ?? 'the reflog'})`,
+        );
     } else notes.push(`kept branch ${branch}: it is not merged into ${main} (delete it with --force)`);
   }
   return result;

@@ -23,35 +23,51 @@ function blockedBy(g: GateRecord): string {
   return `held by ${g.sessionId ? `session ${g.sessionId}, ` : ''}${describeHolder(g.owner, g.acquiredAt, Date.now(), g.command)}`;
 }
 
-export async function acquireGate(ctx: LanesContext, name: string, stateOf: string | null, what: string, options: WaitOptions = {}): Promise<HeldGate> {
+export async function acquireGate(
+  ctx: LanesContext,
+  name: string,
+  stateOf: string | null,
+  what: string,
+  options: WaitOptions = {},
+): Promise<HeldGate> {
   const holder = { owner: ctx.self(), sessionId: ctx.sessionId, command: ctx.selfCommand() };
   let tries = 0;
   // The last holder judged live, by token: re-proving the same holder on every poll would cost a
   // /proc read (and, for other hosts, the store's clock) each time; 50 ms of trust keeps a
   // SIGKILLed holder's gate free again within one tick of that.
   let trusted = { token: -1, until: 0 };
-  const attempt = await waitFor(what, async () => {
-    // After a first direct attempt, poll with a plain read: waiters must not take the store's write
-    // lock over and over while the gate is busy.
-    const seen = tries++ === 0 ? null : await ctx.store.peekGate(name);
-    if (seen) {
-      const local = seen.owner.host === ctx.host;
-      if (seen.token === trusted.token && Date.now() < trusted.until) return { done: false, blockedBy: () => blockedBy(seen) };
-      const now = local ? 0 : await ctx.store.now();
-      if (ctx.judge(seen.owner, seen.leaseUntil - ctx.gateLeaseMs, now).live) {
-        trusted = { token: seen.token, until: Date.now() + 50 };
-        return { done: false, blockedBy: () => blockedBy(seen) };
+  const attempt = await waitFor(
+    what,
+    async () => {
+      // After a first direct attempt, poll with a plain read: waiters must not take the store's write
+      // lock over and over while the gate is busy.
+      const seen = tries++ === 0 ? null : await ctx.store.peekGate(name);
+      if (seen) {
+        const local = seen.owner.host === ctx.host;
+        if (seen.token === trusted.token && Date.now() < trusted.until)
+          return { done: false, blockedBy: () => blockedBy(seen) };
+        const now = local ? 0 : await ctx.store.now();
+        if (ctx.judge(seen.owner, seen.leaseUntil - ctx.gateLeaseMs, now).live) {
+          trusted = { token: seen.token, until: Date.now() + 50 };
+          return { done: false, blockedBy: () => blockedBy(seen) };
+        }
       }
-    }
-    const got = await ctx.store.tryAcquireGate(name, holder, ctx.gateLeaseMs, ctx.judge, stateOf);
-    if (got.acquired) return { done: true, value: got };
-    return { done: false, blockedBy: () => blockedBy(got.holder) };
-  }, ctx.notice, options, 'short');
+      const got = await ctx.store.tryAcquireGate(name, holder, ctx.gateLeaseMs, ctx.judge, stateOf);
+      if (got.acquired) return { done: true, value: got };
+      return { done: false, blockedBy: () => blockedBy(got.holder) };
+    },
+    ctx.notice,
+    options,
+    'short',
+  );
 
   // Renew the lease while the caller works, for holders judged by lease (other hosts, team mode).
-  const renew = setInterval(() => {
-    ctx.store.renewGate(name, attempt.token, ctx.gateLeaseMs).catch(() => undefined);
-  }, Math.max(50, Math.floor(ctx.gateLeaseMs / 3)));
+  const renew = setInterval(
+    () => {
+      ctx.store.renewGate(name, attempt.token, ctx.gateLeaseMs).catch(() => undefined);
+    },
+    Math.max(50, Math.floor(ctx.gateLeaseMs / 3)),
+  );
   renew.unref();
 
   if (options.signal?.aborted) {

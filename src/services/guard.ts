@@ -39,11 +39,17 @@ export interface GuardStatus {
 }
 
 export class GuardService {
-  constructor(private readonly ctx: LanesContext, private readonly claims: ClaimService) {}
+  constructor(
+    private readonly ctx: LanesContext,
+    private readonly claims: ClaimService,
+  ) {}
 
   private async dir(): Promise<string> {
     const repo = await this.ctx.repo();
-    if (!repo) throw new LanesError('E_USAGE', `${this.ctx.cwd} is not inside a git repository`, { hint: 'run lanes guard inside the repository' });
+    if (!repo)
+      throw new LanesError('E_USAGE', `${this.ctx.cwd} is not inside a git repository`, {
+        hint: 'run lanes guard inside the repository',
+      });
     return hooksDir(repo.worktreeRoot);
   }
 
@@ -52,7 +58,8 @@ export class GuardService {
     installHook(dir, 'pre-commit', preCommit(options.lanesCommand));
     if (options.protect?.length) {
       for (const b of options.protect) {
-        if (!/^[A-Za-z0-9._/-]+$/.test(b)) throw new LanesError('E_USAGE', `--protect ${JSON.stringify(b)} is not a plain branch name`);
+        if (!/^[A-Za-z0-9._/-]+$/.test(b))
+          throw new LanesError('E_USAGE', `--protect ${JSON.stringify(b)} is not a plain branch name`);
       }
       installHook(dir, 'reference-transaction', referenceTransaction(options.protect));
     }
@@ -78,7 +85,9 @@ export class GuardService {
   async checkCommit(): Promise<{ blocked: string[]; warnings: string[] }> {
     const repo = await this.ctx.repo();
     if (!repo) return { blocked: [], warnings: [] };
-    const staged = (await git(['diff', '--cached', '--name-only', '-z', '--no-renames'], { cwd: repo.worktreeRoot })).split('\0').filter(Boolean);
+    const staged = (await git(['diff', '--cached', '--name-only', '-z', '--no-renames'], { cwd: repo.worktreeRoot }))
+      .split('\0')
+      .filter(Boolean);
     const blocked: string[] = [];
     if (staged.length > 0) {
       const rootCtxPaths = staged.map((p) => `${repo.worktreeRoot}/${p}`);
@@ -88,8 +97,12 @@ export class GuardService {
     }
     const warnings: string[] = [];
     // A worktree is a directory of one machine: a team store's sessions on other hosts never share it.
-    for (const s of await this.ctx.liveSessions((x) => x.worktree === repo.worktreeRoot && x.owner.host === this.ctx.host && x.id !== this.ctx.sessionId)) {
-      warnings.push(`${describeSession(s)} is also working in this worktree and shares its index: what you staged may be swept into its commit, and the other way round`);
+    for (const s of await this.ctx.liveSessions(
+      (x) => x.worktree === repo.worktreeRoot && x.owner.host === this.ctx.host && x.id !== this.ctx.sessionId,
+    )) {
+      warnings.push(
+        `${describeSession(s)} is also working in this worktree and shares its index: what you staged may be swept into its commit, and the other way round`,
+      );
     }
     return { blocked, warnings };
   }

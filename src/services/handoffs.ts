@@ -1,4 +1,14 @@
-import { closeSync, constants, fsyncSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { crypto } from '../core/builtins.js';
 import { join } from 'node:path';
 import { LanesError } from '../core/errors.js';
@@ -24,8 +34,16 @@ export function assertHandoffName(name: string): string {
 
 function ioError(path: string, e: unknown, action: string): LanesError {
   const err = e as NodeJS.ErrnoException;
-  if (err.code === 'ELOOP') return new LanesError('E_SYMLINK', `${path} is a symlink; lanes never follows symlinks for handoffs`, { hint: `remove it (rm '${path}') and write the handoff again` });
-  if (err.code === 'ENOSPC' || err.code === 'EDQUOT') return new LanesError('E_IO', `the disk is full: could not ${action} ${path}; nothing was changed (any earlier version is intact)`, { hint: 'free some space and run it again' });
+  if (err.code === 'ELOOP')
+    return new LanesError('E_SYMLINK', `${path} is a symlink; lanes never follows symlinks for handoffs`, {
+      hint: `remove it (rm '${path}') and write the handoff again`,
+    });
+  if (err.code === 'ENOSPC' || err.code === 'EDQUOT')
+    return new LanesError(
+      'E_IO',
+      `the disk is full: could not ${action} ${path}; nothing was changed (any earlier version is intact)`,
+      { hint: 'free some space and run it again' },
+    );
   return new LanesError('E_IO', `could not ${action} ${path}: ${err.code ?? err.message}`, { cause: e });
 }
 
@@ -47,7 +65,9 @@ export function writeAtomic(dir: string, name: string, bytes: Buffer): string {
     let isLink = false;
     try {
       isLink = lstatSync(target).isSymbolicLink();
-    } catch { /* absent: fine */ }
+    } catch {
+      /* absent: fine */
+    }
     if (isLink) throw Object.assign(new Error('symlink'), { code: 'ELOOP' });
     renameSync(tmp, target);
     const dfd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
@@ -61,7 +81,9 @@ export function writeAtomic(dir: string, name: string, bytes: Buffer): string {
     if (fd !== undefined) closeSync(fd);
     try {
       unlinkSync(tmp);
-    } catch { /* never created or already renamed */ }
+    } catch {
+      /* never created or already renamed */
+    }
     throw ioError(target, e, 'write');
   }
 }
@@ -114,16 +136,32 @@ export class HandoffService {
   putAt(dir: string, name: string, payload: Buffer | string, sessionId: string): HandoffWritten {
     const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
     if (bytes.length > MAX_HANDOFF_BYTES) {
-      throw new LanesError('E_TOO_LARGE', `handoff ${name} is ${bytes.length} bytes; the limit is ${MAX_HANDOFF_BYTES} (16 MiB)`, {
-        hint: 'hand over a path to a file in `lanes path NAME` instead of the contents; nothing was written',
-      });
+      throw new LanesError(
+        'E_TOO_LARGE',
+        `handoff ${name} is ${bytes.length} bytes; the limit is ${MAX_HANDOFF_BYTES} (16 MiB)`,
+        {
+          hint: 'hand over a path to a file in `lanes path NAME` instead of the contents; nothing was written',
+        },
+      );
     }
     let seq = 1;
     try {
       const prev = readNoFollow(join(dir, name));
       if (prev) seq = decodeEnvelope(prev, join(dir, name)).header.seq + 1;
-    } catch { /* a corrupt or foreign previous version does not block a fresh write */ }
-    const envelope = encodeEnvelope({ session: sessionId, pid: process.pid, host: this.ctx.host, cwd: this.ctx.cwd, seq, writtenAt: new Date().toISOString() }, bytes);
+    } catch {
+      /* a corrupt or foreign previous version does not block a fresh write */
+    }
+    const envelope = encodeEnvelope(
+      {
+        session: sessionId,
+        pid: process.pid,
+        host: this.ctx.host,
+        cwd: this.ctx.cwd,
+        seq,
+        writtenAt: new Date().toISOString(),
+      },
+      bytes,
+    );
     const path = writeAtomic(dir, name, envelope);
     const header = decodeEnvelope(envelope, path).header;
     return { path, session: sessionId, seq, size: header.size, sha256: header.sha256 };
@@ -132,7 +170,8 @@ export class HandoffService {
   /** Reads a handoff of the current session (or of `from`) and proves who wrote it. */
   async get(name: string, options: { from?: string; session?: string } = {}): Promise<Envelope & { path: string }> {
     assertHandoffName(name);
-    const expected = options.from !== undefined ? assertSessionId(options.from) : (await this.ctx.requireSession(options.session)).id;
+    const expected =
+      options.from !== undefined ? assertSessionId(options.from) : (await this.ctx.requireSession(options.session)).id;
     const dir = this.dir(expected);
     return { ...this.getAt(dir, name, expected), path: join(dir, name) };
   }
@@ -141,9 +180,13 @@ export class HandoffService {
     const path = join(dir, name);
     const bytes = readNoFollow(path);
     if (!bytes) {
-      throw new LanesError('E_NOT_FOUND', `no handoff ${name} from session ${expectedSession} (${path} does not exist)`, {
-        hint: `the writer must run \`lanes handoff put ${name}\` first`,
-      });
+      throw new LanesError(
+        'E_NOT_FOUND',
+        `no handoff ${name} from session ${expectedSession} (${path} does not exist)`,
+        {
+          hint: `the writer must run \`lanes handoff put ${name}\` first`,
+        },
+      );
     }
     const env = decodeEnvelope(bytes, path);
     assertOwner(env, expectedSession, path);

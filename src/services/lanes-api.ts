@@ -47,7 +47,10 @@ export interface LanesSessions {
 export interface LanesClaims {
   /** Claims all resources or none; each grant carries a fencing token. */
   claim(resources: string[], options?: ClaimOptions): Promise<Grant[]>;
-  release(resources: string[], options?: { session?: string }): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }>;
+  release(
+    resources: string[],
+    options?: { session?: string },
+  ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }>;
   /** Claims of this repository and host (every claim with `all`), with their holders' state. */
   list(options?: { all?: boolean }): Promise<ClaimHolder[]>;
   /** Who holds this resource or anything overlapping it. */
@@ -70,7 +73,11 @@ export interface LanesState {
   /** Deletes the whole state under the gate; refused from inside a mutate of the same session. */
   clear(session: string, options?: WaitOptions): Promise<boolean>;
   /** Decides and clears in one gated step. */
-  clearIf(session: string, predicate: (current: Json | undefined) => boolean | Promise<boolean>, options?: WaitOptions): Promise<boolean>;
+  clearIf(
+    session: string,
+    predicate: (current: Json | undefined) => boolean | Promise<boolean>,
+    options?: WaitOptions,
+  ): Promise<boolean>;
 }
 
 export interface LanesHandoffs {
@@ -130,7 +137,11 @@ export interface Lanes {
   readonly ports: LanesPorts;
   readonly guard: LanesGuard;
   /** A new worktree + branch lanes/<slug> for a session (lanes start --worktree). */
-  createWorktree(options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree>;
+  createWorktree(options: {
+    ticket?: string | null;
+    label?: string | null;
+    base?: string | null;
+  }): Promise<CreatedWorktree>;
   /** Exactly these paths (relative to the working directory) onto this worktree's branch. */
   commit(paths: string[], message: string): Promise<PathCommitResult>;
   /** Snapshots every dirty worktree to private refs; flags collisions and stale copies. */
@@ -142,7 +153,10 @@ export interface Lanes {
   /** Takes over a dead or ended session's claims, ticket and worktree. */
   adopt(session: string): Promise<{ worktree: string | null; grants: Grant[] }>;
   /** The session's environment: identity, private dirs, leased ports, templates, what exec strips. */
-  environment(options?: { session?: string | null; inherited?: Record<string, string | undefined> }): Promise<SessionEnvironment & { session: SessionView }>;
+  environment(options?: {
+    session?: string | null;
+    inherited?: Record<string, string | undefined>;
+  }): Promise<SessionEnvironment & { session: SessionView }>;
   /** Dead sessions, orphan worktrees, stale claims, shared worktrees; `fix` repairs what is safe. */
   doctor(options?: { fix?: boolean }): Promise<DoctorReport>;
   /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */

@@ -40,8 +40,12 @@ function envNumber(env: Record<string, string | undefined>, key: string): number
 export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const env = options.env ?? process.env;
   const location = await resolveStore(options.store, env);
-  const store = await openStore(location, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
-  const notice: Notice = options.notice === false ? () => undefined : (options.notice ?? ((m) => process.stderr.write(m + '\n')));
+  const store = await openStore(
+    location,
+    options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs },
+  );
+  const notice: Notice =
+    options.notice === false ? () => undefined : (options.notice ?? ((m) => process.stderr.write(m + '\n')));
   const ctx = new LanesContext(
     store,
     options.cwd ?? process.cwd(),
@@ -58,7 +62,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const snapshots = new SnapshotService(ctx);
   // Loaded on use (here and below): `lanes hook` and `lanes exec` open the library in every tool
   // call and need little of it.
-  const end = async (id: string, o: EndOptions = {}): Promise<EndResult> => (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
+  const end = async (id: string, o: EndOptions = {}): Promise<EndResult> =>
+    (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
   const guard = async () => new (await import('./guard.js')).GuardService(ctx, claims);
   let hookContext: HookContext | undefined;
   const hooks = (): HookContext =>
@@ -117,7 +122,11 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     snapshots: {
       snapshot: async (o = {}) => {
         const s = await sessions.resolve(o.session);
-        if (!s.worktree) throw new LanesError('E_USAGE', `session ${s.id} has no worktree (it was not started inside a git repository)`);
+        if (!s.worktree)
+          throw new LanesError(
+            'E_USAGE',
+            `session ${s.id} has no worktree (it was not started inside a git repository)`,
+          );
         return snapshots.snapshot(s.worktree, s.id, o.why ?? 'lanes snapshot');
       },
       list: (id) => snapshots.list(id),
@@ -146,7 +155,13 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     environment: async (o = {}) => {
       const session = await sessions.resolve(o.session);
       const { sessionEnvironment } = await import('./runtime-env.js');
-      const environment = await sessionEnvironment(ctx, { claims, state, handoffs }, session, await loadConfig(ctx, session.worktree), o.inherited ?? {});
+      const environment = await sessionEnvironment(
+        ctx,
+        { claims, state, handoffs },
+        session,
+        await loadConfig(ctx, session.worktree),
+        o.inherited ?? {},
+      );
       return { ...environment, session };
     },
     doctor: async (o = {}) => (await import('./doctor.js')).doctor(ctx, { state, end }, o),

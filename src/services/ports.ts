@@ -25,7 +25,11 @@ async function bindable(port: number): Promise<boolean> {
 function portsOf(state: Json | undefined): Record<string, number> {
   if (state === undefined) return {};
   if (state === null || typeof state !== 'object' || Array.isArray(state)) {
-    throw new LanesError('E_USAGE', 'this session\'s state is not a JSON object, so lanes cannot record its ports in it', { hint: 'clear it (lanes state clear) or keep it an object' });
+    throw new LanesError(
+      'E_USAGE',
+      "this session's state is not a JSON object, so lanes cannot record its ports in it",
+      { hint: 'clear it (lanes state clear) or keep it an object' },
+    );
   }
   const p = (state as Record<string, Json>)[PORTS_KEY];
   return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, number>) : {};
@@ -37,11 +41,24 @@ function portsOf(state: Json | undefined): Record<string, number> {
  * the configured range starting at a hash of (session, name), checked free by binding it.
  * Released when the session ends; a dead session's port is taken over by the next lease.
  */
-export async function leasePort(ctx: LanesContext, claims: ClaimService, state: StateService, session: SessionRecord, name: string, config: LanesConfig): Promise<number> {
-  if (!/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(name)) throw new LanesError('E_USAGE', `port name ${JSON.stringify(name)} must be a letter followed by letters, digits or _ (at most 32)`);
+export async function leasePort(
+  ctx: LanesContext,
+  claims: ClaimService,
+  state: StateService,
+  session: SessionRecord,
+  name: string,
+  config: LanesConfig,
+): Promise<number> {
+  if (!/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(name))
+    throw new LanesError(
+      'E_USAGE',
+      `port name ${JSON.stringify(name)} must be a letter followed by letters, digits or _ (at most 32)`,
+    );
   const known = portsOf(await state.get(session.id))[name];
   if (known !== undefined) {
-    const mine = (await ctx.store.listClaims({ sessionId: session.id })).some((c) => c.kind === 'port' && c.name === String(known));
+    const mine = (await ctx.store.listClaims({ sessionId: session.id })).some(
+      (c) => c.kind === 'port' && c.name === String(known),
+    );
     if (mine) return known;
   }
   const { low, high } = config.ports.range;
@@ -62,7 +79,9 @@ export async function leasePort(ctx: LanesContext, claims: ClaimService, state: 
     });
     return port;
   }
-  throw new LanesError('E_CLAIM_HELD', `no free port left in ${low}-${high}`, { hint: 'end sessions you no longer need (lanes ls), or widen [ports] range in lanes.toml' });
+  throw new LanesError('E_CLAIM_HELD', `no free port left in ${low}-${high}`, {
+    hint: 'end sessions you no longer need (lanes ls), or widen [ports] range in lanes.toml',
+  });
 }
 
 export interface PortLease {

@@ -17,9 +17,13 @@ export function ensurePrivateDir(path: string): string {
   }
   const st = lstatSync(path);
   if (st.isSymbolicLink() || !st.isDirectory()) {
-    throw new LanesError('E_UNSAFE_DIR', `${path} is a symlink or not a directory; lanes keeps private files only in real directories`, {
-      hint: `remove ${path} (rm '${path}') and run the command again`,
-    });
+    throw new LanesError(
+      'E_UNSAFE_DIR',
+      `${path} is a symlink or not a directory; lanes keeps private files only in real directories`,
+      {
+        hint: `remove ${path} (rm '${path}') and run the command again`,
+      },
+    );
   }
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) {

@@ -39,9 +39,13 @@ export interface SessionView extends SessionRecord {
 function checkText(what: string, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   if (value.length === 0 || value.length > 200 || /[\u0000-\u001f\u007f]/.test(value)) {
-    throw new LanesError('E_USAGE', `--${what} must be 1-200 printable characters, got ${JSON.stringify(value.slice(0, 40))}`, {
-      hint: `pass a shorter --${what} without control characters`,
-    });
+    throw new LanesError(
+      'E_USAGE',
+      `--${what} must be 1-200 printable characters, got ${JSON.stringify(value.slice(0, 40))}`,
+      {
+        hint: `pass a shorter --${what} without control characters`,
+      },
+    );
   }
   return value;
 }
@@ -52,7 +56,9 @@ export class SessionService {
   async start(options: StartOptions): Promise<SessionRecord> {
     const owner = identityOf(options.pid);
     if (!owner) {
-      throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, { hint: 'pass the pid of the process that owns the session (--pid), or omit --pid' });
+      throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, {
+        hint: 'pass the pid of the process that owns the session (--pid), or omit --pid',
+      });
     }
     const repo = await this.ctx.repo();
     return this.ctx.store.insertSession({
@@ -74,7 +80,10 @@ export class SessionService {
    */
   async attach(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
     const owner = identityOf(options.pid);
-    if (!owner) throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, { hint: 'attach a session to a running process' });
+    if (!owner)
+      throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, {
+        hint: 'attach a session to a running process',
+      });
     const repo = await this.ctx.repo();
     return this.ctx.store.attachSession({
       id: assertSessionId(options.id),
@@ -113,9 +122,18 @@ export class SessionService {
 
   /** Sessions not ended (dead ones included: they need attention); all of them with `all`. */
   async list(options: { all?: boolean } = {}): Promise<SessionView[]> {
-    const [sessions, claims] = await Promise.all([this.ctx.store.listSessions({ includeEnded: options.all === true }), this.ctx.store.listClaims()]);
+    const [sessions, claims] = await Promise.all([
+      this.ctx.store.listSessions({ includeEnded: options.all === true }),
+      this.ctx.store.listClaims(),
+    ]);
     const states = await this.ctx.statesOf(sessions);
-    return sessions.map((s) => toView(s, states.get(s.id)!, claims.filter((c) => c.sessionId === s.id)));
+    return sessions.map((s) =>
+      toView(
+        s,
+        states.get(s.id)!,
+        claims.filter((c) => c.sessionId === s.id),
+      ),
+    );
   }
 
   private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {
@@ -126,7 +144,10 @@ export class SessionService {
    * The store half of ending: ends the session and releases every claim it holds, in one
    * transaction. Callers end sessions through end-session.ts (snapshot first), never this alone.
    */
-  async endRecord(id: string, reason = 'ended by lanes end'): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean }> {
+  async endRecord(
+    id: string,
+    reason = 'ended by lanes end',
+  ): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean }> {
     assertSessionId(id);
     const before = await this.ctx.store.getSession(id);
     const result = await this.ctx.store.endSession(id, reason);

@@ -11,7 +11,9 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** Return this from a mutate function to delete the state in the same gated step. */
 export const CLEAR: unique symbol = Symbol.for('lanes.state.clear');
 
-export type Mutator = (current: Json | undefined) => Json | undefined | typeof CLEAR | Promise<Json | undefined | typeof CLEAR>;
+export type Mutator = (
+  current: Json | undefined,
+) => Json | undefined | typeof CLEAR | Promise<Json | undefined | typeof CLEAR>;
 
 interface Frame {
   value: Json | undefined;
@@ -30,9 +32,13 @@ function serialize(value: Json | undefined, sessionId: string): string | undefin
   try {
     return JSON.stringify(value);
   } catch (e) {
-    throw new LanesError('E_USAGE', `the new state of session ${sessionId} cannot be stored as JSON: ${(e as Error).message}`, {
-      hint: 'return plain JSON values (no BigInt, functions or cycles); nothing was written',
-    });
+    throw new LanesError(
+      'E_USAGE',
+      `the new state of session ${sessionId} cannot be stored as JSON: ${(e as Error).message}`,
+      {
+        hint: 'return plain JSON values (no BigInt, functions or cycles); nothing was written',
+      },
+    );
   }
 }
 
@@ -60,7 +66,13 @@ export class StateService {
       apply(frame, await fn(frame.value));
       return frame.value;
     }
-    const gate = await acquireGate(this.ctx, gateName(sessionId), sessionId, `the state gate of session ${sessionId}`, options);
+    const gate = await acquireGate(
+      this.ctx,
+      gateName(sessionId),
+      sessionId,
+      `the state gate of session ${sessionId}`,
+      options,
+    );
     const before = gate.state?.value;
     const own: Frame = { value: before === undefined ? undefined : (JSON.parse(before) as Json) };
     let change: StateChange;
@@ -70,7 +82,8 @@ export class StateService {
       const result = await frames.run(next, () => fn(own.value));
       apply(own, result);
       const after = serialize(own.value, sessionId);
-      change = after === before ? { kind: 'keep' } : after === undefined ? { kind: 'delete' } : { kind: 'set', value: after };
+      change =
+        after === before ? { kind: 'keep' } : after === undefined ? { kind: 'delete' } : { kind: 'set', value: after };
     } catch (e) {
       await gate.release({ kind: 'keep' });
       throw e;
@@ -82,7 +95,10 @@ export class StateService {
   /** One key of the state; E_NOT_FOUND when the session has no such key. */
   async getKey(sessionId: string, key: string): Promise<Json> {
     const obj = asObject(await this.get(sessionId), sessionId);
-    if (!Object.hasOwn(obj, key)) throw new LanesError('E_NOT_FOUND', `session ${sessionId} has no state key ${JSON.stringify(key)}`, { hint: `set it with \`lanes state set ${key} JSON\`` });
+    if (!Object.hasOwn(obj, key))
+      throw new LanesError('E_NOT_FOUND', `session ${sessionId} has no state key ${JSON.stringify(key)}`, {
+        hint: `set it with \`lanes state set ${key} JSON\``,
+      });
     return obj[key] as Json;
   }
 
@@ -93,38 +109,58 @@ export class StateService {
 
   /** Removes one key under the gate; the state itself goes when that was its last key. */
   clearKey(sessionId: string, key: string, options: WaitOptions = {}): Promise<Json | undefined> {
-    return this.mutate(sessionId, (cur) => {
-      const obj = { ...asObject(cur, sessionId) };
-      delete obj[key];
-      return Object.keys(obj).length === 0 ? CLEAR : obj;
-    }, options);
+    return this.mutate(
+      sessionId,
+      (cur) => {
+        const obj = { ...asObject(cur, sessionId) };
+        delete obj[key];
+        return Object.keys(obj).length === 0 ? CLEAR : obj;
+      },
+      options,
+    );
   }
 
   /** Deletes the state under the gate, so it can never undo a concurrent locked write. */
   async clear(sessionId: string, options: WaitOptions = {}): Promise<boolean> {
     assertSessionId(sessionId);
     if (frames.getStore()?.has(sessionId)) {
-      throw new LanesError('E_CLEAR_IN_MUTATE', `refusing to clear the state of session ${sessionId} from inside a mutate() of the same session`, {
-        hint: 'the outer mutate would write the state back when it returns (the resurrection bug): return CLEAR from the mutate function instead, or call state.clearIf() outside it',
-        details: { session: sessionId },
-      });
+      throw new LanesError(
+        'E_CLEAR_IN_MUTATE',
+        `refusing to clear the state of session ${sessionId} from inside a mutate() of the same session`,
+        {
+          hint: 'the outer mutate would write the state back when it returns (the resurrection bug): return CLEAR from the mutate function instead, or call state.clearIf() outside it',
+          details: { session: sessionId },
+        },
+      );
     }
     let existed = false;
-    await this.mutate(sessionId, (current) => {
-      existed = current !== undefined;
-      return CLEAR;
-    }, options);
+    await this.mutate(
+      sessionId,
+      (current) => {
+        existed = current !== undefined;
+        return CLEAR;
+      },
+      options,
+    );
     return existed;
   }
 
   /** Decide and clear in one gated step: clears only when the predicate holds for the current state. */
-  async clearIf(sessionId: string, predicate: (current: Json | undefined) => boolean | Promise<boolean>, options: WaitOptions = {}): Promise<boolean> {
+  async clearIf(
+    sessionId: string,
+    predicate: (current: Json | undefined) => boolean | Promise<boolean>,
+    options: WaitOptions = {},
+  ): Promise<boolean> {
     if (frames.getStore()?.has(sessionId)) return this.clear(sessionId, options);
     let cleared = false;
-    await this.mutate(sessionId, async (current) => {
-      cleared = current !== undefined && (await predicate(current));
-      return cleared ? CLEAR : undefined;
-    }, options);
+    await this.mutate(
+      sessionId,
+      async (current) => {
+        cleared = current !== undefined && (await predicate(current));
+        return cleared ? CLEAR : undefined;
+      },
+      options,
+    );
     return cleared;
   }
 }
@@ -135,7 +171,9 @@ type JsonObject = { [key: string]: Json };
 function asObject(value: Json | undefined, sessionId: string): JsonObject {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new LanesError('E_USAGE', `the state of session ${sessionId} is not a JSON object, so it has no keys`, { hint: 'read it whole with `lanes state get`' });
+    throw new LanesError('E_USAGE', `the state of session ${sessionId} is not a JSON object, so it has no keys`, {
+      hint: 'read it whole with `lanes state get`',
+    });
   }
   return value;
 }

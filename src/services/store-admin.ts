@@ -4,7 +4,16 @@ import { openStore, storeKind } from '../store/open.js';
 import type { Store, StoreInfo } from '../store/types.js';
 
 export interface StoreStatus extends StoreInfo {
-  counts: { sessions: number; open: number; ended: number; claims: number; resourcesEverClaimed: number; stateRecords: number; gates: number; gatesHeld: number };
+  counts: {
+    sessions: number;
+    open: number;
+    ended: number;
+    claims: number;
+    resourcesEverClaimed: number;
+    stateRecords: number;
+    gates: number;
+    gatesHeld: number;
+  };
 }
 
 async function withStore<T>(location: string, fn: (s: Store) => Promise<T>): Promise<T> {
@@ -28,22 +37,46 @@ export function storeStatus(location: string): Promise<StoreStatus> {
     const held = await Promise.all(d.gates.map((g) => s.peekGate(g.name)));
     return {
       ...s.info,
-      counts: { sessions: d.sessions.length, open, ended: d.sessions.length - open, claims: d.claims.length, resourcesEverClaimed: d.fences.length, stateRecords: d.state.length, gates: d.gates.length, gatesHeld: held.filter(Boolean).length },
+      counts: {
+        sessions: d.sessions.length,
+        open,
+        ended: d.sessions.length - open,
+        claims: d.claims.length,
+        resourcesEverClaimed: d.fences.length,
+        stateRecords: d.state.length,
+        gates: d.gates.length,
+        gatesHeld: held.filter(Boolean).length,
+      },
     };
   });
 }
 
 /** Copies everything from one store to another (SQLite file or postgres:// URL, either way). */
-export async function copyStore(from: string, to: string, options: { force: boolean }): Promise<{ from: StoreInfo; to: StoreInfo; sessions: number; claims: number; state: number }> {
-  if (from === to) throw new LanesError('E_USAGE', 'copy needs two different stores', { hint: 'give --from and --to different locations' });
+export async function copyStore(
+  from: string,
+  to: string,
+  options: { force: boolean },
+): Promise<{ from: StoreInfo; to: StoreInfo; sessions: number; claims: number; state: number }> {
+  if (from === to)
+    throw new LanesError('E_USAGE', 'copy needs two different stores', {
+      hint: 'give --from and --to different locations',
+    });
   if (storeKind(from) === 'sqlite' && !existsSync(from)) {
-    throw new LanesError('E_NOT_FOUND', `the source store ${from} does not exist`, { hint: 'give the path of an existing lanes.db (default $LANES_HOME/lanes.db) or a postgres:// URL' });
+    throw new LanesError('E_NOT_FOUND', `the source store ${from} does not exist`, {
+      hint: 'give the path of an existing lanes.db (default $LANES_HOME/lanes.db) or a postgres:// URL',
+    });
   }
   return withStore(from, (src) =>
     withStore(to, async (dst) => {
       const d = await src.dump();
       await dst.load(d, { replace: options.force });
-      return { from: src.info, to: dst.info, sessions: d.sessions.length, claims: d.claims.length, state: d.state.length };
+      return {
+        from: src.info,
+        to: dst.info,
+        sessions: d.sessions.length,
+        claims: d.claims.length,
+        state: d.state.length,
+      };
     }),
   );
 }

@@ -43,7 +43,13 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * Polls `attempt` until it succeeds. Silent when short; after noticeAfterMs prints ONE notice
  * saying what it waits for, who holds it and how to get out. Honours the signal and the deadline.
  */
-export async function waitFor<T>(what: string, attempt: () => Promise<Attempt<T>>, notice: Notice, options: WaitOptions = {}, schedule: PollSchedule = 'long'): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  attempt: () => Promise<Attempt<T>>,
+  notice: Notice,
+  options: WaitOptions = {},
+  schedule: PollSchedule = 'long',
+): Promise<T> {
   const { steps, max } = SCHEDULES[schedule];
   const started = Date.now();
   const noticeAfter = options.noticeAfterMs ?? 1000;
@@ -54,14 +60,20 @@ export async function waitFor<T>(what: string, attempt: () => Promise<Attempt<T>
     if (result.done) return result.value;
     const elapsed = Date.now() - started;
     if (options.timeoutMs !== undefined && elapsed >= options.timeoutMs) {
-      throw new LanesError('E_TIMEOUT', `gave up waiting for ${what} after ${options.timeoutMs} ms: ${result.blockedBy()}`, {
-        hint: 'nothing was changed; coordinate with the holder or wait longer',
-        details: { what, waitedMs: elapsed },
-      });
+      throw new LanesError(
+        'E_TIMEOUT',
+        `gave up waiting for ${what} after ${options.timeoutMs} ms: ${result.blockedBy()}`,
+        {
+          hint: 'nothing was changed; coordinate with the holder or wait longer',
+          details: { what, waitedMs: elapsed },
+        },
+      );
     }
     if (!noticed && elapsed >= noticeAfter) {
       noticed = true;
-      notice(`lanes: waiting for ${what}: ${result.blockedBy()}. Press Ctrl-C to stop waiting (nothing will be changed).`);
+      notice(
+        `lanes: waiting for ${what}: ${result.blockedBy()}. Press Ctrl-C to stop waiting (nothing will be changed).`,
+      );
     }
     let delay = steps[i] ?? max;
     if (!noticed && elapsed + delay > noticeAfter) delay = Math.max(0, noticeAfter - elapsed);

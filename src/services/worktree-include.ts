@@ -24,14 +24,18 @@ export async function copyWorktreeIncludes(from: string, to: string): Promise<In
   if (!existsSync(include)) return null;
   const started = performance.now();
   // --directory collapses a wholly ignored directory (node_modules/) into one entry.
-  const list = async (args: string[]) => (await git(['ls-files', '-z', '--others', '--ignored', '--directory', ...args], { cwd: from })).split('\0').filter(Boolean);
+  const list = async (args: string[]) =>
+    (await git(['ls-files', '-z', '--others', '--ignored', '--directory', ...args], { cwd: from }))
+      .split('\0')
+      .filter(Boolean);
   const [ignored, matching] = await Promise.all([list(['--exclude-standard']), list([`--exclude-from=${include}`])]);
   // Ignored AND included: an included entry inside an ignored directory, or an ignored entry inside an included one.
   const picked = new Set<string>();
-  for (const i of matching) for (const g of ignored) {
-    if (i === g || (g.endsWith('/') && i.startsWith(g))) picked.add(i);
-    else if (i.endsWith('/') && g.startsWith(i)) picked.add(g);
-  }
+  for (const i of matching)
+    for (const g of ignored) {
+      if (i === g || (g.endsWith('/') && i.startsWith(g))) picked.add(i);
+      else if (i.endsWith('/') && g.startsWith(i)) picked.add(g);
+    }
   const entries = [...picked].filter((e) => ![...picked].some((o) => o !== e && o.endsWith('/') && e.startsWith(o)));
   let files = 0;
   let bytes = 0;
@@ -44,7 +48,15 @@ export async function copyWorktreeIncludes(from: string, to: string): Promise<In
       files += counted.files;
       bytes += counted.bytes;
       // A whole directory: coreutils cp, copy-on-write where the filesystem supports it, links kept as links.
-      await run('cp', ['-R', '--reflink=auto', '--no-dereference', '--preserve=mode,timestamps', '--', src.replace(/\/$/, ''), dirname(dst.replace(/\/$/, ''))]);
+      await run('cp', [
+        '-R',
+        '--reflink=auto',
+        '--no-dereference',
+        '--preserve=mode,timestamps',
+        '--',
+        src.replace(/\/$/, ''),
+        dirname(dst.replace(/\/$/, '')),
+      ]);
       continue;
     }
     const st = await lstat(src);
@@ -72,6 +84,8 @@ function countTree(dir: string): { files: number; bytes: number } {
 
 function run(file: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    childProcess().execFile(file, args, (err, _out, stderr) => (err ? reject(new LanesError('E_IO', `${file} failed: ${stderr.trim() || err.message}`)) : resolve()));
+    childProcess().execFile(file, args, (err, _out, stderr) =>
+      err ? reject(new LanesError('E_IO', `${file} failed: ${stderr.trim() || err.message}`)) : resolve(),
+    );
   });
 }

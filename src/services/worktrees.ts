@@ -17,20 +17,31 @@ export interface CreatedWorktree {
   included: IncludeReport | null;
 }
 
-
 /**
  * Creates `<repo-parent>/<repo-name>.lanes/<slug>` on a new branch `lanes/<slug>` from `base`
  * (default: the current HEAD). The slug comes from the ticket or label and is made unique against
  * both existing directories and existing branches.
  */
-export async function createSessionWorktree(ctx: LanesContext, options: { ticket?: string | null; label?: string | null; base?: string | null }): Promise<CreatedWorktree> {
+export async function createSessionWorktree(
+  ctx: LanesContext,
+  options: { ticket?: string | null; label?: string | null; base?: string | null },
+): Promise<CreatedWorktree> {
   const repo = await ctx.repo();
-  if (!repo) throw new LanesError('E_USAGE', `--worktree needs a git repository, and ${ctx.cwd} is not inside one`, { hint: 'run it inside the repository' });
+  if (!repo)
+    throw new LanesError('E_USAGE', `--worktree needs a git repository, and ${ctx.cwd} is not inside one`, {
+      hint: 'run it inside the repository',
+    });
   const base = options.base ? await revParse(ctx.cwd, options.base) : 'HEAD';
   if (!base) {
-    throw new LanesError('E_USAGE', options.base ? `--base ${options.base} is not a commit of this repository` : 'the repository has no commits yet to base a worktree on', {
-      hint: options.base ? 'name a branch, tag or commit (git log --oneline)' : 'make a first commit',
-    });
+    throw new LanesError(
+      'E_USAGE',
+      options.base
+        ? `--base ${options.base} is not a commit of this repository`
+        : 'the repository has no commits yet to base a worktree on',
+      {
+        hint: options.base ? 'name a branch, tag or commit (git log --oneline)' : 'make a first commit',
+      },
+    );
   }
   const root = await lanesWorktreeDir(ctx.cwd, repo.commonDir);
   const stem = slugify(options.ticket ?? options.label ?? 'session');
@@ -45,12 +56,16 @@ export async function createSessionWorktree(ctx: LanesContext, options: { ticket
     } catch (e) {
       if (existsSync(path) || (await branchExists(ctx.cwd, branch))) continue;
       if (!options.base && !(await revParse(ctx.cwd, 'HEAD'))) {
-        throw new LanesError('E_USAGE', 'the repository has no commits yet to base a worktree on', { hint: 'make a first commit' });
+        throw new LanesError('E_USAGE', 'the repository has no commits yet to base a worktree on', {
+          hint: 'make a first commit',
+        });
       }
       throw e;
     }
     const mainRoot = basename(repo.commonDir) === '.git' ? dirname(repo.commonDir) : repo.worktreeRoot;
     return { path, branch, slug, base, included: await copyWorktreeIncludes(mainRoot, path) };
   }
-  throw new LanesError('E_USAGE', `no free worktree name for ${stem}`, { hint: 'remove old worktrees (git worktree list) or pass another --ticket/--label' });
+  throw new LanesError('E_USAGE', `no free worktree name for ${stem}`, {
+    hint: 'remove old worktrees (git worktree list) or pass another --ticket/--label',
+  });
 }

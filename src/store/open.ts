@@ -22,7 +22,10 @@ export async function openStore(location: string, options: StoreOptions = {}): P
       return SqliteStore.open(location, options);
     case 'postgres': {
       const { PostgresStore } = await import('./postgres/store.js');
-      return PostgresStore.open(location, { ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}), ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}) });
+      return PostgresStore.open(location, {
+        ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+        ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+      });
     }
     default: {
       const never: never = kind;

@@ -119,7 +119,13 @@ export interface ClaimStore {
 /** Gates and the per-session state they guard (a state change is written as its gate is released). */
 export interface GateStore {
   /** Non-blocking attempt; takes over a gate whose holder the judge finds dead. Reads the session's state in the same step. */
-  tryAcquireGate(name: string, holder: GateHolder, leaseMs: number, judge: OwnerJudge, stateOf: string | null): Promise<GateAttempt>;
+  tryAcquireGate(
+    name: string,
+    holder: GateHolder,
+    leaseMs: number,
+    judge: OwnerJudge,
+    stateOf: string | null,
+  ): Promise<GateAttempt>;
   peekGate(name: string): Promise<GateRecord | null>;
   renewGate(name: string, token: number, leaseMs: number): Promise<boolean>;
   /** Applies the state change and releases the gate atomically, only if `token` still holds it (else E_FENCED). */

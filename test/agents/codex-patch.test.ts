@@ -29,7 +29,8 @@ test('apply_patch targets: add, update, move (both paths), delete', () => {
 });
 
 test('apply_patch targets keep spaces, unicode and emoji; CRLF endings are trimmed; body lines never count', () => {
-  const patch = '*** Begin Patch\r\n*** Add File: docs/notes/übersicht 日本.md\r\n+*** Delete File: not/a/header.ts\r\n*** Update File: my dir/a b 🚀.ts\r\n*** Move to: my dir/c  d.ts\r\n*** End Patch\r\n';
+  const patch =
+    '*** Begin Patch\r\n*** Add File: docs/notes/übersicht 日本.md\r\n+*** Delete File: not/a/header.ts\r\n*** Update File: my dir/a b 🚀.ts\r\n*** Move to: my dir/c  d.ts\r\n*** End Patch\r\n';
   assert.deepEqual(patchTargets(patch), [
     { path: 'docs/notes/übersicht 日本.md', op: 'add' },
     { path: 'my dir/a b 🚀.ts', op: 'move-from' },

@@ -9,7 +9,10 @@ async function setup() {
   const home = tmp();
   const env = lanesEnv(home);
   const repo = gitRepo();
-  const start = async (label: string, pid = process.pid) => (await lanes(['start', '--label', label, '--ticket', `T-${label}`, '--pid', String(pid)], { env, cwd: repo })).stdout.trim();
+  const start = async (label: string, pid = process.pid) =>
+    (
+      await lanes(['start', '--label', label, '--ticket', `T-${label}`, '--pid', String(pid)], { env, cwd: repo })
+    ).stdout.trim();
   const as = (id: string) => ({ env: { ...env, LANES_SESSION: id }, cwd: repo });
   return { home, env, repo, start, as };
 }
@@ -21,10 +24,18 @@ test('a held claim exits 3 naming the holder; all-or-nothing; check and claims s
   const got = await lanes(['claim', 'ticket:SEAT-42', 'path:src/billing/', '--json'], as(a));
   assert.equal(got.code, 0, got.stderr);
   const grants = JSON.parse(got.stdout);
-  assert.deepEqual(grants.map((g: { token: number }) => g.token), [1, 1]);
+  assert.deepEqual(
+    grants.map((g: { token: number }) => g.token),
+    [1, 1],
+  );
   const held = await lanes(['claim', 'path:docs/', 'path:src/billing/invoice ü.ts'], as(b));
   assert.equal(held.code, 3);
-  assert.match(held.stderr, new RegExp(`overlaps path:src/billing/, which is held by session ${a} \\(alpha, ticket T-alpha\\), pid ${process.pid}`));
+  assert.match(
+    held.stderr,
+    new RegExp(
+      `overlaps path:src/billing/, which is held by session ${a} \\(alpha, ticket T-alpha\\), pid ${process.pid}`,
+    ),
+  );
   assert.match(held.stderr, /fix: coordinate/);
   const check = await lanes(['check', 'path:src/billing/x.ts'], as(b));
   assert.equal(check.code, 3);
@@ -57,9 +68,16 @@ test('a dead holder does not block: takeover with a higher token; its stale toke
   const took = await lanes(['claim', 'ticket:SEAT-9'], as(b));
   assert.equal(took.code, 0, took.stderr);
   assert.match(took.stdout, /claimed ticket:SEAT-9 \(token 2\)/);
-  assert.match(took.stdout, new RegExp(`took over ticket:SEAT-9 from session ${dead}: pid ${pid} has exited; last seen \\d+s ago, worktree `));
+  assert.match(
+    took.stdout,
+    new RegExp(`took over ticket:SEAT-9 from session ${dead}: pid ${pid} has exited; last seen \\d+s ago, worktree `),
+  );
   const lib = await openLanes({ store: join(home, 'lanes.db'), env, cwd: repo, session: b, notice: false });
-  await assert.rejects(lib.claims.assertFenced('ticket:SEAT-9', first), (e: Error & { code?: string; exitCode?: number }) => e.code === 'E_FENCED' && e.exitCode === 4 && /now held by session/.test(e.message));
+  await assert.rejects(
+    lib.claims.assertFenced('ticket:SEAT-9', first),
+    (e: Error & { code?: string; exitCode?: number }) =>
+      e.code === 'E_FENCED' && e.exitCode === 4 && /now held by session/.test(e.message),
+  );
   await lib.claims.assertFenced('ticket:SEAT-9', 2);
   await lib.close();
 });

@@ -31,6 +31,9 @@ test('no cache in a directory others can write, nor with LANES_NO_CODE_CACHE=1',
   assert.equal((await lanes(['--version'], { env })).code, 0);
   assert.deepEqual(readdirSync(join(open, 'lanes')), []);
   const off = tmp();
-  assert.equal((await lanes(['--version'], { env: { ...lanesEnv(), XDG_CACHE_HOME: off, LANES_NO_CODE_CACHE: '1' } })).code, 0);
+  assert.equal(
+    (await lanes(['--version'], { env: { ...lanesEnv(), XDG_CACHE_HOME: off, LANES_NO_CODE_CACHE: '1' } })).code,
+    0,
+  );
   assert.deepEqual(readdirSync(off), []);
 });

@@ -17,14 +17,30 @@ writeFileSync(messageFile, 'from a file\n');
 
 /** [argv, library call path, its arguments (compared with deepEqual; an AbortSignal is dropped)] */
 const accepted: [string[], string, unknown[]][] = [
-  [['start', '--ticket', 'T-1', '--label', 'L', '--agent', 'codex', '--pid', String(process.pid)], 'sessions.start', [{ pid: process.pid, label: 'L', agent: 'codex', ticket: 'T-1', command: null }]],
-  [['start', '--worktree', '--base', 'main', '--ticket', 'T-1'], 'createWorktree', [{ ticket: 'T-1', label: null, base: 'main' }]],
+  [
+    ['start', '--ticket', 'T-1', '--label', 'L', '--agent', 'codex', '--pid', String(process.pid)],
+    'sessions.start',
+    [{ pid: process.pid, label: 'L', agent: 'codex', ticket: 'T-1', command: null }],
+  ],
+  [
+    ['start', '--worktree', '--base', 'main', '--ticket', 'T-1'],
+    'createWorktree',
+    [{ ticket: 'T-1', label: null, base: 'main' }],
+  ],
   [['ls', '--all'], 'sessions.list', [{ all: true }]],
   [['ls'], 'sessions.list', [{ all: false }]],
-  [['end', 's-abc', '--reason', 'done', '--remove-worktree', '--force'], 'sessions.end', ['s-abc', { reason: 'done', removeWorktree: true, force: true }]],
+  [
+    ['end', 's-abc', '--reason', 'done', '--remove-worktree', '--force'],
+    'sessions.end',
+    ['s-abc', { reason: 'done', removeWorktree: true, force: true }],
+  ],
   [['end'], 'sessions.current', []],
   [['whoami'], 'sessions.current', []],
-  [['claim', 'ticket:A', 'path:x/', '--wait=30s', '--scope', 'repo', '--session', 's-1'], 'claims.claim', [['ticket:A', 'path:x/'], { wait: true, timeoutMs: 30_000, scope: 'repo', session: 's-1' }]],
+  [
+    ['claim', 'ticket:A', 'path:x/', '--wait=30s', '--scope', 'repo', '--session', 's-1'],
+    'claims.claim',
+    [['ticket:A', 'path:x/'], { wait: true, timeoutMs: 30_000, scope: 'repo', session: 's-1' }],
+  ],
   [['claim', 'ticket:A', '--wait'], 'claims.claim', [['ticket:A'], { wait: true }]],
   [['claim', 'ticket:A'], 'claims.claim', [['ticket:A'], { wait: false }]],
   [['release', 'ticket:A', '--session', 's-1'], 'claims.release', [['ticket:A'], { session: 's-1' }]],
@@ -32,7 +48,11 @@ const accepted: [string[], string, unknown[]][] = [
   [['check', 'ticket:A', '--scope', 'repo'], 'claims.check', ['ticket:A', { scope: 'repo' }]],
   [['state', 'get', '--session', 's-1'], 'state.get', ['s-1']],
   [['state', 'get', 'k', '--session', 's-1'], 'state.getKey', ['s-1', 'k']],
-  [['state', 'set', 'k', '{"a":[1,"é"]}', '--session', 's-1', '--timeout', '2s'], 'state.setKey', ['s-1', 'k', { a: [1, 'é'] }, { timeoutMs: 2000 }]],
+  [
+    ['state', 'set', 'k', '{"a":[1,"é"]}', '--session', 's-1', '--timeout', '2s'],
+    'state.setKey',
+    ['s-1', 'k', { a: [1, 'é'] }, { timeoutMs: 2000 }],
+  ],
   [['state', 'clear', '--session', 's-1'], 'state.clear', ['s-1', {}]],
   [['state', 'clear', 'k', '--session', 's-1'], 'state.clearKey', ['s-1', 'k', {}]],
   [['state', 'get'], 'sessions.current', []],

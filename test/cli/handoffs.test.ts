@@ -1,13 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, readdirSync, copyFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  readdirSync,
+  copyFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lanes, lanesEnv, tmp } from '../helpers/env.js';
 
 async function twoSessions(env: Record<string, string>) {
-  const start = async (label: string) => (await lanes(['start', '--label', label, '--pid', String(process.pid)], { env })).stdout.trim();
+  const start = async (label: string) =>
+    (await lanes(['start', '--label', label, '--pid', String(process.pid)], { env })).stdout.trim();
   const a = await start('a');
   const b = await start('b');
   return { a, b, as: (id: string) => ({ env: { ...env, LANES_SESSION: id } }) };
@@ -48,7 +58,9 @@ test('put/get round-trips any bytes exactly; files 0600 in a 0700 per-session di
 test("sessions never read each other's handoffs silently: wrong owner exit 4, --from reads the named writer", async () => {
   const env = lanesEnv();
   const { a, b, as } = await twoSessions(env);
-  const put = JSON.parse((await lanes(['handoff', 'put', 'meta.json', '--json'], { ...as(a), input: 'A data' })).stdout);
+  const put = JSON.parse(
+    (await lanes(['handoff', 'put', 'meta.json', '--json'], { ...as(a), input: 'A data' })).stdout,
+  );
   // b's own handoff does not exist: exit 1, not A's data.
   const missing = await lanes(['handoff', 'get', 'meta.json'], as(b));
   assert.equal(missing.code, 1);
@@ -69,7 +81,9 @@ test("sessions never read each other's handoffs silently: wrong owner exit 4, --
 test('a torn or corrupt handoff exits 4; a symlink is refused; bad names exit 2', async () => {
   const env = lanesEnv();
   const { a, as } = await twoSessions(env);
-  const put = JSON.parse((await lanes(['handoff', 'put', 'plan.md', '--json'], { ...as(a), input: 'the plan, complete' })).stdout);
+  const put = JSON.parse(
+    (await lanes(['handoff', 'put', 'plan.md', '--json'], { ...as(a), input: 'the plan, complete' })).stdout,
+  );
   const full = readFileSync(put.path);
   writeFileSync(put.path, full.subarray(0, full.length - 4));
   const torn = await lanes(['handoff', 'get', 'plan.md'], as(a));

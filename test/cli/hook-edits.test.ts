@@ -25,12 +25,20 @@ function world() {
 test('B is denied an edit of a path A claimed, in every agent format; allowed again once A ended', async () => {
   const { repo, env, opts } = world();
   const envFile = join(tmp(), 'claude-env');
-  const start = answer(await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, A), { ...opts, env: { ...env, CLAUDE_ENV_FILE: envFile } }));
-  const ctx = (start['hookSpecificOutput'] as Record<string, string>);
+  const start = answer(
+    await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, A), {
+      ...opts,
+      env: { ...env, CLAUDE_ENV_FILE: envFile },
+    }),
+  );
+  const ctx = start['hookSpecificOutput'] as Record<string, string>;
   assert.equal(ctx['hookEventName'], 'SessionStart');
   assert.match(ctx['additionalContext'] ?? '', new RegExp(`you are session claude-code:${A}`));
   assert.equal(readFileSync(envFile, 'utf8'), `export LANES_SESSION='claude-code:${A}'\n`);
-  const claimed = await lanes(['claim', 'path:src/billing', 'ticket:SEAT-1'], { ...opts, env: { ...env, LANES_SESSION: `claude-code:${A}` } });
+  const claimed = await lanes(['claim', 'path:src/billing', 'ticket:SEAT-1'], {
+    ...opts,
+    env: { ...env, LANES_SESSION: `claude-code:${A}` },
+  });
   assert.equal(claimed.code, 0, claimed.stderr);
   assert.match(claimed.stdout, /path:src\/billing\/ /, 'an existing directory is claimed as a directory');
 
@@ -43,16 +51,25 @@ test('B is denied an edit of a path A claimed, in every agent format; allowed ag
   assert.deepEqual(Object.keys(c).sort(), ['hookEventName', 'permissionDecision', 'permissionDecisionReason']);
   assert.equal(c['hookEventName'], 'PreToolUse');
   assert.equal(c['permissionDecision'], 'deny');
-  assert.match(c['permissionDecisionReason'] ?? '', new RegExp(`src/billing/seat.ts is claimed by session claude-code:${A}`));
+  assert.match(
+    c['permissionDecisionReason'] ?? '',
+    new RegExp(`src/billing/seat.ts is claimed by session claude-code:${A}`),
+  );
   assert.match(c['permissionDecisionReason'] ?? '', /lanes claim path:src\/billing\/ --wait/);
 
   // Codex: apply_patch whose first target is the claimed file (paths relative to cwd).
-  const codex = answer(await hook('codex', 'pre-tool-use', fixture('codex', 'pre-tool-use-apply-patch', repo, B), opts));
+  const codex = answer(
+    await hook('codex', 'pre-tool-use', fixture('codex', 'pre-tool-use-apply-patch', repo, B), opts),
+  );
   const x = codex['hookSpecificOutput'] as Record<string, string>;
   assert.equal(x['hookEventName'], 'PreToolUse');
   assert.equal(x['permissionDecision'], 'deny');
   assert.match(x['permissionDecisionReason'] ?? '', /src\/billing\/seat\.ts is claimed/);
-  assert.match(x['permissionDecisionReason'] ?? '', /src\/billing\/failover\.ts is claimed/, 'an added file in the claimed directory too');
+  assert.match(
+    x['permissionDecisionReason'] ?? '',
+    /src\/billing\/failover\.ts is claimed/,
+    'an added file in the claimed directory too',
+  );
 
   // Gemini CLI: replace and write_file.
   for (const name of ['before-tool-replace', 'before-tool-write-file']) {
@@ -83,34 +100,70 @@ test('B editing a file A changed but did not claim is allowed with an early-conf
   const { repo, opts } = world();
   await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, A), opts);
   const other = join(repo, 'src', 'other.ts');
-  const post = await hook('claude-code', 'post-tool-use', fixture('claude-code', 'post-tool-use-edit', repo, A, (p) => {
-    (p['tool_input'] as Record<string, string>)['file_path'] = other;
-  }), opts);
+  const post = await hook(
+    'claude-code',
+    'post-tool-use',
+    fixture('claude-code', 'post-tool-use-edit', repo, A, (p) => {
+      (p['tool_input'] as Record<string, string>)['file_path'] = other;
+    }),
+    opts,
+  );
   assert.deepEqual([post.code, post.stdout], [0, '']);
 
-  const warned = answer(await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
-    (p['tool_input'] as Record<string, string>)['file_path'] = other;
-  }), opts));
+  const warned = answer(
+    await hook(
+      'claude-code',
+      'pre-tool-use',
+      fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
+        (p['tool_input'] as Record<string, string>)['file_path'] = other;
+      }),
+      opts,
+    ),
+  );
   const w = warned['hookSpecificOutput'] as Record<string, string>;
   assert.equal(w['hookEventName'], 'PreToolUse');
-  assert.equal(w['permissionDecision'], undefined, 'a warning decides nothing (it must not bypass the permission prompts)');
+  assert.equal(
+    w['permissionDecision'],
+    undefined,
+    'a warning decides nothing (it must not bypass the permission prompts)',
+  );
   assert.match(w['additionalContext'] ?? '', new RegExp(`src/other.ts also changed by session claude-code:${A}`));
   assert.match(String(warned['systemMessage']), /warning/);
 
-  const g = answer(await hook('gemini', 'before-tool', fixture('gemini', 'before-tool-replace', repo, B, (p) => {
-    (p['tool_input'] as Record<string, string>)['file_path'] = other;
-  }), opts));
+  const g = answer(
+    await hook(
+      'gemini',
+      'before-tool',
+      fixture('gemini', 'before-tool-replace', repo, B, (p) => {
+        (p['tool_input'] as Record<string, string>)['file_path'] = other;
+      }),
+      opts,
+    ),
+  );
   assert.equal(g['decision'], undefined);
-  assert.match(String((g['hookSpecificOutput'] as Record<string, string>)['additionalContext']), /early conflict warning/);
+  assert.match(
+    String((g['hookSpecificOutput'] as Record<string, string>)['additionalContext']),
+    /early conflict warning/,
+  );
 
   const outside = join(tmp(), 'elsewhere.ts');
-  const out = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
-    (p['tool_input'] as Record<string, string>)['file_path'] = outside;
-  }), opts);
+  const out = await hook(
+    'claude-code',
+    'pre-tool-use',
+    fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
+      (p['tool_input'] as Record<string, string>)['file_path'] = outside;
+    }),
+    opts,
+  );
   assert.deepEqual([out.code, out.stdout, out.stderr], [0, '', '']);
-  const gOutside = await hook('gemini', 'before-tool', fixture('gemini', 'before-tool-write-file', repo, B, (p) => {
-    (p['tool_input'] as Record<string, string>)['file_path'] = outside;
-  }), opts);
+  const gOutside = await hook(
+    'gemini',
+    'before-tool',
+    fixture('gemini', 'before-tool-write-file', repo, B, (p) => {
+      (p['tool_input'] as Record<string, string>)['file_path'] = outside;
+    }),
+    opts,
+  );
   assert.deepEqual([gOutside.code, gOutside.stdout.trim()], [0, '{}'], 'Gemini reads JSON on stdout even for an allow');
 });
 
@@ -118,33 +171,54 @@ test('git add/commit/stash in a worktree shared with another live session is den
   const { repo, env, opts } = world();
   await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, A), opts);
   await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, B), opts);
-  const bash = (command: string, cwd = repo) => hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-bash', repo, B, (p) => {
-    p['cwd'] = cwd;
-    (p['tool_input'] as Record<string, string>)['command'] = command;
-  }), { env, cwd });
+  const bash = (command: string, cwd = repo) =>
+    hook(
+      'claude-code',
+      'pre-tool-use',
+      fixture('claude-code', 'pre-tool-use-bash', repo, B, (p) => {
+        p['cwd'] = cwd;
+        (p['tool_input'] as Record<string, string>)['command'] = command;
+      }),
+      { env, cwd },
+    );
   const denied = answer(await bash("git add -- src/billing && git commit -m 'seat failover'"));
   const d = denied['hookSpecificOutput'] as Record<string, string>;
   assert.equal(d['permissionDecision'], 'deny');
-  assert.match(d['permissionDecisionReason'] ?? '', new RegExp(`git add\` would change the shared state of worktree .*claude-code:${A}`));
+  assert.match(
+    d['permissionDecisionReason'] ?? '',
+    new RegExp(`git add\` would change the shared state of worktree .*claude-code:${A}`),
+  );
   assert.match(d['permissionDecisionReason'] ?? '', /lanes commit -m "MESSAGE" -- PATH…/);
   assert.match(d['permissionDecisionReason'] ?? '', /lanes start --worktree/);
   for (const ok of ['git status && git diff --stat', 'git log --oneline | head -5', 'npm test']) {
     const r = await bash(ok);
     assert.deepEqual([r.code, r.stdout], [0, ''], ok);
   }
-  const stash = answer(await hook('gemini', 'before-tool', fixture('gemini', 'before-tool-write-file', repo, B, (p) => {
-    p['tool_name'] = 'run_shell_command';
-    p['tool_input'] = { command: 'git stash' };
-  }), opts));
+  const stash = answer(
+    await hook(
+      'gemini',
+      'before-tool',
+      fixture('gemini', 'before-tool-write-file', repo, B, (p) => {
+        p['tool_name'] = 'run_shell_command';
+        p['tool_input'] = { command: 'git stash' };
+      }),
+      opts,
+    ),
+  );
   assert.equal(stash['decision'], 'deny');
   assert.match(String(stash['reason']), /lanes snapshot/);
 
   // B moves to a worktree of its own (its session re-attaches there): the same commit is fine.
   const own = join(tmp(), 'b-worktree');
   execFileSync('git', ['worktree', 'add', '-q', '-b', 'b-work', own], { cwd: repo });
-  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', own, B, (p) => {
-    p['source'] = 'resume';
-  }), { env, cwd: own });
+  await hook(
+    'claude-code',
+    'session-start',
+    fixture('claude-code', 'session-start', own, B, (p) => {
+      p['source'] = 'resume';
+    }),
+    { env, cwd: own },
+  );
   const mine = await bash('git add -A && git commit -m mine', own);
   assert.deepEqual([mine.code, mine.stdout], [0, '']);
   // …but `git -C` into the shared main worktree is still refused.
@@ -161,16 +235,21 @@ test('at the end of its turn a session in its own worktree records what git says
   writeFileSync(join(wt, 'src', 'other.ts'), 'export const other = 2 // by sed\n');
   writeFileSync(join(wt, 'src', 'billing', 'seat.ts'), 'export const limit = 3\n');
   execFileSync('git', ['commit', '-qm', 'seat limit 3', '--', 'src/billing/seat.ts'], { cwd: wt });
-  const editOf = (file: string) => fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
-    (p['tool_input'] as Record<string, string>)['file_path'] = join(repo, file);
-  });
+  const editOf = (file: string) =>
+    fixture('claude-code', 'pre-tool-use-edit', repo, B, (p) => {
+      (p['tool_input'] as Record<string, string>)['file_path'] = join(repo, file);
+    });
   const before = await hook('claude-code', 'pre-tool-use', editOf('src/other.ts'), opts);
   assert.equal(before.stdout, '', 'nothing recorded yet');
   const stop = await hook('claude-code', 'stop', fixture('claude-code', 'stop', wt, A), { env, cwd: wt });
   assert.equal(stop.code, 0, stop.stderr);
   for (const file of ['src/other.ts', 'src/billing/seat.ts']) {
     const w = answer(await hook('claude-code', 'pre-tool-use', editOf(file), opts));
-    assert.match(String((w['hookSpecificOutput'] as Record<string, string>)['additionalContext']), new RegExp(`${file} also changed by session claude-code:${A}`), file);
+    assert.match(
+      String((w['hookSpecificOutput'] as Record<string, string>)['additionalContext']),
+      new RegExp(`${file} also changed by session claude-code:${A}`),
+      file,
+    );
   }
   // Reverted and the branch reset: the next turn end clears the record.
   execFileSync('git', ['checkout', '-q', '--', 'src/other.ts'], { cwd: wt });

@@ -10,7 +10,15 @@ const S = 'cccccccc-3333-4333-8333-cccccccccccc';
 
 async function sessionJson(id: string, opts: { env: Record<string, string>; cwd: string }) {
   const r = await lanes(['ls', '--all', '--json'], opts);
-  return (JSON.parse(r.stdout) as { id: string; state: string; owner: { pid: number }; endReason: string | null; worktree: string | null }[]).find((s) => s.id === id);
+  return (
+    JSON.parse(r.stdout) as {
+      id: string;
+      state: string;
+      owner: { pid: number };
+      endReason: string | null;
+      worktree: string | null;
+    }[]
+  ).find((s) => s.id === id);
 }
 
 test('session start registers AGENT:id owned by the agent process; resume re-attaches the same record; end snapshots, releases and ends; a later resume reopens it', async () => {
@@ -20,7 +28,10 @@ test('session start registers AGENT:id owned by the agent process; resume re-att
   const agent1 = node('sleeper.mjs', []);
   await agent1.waitFor(/ready/);
   const envFile = join(tmp(), 'env');
-  const start = await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, S), { ...opts, env: { ...env, CLAUDE_PID: String(agent1.proc.pid), CLAUDE_ENV_FILE: envFile } });
+  const start = await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, S), {
+    ...opts,
+    env: { ...env, CLAUDE_PID: String(agent1.proc.pid), CLAUDE_ENV_FILE: envFile },
+  });
   assert.equal(start.code, 0, start.stderr);
   let s = await sessionJson(`claude-code:${S}`, opts);
   assert.equal(s?.state, 'live');
@@ -29,7 +40,14 @@ test('session start registers AGENT:id owned by the agent process; resume re-att
   // The agent process restarts (claude --resume): same record, new owner; the env file line is not doubled.
   const agent2 = node('sleeper.mjs', []);
   await agent2.waitFor(/ready/);
-  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, S, (p) => { p['source'] = 'resume'; }), { ...opts, env: { ...env, CLAUDE_PID: String(agent2.proc.pid), CLAUDE_ENV_FILE: envFile } });
+  await hook(
+    'claude-code',
+    'session-start',
+    fixture('claude-code', 'session-start', repo, S, (p) => {
+      p['source'] = 'resume';
+    }),
+    { ...opts, env: { ...env, CLAUDE_PID: String(agent2.proc.pid), CLAUDE_ENV_FILE: envFile } },
+  );
   s = await sessionJson(`claude-code:${S}`, opts);
   assert.equal(s?.owner.pid, agent2.proc.pid);
   assert.equal(readFileSync(envFile, 'utf8').split('\n').filter(Boolean).length, 1);
@@ -54,8 +72,18 @@ test('session start registers AGENT:id owned by the agent process; resume re-att
   assert.equal((JSON.parse((await lanes(['claims', '--all', '--json'], opts)).stdout) as unknown[]).length, 0);
 
   // A second end is a no-op; a resume after the end reopens the same record.
-  assert.equal((await hook('claude-code', 'session-end', fixture('claude-code', 'session-end', repo, S), opts)).stderr, '');
-  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, S, (p) => { p['source'] = 'resume'; }), { ...opts, env: { ...env, CLAUDE_PID: String(agent2.proc.pid) } });
+  assert.equal(
+    (await hook('claude-code', 'session-end', fixture('claude-code', 'session-end', repo, S), opts)).stderr,
+    '',
+  );
+  await hook(
+    'claude-code',
+    'session-start',
+    fixture('claude-code', 'session-start', repo, S, (p) => {
+      p['source'] = 'resume';
+    }),
+    { ...opts, env: { ...env, CLAUDE_PID: String(agent2.proc.pid) } },
+  );
   assert.equal((await sessionJson(`claude-code:${S}`, opts))?.state, 'live');
 });
 
@@ -64,7 +92,11 @@ test('without CLAUDE_PID the owner is the nearest ancestor that is not a shell o
   const env = lanesEnv();
   const payload = JSON.stringify(fixture('codex', 'session-start', repo, S));
   // The "agent" is this test's node process; the hook runs through `sh -c` as agents do.
-  const r = execFileSync('sh', ['-c', `printf '%s' '${payload.replace(/'/g, `'\\''`)}' | '${process.execPath}' '${CLI}' hook codex session-start`], { cwd: repo, env, encoding: 'utf8' });
+  const r = execFileSync(
+    'sh',
+    ['-c', `printf '%s' '${payload.replace(/'/g, `'\\''`)}' | '${process.execPath}' '${CLI}' hook codex session-start`],
+    { cwd: repo, env, encoding: 'utf8' },
+  );
   assert.match(r, /SessionStart/);
   const s = await sessionJson(`codex:${S}`, { env, cwd: repo });
   assert.equal(s?.owner.pid, process.pid, 'the shell was skipped');
@@ -76,14 +108,27 @@ test('stop: heartbeat, and with [snapshot] on_stop = true a snapshot per turn', 
   const opts = { env, cwd: repo };
   await hook('gemini', 'session-start', fixture('gemini', 'session-start', repo, S), opts);
   writeFileSync(join(repo, 'wip.txt'), 'turn 1\n');
-  const plain = await hook('gemini', 'after-agent', fixture('gemini', 'session-start', repo, S, (p) => { p['hook_event_name'] = 'AfterAgent'; }), opts);
+  const plain = await hook(
+    'gemini',
+    'after-agent',
+    fixture('gemini', 'session-start', repo, S, (p) => {
+      p['hook_event_name'] = 'AfterAgent';
+    }),
+    opts,
+  );
   assert.deepEqual([plain.code, plain.stdout.trim()], [0, '{}']);
-  assert.equal((JSON.parse((await lanes(['snapshots', '--session', `gemini:${S}`, '--json'], opts)).stdout) as unknown[]).length, 0);
+  assert.equal(
+    (JSON.parse((await lanes(['snapshots', '--session', `gemini:${S}`, '--json'], opts)).stdout) as unknown[]).length,
+    0,
+  );
   writeFileSync(join(repo, 'lanes.toml'), '[snapshot]\non_stop = true\n');
   const snap = await hook('gemini', 'after-agent', fixture('gemini', 'session-start', repo, S), opts);
   assert.equal(snap.code, 0, snap.stderr);
   assert.match(snap.stderr, /snapshot refs\/lanes\/snapshots\/gemini%3A/);
-  assert.equal((JSON.parse((await lanes(['snapshots', '--session', `gemini:${S}`, '--json'], opts)).stdout) as unknown[]).length, 1);
+  assert.equal(
+    (JSON.parse((await lanes(['snapshots', '--session', `gemini:${S}`, '--json'], opts)).stdout) as unknown[]).length,
+    1,
+  );
 });
 
 test('Cursor running Claude Code hooks: lanes acts as the Cursor session, or not at all when its Cursor hooks are installed', async () => {
@@ -98,9 +143,15 @@ test('Cursor running Claude Code hooks: lanes acts as the Cursor session, or not
 
   const repo2 = gitRepo();
   mkdirSync(join(repo2, '.cursor'));
-  writeFileSync(join(repo2, '.cursor', 'hooks.json'), JSON.stringify({ version: 1, hooks: { sessionStart: [{ command: 'lanes hook cursor session-start' }] } }));
+  writeFileSync(
+    join(repo2, '.cursor', 'hooks.json'),
+    JSON.stringify({ version: 1, hooks: { sessionStart: [{ command: 'lanes hook cursor session-start' }] } }),
+  );
   const T = 'dddddddd-4444-4444-8444-dddddddddddd';
-  const skipped = await hook('claude-code', 'session-start', fixture('cursor', 'session-start', repo2, T), { env, cwd: repo2 });
+  const skipped = await hook('claude-code', 'session-start', fixture('cursor', 'session-start', repo2, T), {
+    env,
+    cwd: repo2,
+  });
   assert.deepEqual([skipped.code, skipped.stdout, skipped.stderr], [0, '', '']);
   assert.equal(await sessionJson(`cursor:${T}`, { env, cwd: repo2 }), undefined, 'left to the Cursor hook');
   const own = await hook('cursor', 'session-start', fixture('cursor', 'session-start', repo2, T), { env, cwd: repo2 });
@@ -117,10 +168,18 @@ test('malformed or unexpected input never blocks the agent: exit 0, nothing or {
     ['codex', 'pre-tool-use', '[1,2]'],
     ['codex', 'pre-tool-use', '{"tool_name":"apply_patch"}'],
     ['gemini', 'before-tool', '{"session_id":"x","tool_name":"write_file","tool_input":{}}'],
-    ['cursor', 'pre-tool-use', '{"conversation_id":"💥 not an id","tool_name":"Write","tool_input":{"file_path":"/x"}}'],
+    [
+      'cursor',
+      'pre-tool-use',
+      '{"conversation_id":"💥 not an id","tool_name":"Write","tool_input":{"file_path":"/x"}}',
+    ],
     ['claude-code', 'no-such-event', '{}'],
     ['no-such-agent', 'pre-tool-use', '{}'],
-    ['claude-code', 'pre-tool-use', '{"session_id":"s","cwd":"/","tool_name":"Edit","tool_input":{"file_path":"' + 'x'.repeat(100000) + '"}}'],
+    [
+      'claude-code',
+      'pre-tool-use',
+      '{"session_id":"s","cwd":"/","tool_name":"Edit","tool_input":{"file_path":"' + 'x'.repeat(100000) + '"}}',
+    ],
   ];
   for (const [agent, event, input] of cases) {
     const r = await hook(agent, event, input, opts);
@@ -133,7 +192,10 @@ test('malformed or unexpected input never blocks the agent: exit 0, nothing or {
   // An unusable store fails open too (a directory where the store file should be).
   const bad = join(tmp(), 'store-is-a-dir');
   mkdirSync(bad);
-  const r = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, S), { env: { ...env, LANES_STORE: bad }, cwd: repo });
+  const r = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, S), {
+    env: { ...env, LANES_STORE: bad },
+    cwd: repo,
+  });
   assert.deepEqual([r.code, r.stdout], [0, '']);
   assert.match(r.stderr, /failed open/);
 });
@@ -144,10 +206,21 @@ test('concurrent after-edit hooks of one session lose no edited path (the sessio
   const opts = { env, cwd: repo };
   await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, S), opts);
   const files = Array.from({ length: 12 }, (_, i) => join(repo, `f${i}.ts`));
-  const results = await Promise.all(files.map((f) => hook('claude-code', 'post-tool-use', fixture('claude-code', 'post-tool-use-edit', repo, S, (p) => {
-    (p['tool_input'] as Record<string, string>)['file_path'] = f;
-  }), opts)));
+  const results = await Promise.all(
+    files.map((f) =>
+      hook(
+        'claude-code',
+        'post-tool-use',
+        fixture('claude-code', 'post-tool-use-edit', repo, S, (p) => {
+          (p['tool_input'] as Record<string, string>)['file_path'] = f;
+        }),
+        opts,
+      ),
+    ),
+  );
   for (const r of results) assert.equal(r.code, 0, r.stderr);
-  const state = JSON.parse((await lanes(['state', 'get', 'lanes:touched', '--session', `claude-code:${S}`], opts)).stdout) as string[];
+  const state = JSON.parse(
+    (await lanes(['state', 'get', 'lanes:touched', '--session', `claude-code:${S}`], opts)).stdout,
+  ) as string[];
   assert.deepEqual([...state].sort(), files.map((_, i) => `f${i}.ts`).sort());
 });

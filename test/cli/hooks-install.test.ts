@@ -7,10 +7,19 @@ import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 // Existing configs as people keep them: other tools' hooks, unknown keys, their own indentation,
 // a comment where the agent allows one, CRLF line endings.
 const EXISTING: Record<string, [string, string]> = {
-  'claude-code': ['.claude/settings.json', '{\n    "permissions": {"allow": ["Bash(npm test)"]},\n    "hooks": {\n        "PreToolUse": [\n            {"matcher": "Bash", "hooks": [{"type": "command", "command": "other-tool check"}]}\n        ],\n        "Notification": []\n    },\n    "x-unknown": {"nested": [1, 2, 3]}\n}\n'],
-  codex: ['.codex/hooks.json', '{\r\n  "hooks": {\r\n    "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\r\n  }\r\n}'],
+  'claude-code': [
+    '.claude/settings.json',
+    '{\n    "permissions": {"allow": ["Bash(npm test)"]},\n    "hooks": {\n        "PreToolUse": [\n            {"matcher": "Bash", "hooks": [{"type": "command", "command": "other-tool check"}]}\n        ],\n        "Notification": []\n    },\n    "x-unknown": {"nested": [1, 2, 3]}\n}\n',
+  ],
+  codex: [
+    '.codex/hooks.json',
+    '{\r\n  "hooks": {\r\n    "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\r\n  }\r\n}',
+  ],
   gemini: ['.gemini/settings.json', '{\n\t// the user\'s own comment\n\t"theme": "Dracula",\n\t"hooks": {}\n}\n'],
-  cursor: ['.cursor/hooks.json', '{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}, "extra": true}'],
+  cursor: [
+    '.cursor/hooks.json',
+    '{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}, "extra": true}',
+  ],
 };
 
 test('install merges into existing configs, twice changes nothing, uninstall restores every byte', async () => {
@@ -26,13 +35,19 @@ test('install merges into existing configs, twice changes nothing, uninstall res
   assert.equal(dry.code, 0, dry.stderr);
   assert.match(dry.stdout, /\+.*lanes hook claude-code pre-tool-use/);
   assert.match(dry.stdout, /dry run: nothing was written/);
-  for (const [file, text] of Object.values(EXISTING)) assert.equal(readFileSync(join(repo, file), 'utf8'), text, `dry run wrote ${file}`);
+  for (const [file, text] of Object.values(EXISTING))
+    assert.equal(readFileSync(join(repo, file), 'utf8'), text, `dry run wrote ${file}`);
 
   const first = await lanes(['hooks', 'install', 'all'], opts);
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stdout, /trust them: open `\/hooks` in Codex/);
-  const installed = Object.fromEntries(Object.values(EXISTING).map(([file]) => [file, readFileSync(join(repo, file), 'utf8')]));
-  const claude = JSON.parse(installed['.claude/settings.json'] ?? '') as { hooks: Record<string, { hooks: { command: string }[] }[]>; 'x-unknown': unknown };
+  const installed = Object.fromEntries(
+    Object.values(EXISTING).map(([file]) => [file, readFileSync(join(repo, file), 'utf8')]),
+  );
+  const claude = JSON.parse(installed['.claude/settings.json'] ?? '') as {
+    hooks: Record<string, { hooks: { command: string }[] }[]>;
+    'x-unknown': unknown;
+  };
   assert.equal(claude.hooks['PreToolUse']?.[0]?.hooks[0]?.command, 'other-tool check', 'other hooks kept, first');
   assert.equal(claude.hooks['PreToolUse']?.[1]?.hooks[0]?.command, 'lanes hook claude-code pre-tool-use');
   assert.deepEqual(claude['x-unknown'], { nested: [1, 2, 3] });
@@ -43,22 +58,36 @@ test('install merges into existing configs, twice changes nothing, uninstall res
 
   const second = await lanes(['hooks', 'install', 'all'], opts);
   assert.match(second.stdout, /already installed, unchanged/);
-  for (const [file] of Object.values(EXISTING)) assert.equal(readFileSync(join(repo, file), 'utf8'), installed[file], `second install changed ${file}`);
+  for (const [file] of Object.values(EXISTING))
+    assert.equal(readFileSync(join(repo, file), 'utf8'), installed[file], `second install changed ${file}`);
 
-  const status = JSON.parse((await lanes(['hooks', 'status', '--json'], opts)).stdout) as { agent: string; file: string; missing: string[]; events: string[] }[];
-  for (const s of status.filter((x) => x.file.startsWith(repo))) assert.deepEqual(s.missing, [], `${s.agent} fully installed`);
+  const status = JSON.parse((await lanes(['hooks', 'status', '--json'], opts)).stdout) as {
+    agent: string;
+    file: string;
+    missing: string[];
+    events: string[];
+  }[];
+  for (const s of status.filter((x) => x.file.startsWith(repo)))
+    assert.deepEqual(s.missing, [], `${s.agent} fully installed`);
 
   const un = await lanes(['hooks', 'uninstall', 'all'], opts);
   assert.equal(un.code, 0, un.stderr);
-  for (const [file, text] of Object.values(EXISTING)) assert.equal(readFileSync(join(repo, file), 'utf8'), text, `uninstall left ${file} different`);
+  for (const [file, text] of Object.values(EXISTING))
+    assert.equal(readFileSync(join(repo, file), 'utf8'), text, `uninstall left ${file} different`);
 });
 
 test('a new config file is created and, holding nothing else, deleted again; --user writes under HOME', async () => {
   const repo = gitRepo();
   const home = tmp();
   const opts = { env: { ...lanesEnv(), HOME: home }, cwd: repo };
-  assert.equal((await lanes(['hooks', 'install', 'cursor', 'codex', '--user', '--command', 'npx lanes'], opts)).code, 0);
-  const cursor = JSON.parse(readFileSync(join(home, '.cursor', 'hooks.json'), 'utf8')) as { version: number; hooks: Record<string, { command: string }[]> };
+  assert.equal(
+    (await lanes(['hooks', 'install', 'cursor', 'codex', '--user', '--command', 'npx lanes'], opts)).code,
+    0,
+  );
+  const cursor = JSON.parse(readFileSync(join(home, '.cursor', 'hooks.json'), 'utf8')) as {
+    version: number;
+    hooks: Record<string, { command: string }[]>;
+  };
   assert.equal(cursor.version, 1);
   assert.equal(cursor.hooks['preToolUse']?.[0]?.command, 'npx lanes hook cursor pre-tool-use');
   assert.equal(existsSync(join(repo, '.cursor')), false, 'the project was not touched');

@@ -16,7 +16,7 @@ test("the README's command tables list exactly the registry's commands", () => {
   assert.deepEqual(inTable, names);
 });
 
-test('lanes --help lists every command; --version is package.json\'s', async () => {
+test("lanes --help lists every command; --version is package.json's", async () => {
   const help = await lanes(['--help']);
   assert.equal(help.code, 0);
   const listed = [...help.stdout.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1]!).sort();
@@ -34,6 +34,10 @@ test('each command runs from the bundle the dispatcher picks: hot ones from dist
     assert.match(r.stdout, new RegExp(`^lanes ${c.name}\\b`));
     // A command left out of the hot bundle is a stub there: its help text is not in the file.
     const firstLine = r.stdout.split('\n')[2] ?? '';
-    assert.equal(hot.includes(JSON.stringify(firstLine).slice(1, 30)), c.hot, `${c.name} ${c.hot ? 'missing from' : 'bundled into'} dist/hot.cjs`);
+    assert.equal(
+      hot.includes(JSON.stringify(firstLine).slice(1, 30)),
+      c.hot,
+      `${c.name} ${c.hot ? 'missing from' : 'bundled into'} dist/hot.cjs`,
+    );
   }
 });

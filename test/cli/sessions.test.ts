@@ -7,7 +7,10 @@ test('start prints an id; --json the record with repository, worktree and owner'
   const repo = gitRepo();
   const sleeper = node('sleeper.mjs', [], { env });
   const [, pid] = (await sleeper.waitFor(/ready (\d+)/)) as RegExpMatchArray;
-  const r = await lanes(['start', '--json', '--label', 'billing 😀', '--ticket', 'SEAT-42', '--agent', 'codex', '--pid', pid!], { env, cwd: repo });
+  const r = await lanes(
+    ['start', '--json', '--label', 'billing 😀', '--ticket', 'SEAT-42', '--agent', 'codex', '--pid', pid!],
+    { env, cwd: repo },
+  );
   assert.equal(r.code, 0, r.stderr);
   const s = JSON.parse(r.stdout);
   assert.match(s.id, /^s-[0-9a-z]{10}$/);
@@ -26,7 +29,18 @@ test('start prints an id; --json the record with repository, worktree and owner'
 
 test('start -- CMD: LANES_SESSION set, exit code passed through, session ended', async () => {
   const env = lanesEnv();
-  const r = await lanes(['start', '--label', 'wrapped', '--', process.execPath, '-e', 'console.log(process.env.LANES_SESSION); process.exit(7)'], { env });
+  const r = await lanes(
+    [
+      'start',
+      '--label',
+      'wrapped',
+      '--',
+      process.execPath,
+      '-e',
+      'console.log(process.env.LANES_SESSION); process.exit(7)',
+    ],
+    { env },
+  );
   assert.equal(r.code, 7);
   const id = r.stdout.trim();
   assert.match(id, /^s-/);
@@ -41,7 +55,8 @@ test('start -- CMD: LANES_SESSION set, exit code passed through, session ended',
 
 test('start -- CMD forwards signals to CMD', async () => {
   const env = lanesEnv();
-  const script = 'process.on("SIGTERM", () => { console.log("got TERM"); process.exit(42) }); console.log("up"); setInterval(() => {}, 1000)';
+  const script =
+    'process.on("SIGTERM", () => { console.log("got TERM"); process.exit(42) }); console.log("up"); setInterval(() => {}, 1000)';
   const child = lanesChild(['start', '--', process.execPath, '-e', script], { env });
   await child.waitFor(/up/);
   child.proc.kill('SIGTERM');
@@ -72,7 +87,15 @@ test('whoami: clear errors when LANES_SESSION is unset, unknown or ended', async
 
 test('usage errors exit 2 and name the command', async () => {
   const env = lanesEnv();
-  for (const args of [['nope'], ['ls', '--bogus'], ['start', '--pid', 'abc'], ['start', '--pid', '1', '--', 'true'], ['ls', 'extra'], ['claim'], ['state', 'frob']]) {
+  for (const args of [
+    ['nope'],
+    ['ls', '--bogus'],
+    ['start', '--pid', 'abc'],
+    ['start', '--pid', '1', '--', 'true'],
+    ['ls', 'extra'],
+    ['claim'],
+    ['state', 'frob'],
+  ]) {
     const r = await lanes(args, { env: { ...env, LANES_SESSION: 's-x' } });
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /lanes: error:/);

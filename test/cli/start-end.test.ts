@@ -13,16 +13,19 @@ function snapshotsOf(repo: string): string[] {
   return git(repo, 'for-each-ref', '--format=%(refname)', 'refs/lanes/snapshots/').split('\n').filter(Boolean);
 }
 
-test('start --worktree -- CMD: the command\'s uncommitted change is snapshotted when it exits', async () => {
+test("start --worktree -- CMD: the command's uncommitted change is snapshotted when it exits", async () => {
   const env = lanesEnv();
   const repo = gitRepo();
-  const r = await lanes(['start', '--worktree', '--label', 'wrapped', '--', 'sh', '-c', 'echo x >> a.txt; echo "$LANES_SESSION"'], { env, cwd: repo });
+  const r = await lanes(
+    ['start', '--worktree', '--label', 'wrapped', '--', 'sh', '-c', 'echo x >> a.txt; echo "$LANES_SESSION"'],
+    { env, cwd: repo },
+  );
   assert.equal(r.code, 0, r.stderr);
   const id = r.stdout.trim();
   const refs = snapshotsOf(repo);
   assert.equal(refs.length, 1, `one snapshot ref, got ${refs.join(', ')}`);
   assert.match(refs[0]!, new RegExp(`^refs/lanes/snapshots/${id}/1$`));
-  assert.equal(git(repo, 'show', `${refs[0]}:a.txt`), 'x\n', 'the snapshot holds the command\'s change');
+  assert.equal(git(repo, 'show', `${refs[0]}:a.txt`), 'x\n', "the snapshot holds the command's change");
   const [s] = JSON.parse((await lanes(['ls', '--all', '--json'], { env })).stdout);
   assert.equal(s.state, 'ended');
   assert.equal(s.endReason, 'command exited with code 0');
@@ -32,7 +35,10 @@ test('start --worktree -- CMD: the command\'s uncommitted change is snapshotted 
 test('start --worktree -- CMD killed by a signal forwarded from lanes: snapshot, then end', async () => {
   const env = lanesEnv();
   const repo = gitRepo();
-  const child = lanesChild(['start', '--worktree', '--label', 'killed', '--', 'sh', '-c', 'echo y > b.txt; echo ready; exec sleep 60'], { env, cwd: repo });
+  const child = lanesChild(
+    ['start', '--worktree', '--label', 'killed', '--', 'sh', '-c', 'echo y > b.txt; echo ready; exec sleep 60'],
+    { env, cwd: repo },
+  );
   await child.waitFor(/ready/);
   child.proc.kill('SIGTERM');
   const exit = await child.exited;

@@ -14,7 +14,11 @@ test('[store] url of the user config chooses the store; LANES_STORE and --store 
   const s = await lanes(['start', '--label', 'cfg'], { env, cwd: repo });
   assert.equal(s.code, 0, s.stderr);
   assert.ok(existsSync(configured), 'the store was created where the user config says');
-  const status = JSON.parse((await lanes(['store', 'status', '--json'], { env, cwd: repo })).stdout) as { backend: string; location: string; counts: { open: number } };
+  const status = JSON.parse((await lanes(['store', 'status', '--json'], { env, cwd: repo })).stdout) as {
+    backend: string;
+    location: string;
+    counts: { open: number };
+  };
   assert.deepEqual([status.backend, status.location, status.counts.open], ['sqlite', configured, 1]);
   const other = join(dir, 'other.db');
   assert.equal((await lanes(['start'], { env: { ...env, LANES_STORE: other }, cwd: repo })).code, 0);
@@ -23,16 +27,25 @@ test('[store] url of the user config chooses the store; LANES_STORE and --store 
   assert.equal((await lanes(['ls', '--store', viaFlag], { env, cwd: repo })).code, 0);
   assert.ok(existsSync(viaFlag), '--store wins too');
   const mig = await lanes(['store', 'migrate'], { env, cwd: repo });
-  assert.match(mig.stdout, new RegExp(`${configured.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: schema version 1 \\(sqlite\\), up to date`));
+  assert.match(
+    mig.stdout,
+    new RegExp(`${configured.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: schema version 1 \\(sqlite\\), up to date`),
+  );
 
   writeFileSync(userConfig, '[store]\nurl = 42\n');
   const bad = await lanes(['ls'], { env, cwd: repo });
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /config\.toml:2: store\.url: expected a postgres:\/\/ URL or the path of a SQLite file, got 42/);
+  assert.match(
+    bad.stderr,
+    /config\.toml:2: store\.url: expected a postgres:\/\/ URL or the path of a SQLite file, got 42/,
+  );
 
   writeFileSync(userConfig, '');
   writeFileSync(join(repo, 'lanes.toml'), '[ports]\nnames = ["web"]\n\n[store]\nurl = "postgres://x@y/z"\n');
-  const inRepo = await lanes(['env'], { env: { ...env, LANES_SESSION: s.stdout.trim(), LANES_STORE: configured }, cwd: repo });
+  const inRepo = await lanes(['env'], {
+    env: { ...env, LANES_SESSION: s.stdout.trim(), LANES_STORE: configured },
+    cwd: repo,
+  });
   assert.equal(inRepo.code, 2);
   assert.match(inRepo.stderr, /lanes\.toml:4: \[store\]: expected \[store\] only in the user config/);
 });

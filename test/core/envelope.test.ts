@@ -19,5 +19,8 @@ test('any bytes round-trip; checksum and length are verified', () => {
 test('a wrong owner is an error naming both sessions', () => {
   const env = decodeEnvelope(encodeEnvelope(header, Buffer.from('x')), 'f');
   assert.doesNotThrow(() => assertOwner(env, 's-a', 'f'));
-  assert.throws(() => assertOwner(env, 's-b', 'f'), (e: Error & { code?: string }) => e.code === 'E_WRONG_OWNER' && /s-a/.test(e.message) && /s-b/.test(e.message));
+  assert.throws(
+    () => assertOwner(env, 's-b', 'f'),
+    (e: Error & { code?: string }) => e.code === 'E_WRONG_OWNER' && /s-a/.test(e.message) && /s-b/.test(e.message),
+  );
 });

@@ -6,7 +6,13 @@ import { judgeOwner } from '../../src/core/liveness.js';
 import type { LivenessContext } from '../../src/core/liveness.js';
 import { bootId, hostId, identityOf, parseProcStat, readProcStat } from '../../src/core/process-identity.js';
 
-const here = (): LivenessContext => ({ host: hostId(), bootId: bootId(), probe: readProcStat, nowMs: Date.now(), leaseMs: 60_000 });
+const here = (): LivenessContext => ({
+  host: hostId(),
+  bootId: bootId(),
+  probe: readProcStat,
+  nowMs: Date.now(),
+  leaseMs: 60_000,
+});
 
 test('parseProcStat counts fields after the LAST ")" (command names may contain ") ")', () => {
   const fields = Array.from({ length: 50 }, (_, i) => String(i + 3));
@@ -34,7 +40,9 @@ test('a different boot id means the host rebooted: dead', () => {
 });
 
 test('an exited process is dead', async () => {
-  const child = spawn(process.execPath, ['-e', 'process.stdout.write("up"); setInterval(() => {}, 1000)'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, ['-e', 'process.stdout.write("up"); setInterval(() => {}, 1000)'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   await once(child.stdout, 'data');
   const id = identityOf(child.pid!)!;
   assert.equal(judgeOwner(id, 0, here()).live, true);
@@ -45,7 +53,11 @@ test('an exited process is dead', async () => {
 
 test('a zombie (exited, not yet reaped, same pid and start time) is dead', async () => {
   // A real zombie: python forks a child that exits at once; the parent never waits for it.
-  const py = spawn('python3', ['-c', 'import os,sys,time\npid=os.fork()\nif pid==0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(30)'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const py = spawn(
+    'python3',
+    ['-c', 'import os,sys,time\npid=os.fork()\nif pid==0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(30)'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const [line] = (await once(py.stdout, 'data')) as [Buffer];
   const pid = Number(line.toString().trim());
   let stat = readProcStat(pid);

@@ -22,8 +22,26 @@ test('paths are repo-relative, normalized, read from cwd; a trailing / is a dire
 });
 
 test('bad resources are refused with E_BAD_RESOURCE', () => {
-  const bad = ['', 'nokind', ':x', 'Ticket:x', '1x:y', 'ticket:', 'path:../../etc/passwd', 'path:/etc/passwd', 'path:a\0b', 'path:a\nb', 'path:..', `ticket:${'x'.repeat(1025)}`];
-  for (const b of bad) assert.throws(() => parseResource(b, ctx), (e: { code?: string }) => e.code === 'E_BAD_RESOURCE', b);
+  const bad = [
+    '',
+    'nokind',
+    ':x',
+    'Ticket:x',
+    '1x:y',
+    'ticket:',
+    'path:../../etc/passwd',
+    'path:/etc/passwd',
+    'path:a\0b',
+    'path:a\nb',
+    'path:..',
+    `ticket:${'x'.repeat(1025)}`,
+  ];
+  for (const b of bad)
+    assert.throws(
+      () => parseResource(b, ctx),
+      (e: { code?: string }) => e.code === 'E_BAD_RESOURCE',
+      b,
+    );
   assert.throws(() => parseResource('ticket:X', { ...ctx, repoId: null, worktreeRoot: null }), /not inside/);
 });
 
@@ -35,5 +53,8 @@ test('path overlap: equal, or a directory containing the other', () => {
   assert.ok(pathsOverlap('src', 'src/'));
   assert.ok(!pathsOverlap('src/a.ts', 'src/a.tsx'));
   assert.ok(!pathsOverlap('src/ab/', 'src/a/'));
-  assert.ok(!pathsOverlap('src/a', 'src/a/b'), 'a file claim src/a does not cover src/a/b (only a directory claim does)');
+  assert.ok(
+    !pathsOverlap('src/a', 'src/a/b'),
+    'a file claim src/a does not cover src/a/b (only a directory claim does)',
+  );
 });

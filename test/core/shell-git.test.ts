@@ -5,7 +5,19 @@ import { riskyGitCommands, tokenize } from '../../src/core/shell-git.js';
 const verbs = (line: string) => riskyGitCommands(line).map((r) => r.verb);
 
 test('tokenize: quotes, escapes, operators, comments', () => {
-  assert.deepEqual(tokenize(`git commit -m 'a && b' && echo "x \\"y\\"" ; ls|wc # git add .`), ['git', 'commit', '-m', 'a && b', '&&', 'echo', 'x "y"', ';', 'ls', '|', 'wc']);
+  assert.deepEqual(tokenize(`git commit -m 'a && b' && echo "x \\"y\\"" ; ls|wc # git add .`), [
+    'git',
+    'commit',
+    '-m',
+    'a && b',
+    '&&',
+    'echo',
+    'x "y"',
+    ';',
+    'ls',
+    '|',
+    'wc',
+  ]);
 });
 
 test('finds the index-changing git commands, and only those', () => {

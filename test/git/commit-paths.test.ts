@@ -13,7 +13,9 @@ test('commitPaths with no paths commits nothing (git add -A -- with no pathspec 
   const before = git('rev-parse', 'HEAD');
   writeFileSync(join(repo, 'README.md'), 'changed by somebody else\n');
   writeFileSync(join(repo, 'theirs.txt'), 'untracked work of somebody else\n');
-  await assert.rejects(commitPaths({ cwd: repo, worktree: repo, paths: [], message: 'nothing named' }), (e) => isLanesError(e, 'E_USAGE'));
+  await assert.rejects(commitPaths({ cwd: repo, worktree: repo, paths: [], message: 'nothing named' }), (e) =>
+    isLanesError(e, 'E_USAGE'),
+  );
   assert.equal(git('rev-parse', 'HEAD'), before);
   assert.equal(git('status', '--porcelain'), ' M README.md\n?? theirs.txt\n');
 });

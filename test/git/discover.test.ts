@@ -9,7 +9,13 @@ import { gitRepo, tmp } from '../helpers/env.js';
 // The hooks find the repository by reading .git instead of running git; it must agree with git.
 function gitSays(cwd: string): { commonDir: string; worktreeRoot: string } | null {
   try {
-    const [commonDir, worktreeRoot] = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'], { cwd, stdio: 'pipe', encoding: 'utf8' }).trim().split('\n');
+    const [commonDir, worktreeRoot] = execFileSync(
+      'git',
+      ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'],
+      { cwd, stdio: 'pipe', encoding: 'utf8' },
+    )
+      .trim()
+      .split('\n');
     return { commonDir: commonDir ?? '', worktreeRoot: worktreeRoot ?? '' };
   } catch {
     return null;
@@ -31,7 +37,15 @@ test('discoverRepo agrees with git rev-parse on main and linked worktrees, subdi
   execFileSync('git', ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'mod'], { cwd: repo });
   const outside = join(base, 'plain');
   mkdirSync(outside);
-  const places = [repo, join(repo, 'src', 'deep'), join(base, 'linked wt'), join(base, 'linked wt', 'sub'), join(base, 'link-to-repo', 'src'), join(repo, 'mod'), outside];
+  const places = [
+    repo,
+    join(repo, 'src', 'deep'),
+    join(base, 'linked wt'),
+    join(base, 'linked wt', 'sub'),
+    join(base, 'link-to-repo', 'src'),
+    join(repo, 'mod'),
+    outside,
+  ];
   for (const cwd of places) {
     assert.deepEqual(discoverRepo(cwd, env), gitSays(cwd), cwd);
   }

@@ -36,28 +36,32 @@ function childGitWith(arg: string): number {
   return found[0] as number;
 }
 
-test('a git killed by a signal: the GitError names the signal, exit is null', { skip: !existsSync('/proc/self/stat') && 'needs Linux /proc to find the git child' }, async () => {
-  const repo = gitRepo();
-  const fifo = join(tmp(), 'never-ending-input');
-  execFileSync('mkfifo', [fifo]);
-  // hash-object reads a file that is not a regular file until EOF; a FIFO nobody writes to and
-  // nobody closes keeps it blocked for good.
-  const failed = rejection(git(['hash-object', '--', fifo], { cwd: repo }));
-  // Opening the FIFO for writing completes only once git has opened it for reading: from here on
-  // git is running and blocked in read(), so its pid can be looked up (no sleep).
-  const writer = await open(fifo, 'w');
-  try {
-    process.kill(childGitWith(fifo), 'SIGKILL');
-    const e = await failed;
-    assert.ok(e instanceof GitError, String(e));
-    assert.equal(e.signal, 'SIGKILL');
-    assert.equal(e.exit, null);
-    assert.equal(e.details['signal'], 'SIGKILL');
-    assert.equal(e.message, `git hash-object -- ${fifo} in ${repo} was killed by SIGKILL`);
-  } finally {
-    await writer.close();
-  }
-});
+test(
+  'a git killed by a signal: the GitError names the signal, exit is null',
+  { skip: !existsSync('/proc/self/stat') && 'needs Linux /proc to find the git child' },
+  async () => {
+    const repo = gitRepo();
+    const fifo = join(tmp(), 'never-ending-input');
+    execFileSync('mkfifo', [fifo]);
+    // hash-object reads a file that is not a regular file until EOF; a FIFO nobody writes to and
+    // nobody closes keeps it blocked for good.
+    const failed = rejection(git(['hash-object', '--', fifo], { cwd: repo }));
+    // Opening the FIFO for writing completes only once git has opened it for reading: from here on
+    // git is running and blocked in read(), so its pid can be looked up (no sleep).
+    const writer = await open(fifo, 'w');
+    try {
+      process.kill(childGitWith(fifo), 'SIGKILL');
+      const e = await failed;
+      assert.ok(e instanceof GitError, String(e));
+      assert.equal(e.signal, 'SIGKILL');
+      assert.equal(e.exit, null);
+      assert.equal(e.details['signal'], 'SIGKILL');
+      assert.equal(e.message, `git hash-object -- ${fifo} in ${repo} was killed by SIGKILL`);
+    } finally {
+      await writer.close();
+    }
+  },
+);
 
 test('output past maxBuffer: git is stopped and the GitError says the output was over the limit', async () => {
   const repo = gitRepo();
@@ -68,7 +72,10 @@ test('output past maxBuffer: git is stopped and the GitError says the output was
   assert.equal((await git(['cat-file', 'blob', 'HEAD:big.txt'], { cwd: repo })).length, 100 * 1024);
   const e = await rejection(git(['cat-file', 'blob', 'HEAD:big.txt'], { cwd: repo, maxBuffer: 4096 }));
   assert.ok(e instanceof GitError, String(e));
-  assert.equal(e.message, `git cat-file blob HEAD:big.txt in ${repo} produced more than 4 KiB of output on stdout (stopped)`);
+  assert.equal(
+    e.message,
+    `git cat-file blob HEAD:big.txt in ${repo} produced more than 4 KiB of output on stdout (stopped)`,
+  );
   assert.deepEqual(e.details['outputLimit'], { stream: 'stdout', bytes: 4096 });
   assert.equal(e.exit, null);
 });
@@ -79,13 +86,18 @@ test('a git that exits with an error: exit code and first stderr line, no signal
   assert.ok(e instanceof GitError, String(e));
   assert.equal(e.exit, 128);
   assert.equal(e.signal, null);
-  assert.equal(e.message, `git rev-parse --verify no-such-branch failed in ${repo} (exit 128): fatal: Needed a single revision`);
+  assert.equal(
+    e.message,
+    `git rev-parse --verify no-such-branch failed in ${repo} (exit 128): fatal: Needed a single revision`,
+  );
 });
 
 test('input git never reads (it failed first) is a GitError, not an uncaught EPIPE', async () => {
   const repo = gitRepo();
   // Far more than a pipe buffer: the write is still going on when git exits.
-  const e = await rejection(git(['rev-parse', '--verify', 'no-such-branch'], { cwd: repo, input: Buffer.alloc(8 * 1024 * 1024, 'x') }));
+  const e = await rejection(
+    git(['rev-parse', '--verify', 'no-such-branch'], { cwd: repo, input: Buffer.alloc(8 * 1024 * 1024, 'x') }),
+  );
   assert.ok(e instanceof GitError, String(e));
   assert.equal(e.exit, 128);
 });

@@ -20,7 +20,8 @@ export function tmp(prefix = 'lanes-test-'): string {
 /** An isolated lanes world: its own LANES_HOME (store + runtime dirs), no inherited session. */
 export function lanesEnv(home = tmp('lanes-home-')): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('LANES_') && k !== 'XDG_RUNTIME_DIR') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('LANES_') && k !== 'XDG_RUNTIME_DIR') env[k] = v;
   env['LANES_HOME'] = home;
   env['NO_COLOR'] = '1';
   return env;
@@ -69,7 +70,13 @@ export function run(file: string, args: string[], options: RunOptions = {}): Pro
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const stdoutBytes = Buffer.concat(out);
-      resolvePromise({ code, signal, stdout: stdoutBytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stdoutBytes });
+      resolvePromise({
+        code,
+        signal,
+        stdout: stdoutBytes.toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        stdoutBytes,
+      });
     });
     child.stdin.end(options.input ?? '');
   });
@@ -88,25 +95,49 @@ export class Child {
     const wake = () => {
       for (const w of this.waiters.splice(0)) w();
     };
-    this.proc.stdout.on('data', (d: Buffer) => { this.stdout += d.toString('utf8'); wake(); });
-    this.proc.stderr.on('data', (d: Buffer) => { this.stderr += d.toString('utf8'); wake(); });
-    this.exited = new Promise((res) => this.proc.on('close', (code, signal) => { wake(); res({ code, signal }); }));
-    after(() => { if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL'); });
+    this.proc.stdout.on('data', (d: Buffer) => {
+      this.stdout += d.toString('utf8');
+      wake();
+    });
+    this.proc.stderr.on('data', (d: Buffer) => {
+      this.stderr += d.toString('utf8');
+      wake();
+    });
+    this.exited = new Promise((res) =>
+      this.proc.on('close', (code, signal) => {
+        wake();
+        res({ code, signal });
+      }),
+    );
+    after(() => {
+      if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
+    });
   }
 
   /** Resolves when stdout (or stderr) matches; rejects if the child exits first. */
-  async waitFor(pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout', timeoutMs = 20_000): Promise<RegExpMatchArray> {
+  async waitFor(
+    pattern: RegExp,
+    stream: 'stdout' | 'stderr' = 'stdout',
+    timeoutMs = 20_000,
+  ): Promise<RegExpMatchArray> {
     const deadline = Date.now() + timeoutMs;
     let exited = false;
-    void this.exited.then(() => { exited = true; });
+    void this.exited.then(() => {
+      exited = true;
+    });
     for (;;) {
       const m = this[stream].match(pattern);
       if (m) return m;
-      if (exited) throw new Error(`child exited before ${pattern} on ${stream}; stdout=${this.stdout} stderr=${this.stderr}`);
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} on ${stream}; stdout=${this.stdout} stderr=${this.stderr}`);
+      if (exited)
+        throw new Error(`child exited before ${pattern} on ${stream}; stdout=${this.stdout} stderr=${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${pattern} on ${stream}; stdout=${this.stdout} stderr=${this.stderr}`);
       await new Promise<void>((res) => {
         const t = setTimeout(res, 250);
-        this.waiters.push(() => { clearTimeout(t); res(); });
+        this.waiters.push(() => {
+          clearTimeout(t);
+          res();
+        });
       });
     }
   }
@@ -116,7 +147,11 @@ export class Child {
   }
 }
 
-export function node(script: string, args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Child {
+export function node(
+  script: string,
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Child {
   return new Child(process.execPath, [join(FIXTURES, script), ...args], options);
 }
 

@@ -7,7 +7,13 @@ import type { RunResult } from './env.js';
 export const AGENT_FIXTURES = join(ROOT, 'test', 'fixtures', 'agent-hooks');
 
 /** A sample payload of the agents' documented format, pointed at `repo` and at one agent session. */
-export function fixture(agent: string, name: string, repo: string, sessionId: string, edit: (p: Record<string, unknown>) => void = () => undefined): Record<string, unknown> {
+export function fixture(
+  agent: string,
+  name: string,
+  repo: string,
+  sessionId: string,
+  edit: (p: Record<string, unknown>) => void = () => undefined,
+): Record<string, unknown> {
   const text = readFileSync(join(AGENT_FIXTURES, agent, `${name}.json`), 'utf8').replaceAll('/home/dev/shop', repo);
   const p = JSON.parse(text) as Record<string, unknown>;
   if ('session_id' in p) p['session_id'] = sessionId;
@@ -16,8 +22,16 @@ export function fixture(agent: string, name: string, repo: string, sessionId: st
   return p;
 }
 
-export function hook(agent: string, event: string, payload: unknown, options: { env: Record<string, string>; cwd: string }): Promise<RunResult> {
-  return lanes(['hook', agent, event], { ...options, input: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+export function hook(
+  agent: string,
+  event: string,
+  payload: unknown,
+  options: { env: Record<string, string>; cwd: string },
+): Promise<RunResult> {
+  return lanes(['hook', agent, event], {
+    ...options,
+    input: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
 }
 
 /** The single JSON object an agent reads from the hook's stdout. */

@@ -6,7 +6,9 @@ import type * as Pg from 'pg';
 /** The PostgreSQL server of the tests: LANES_TEST_PG_URL (CI starts one; see .ci/run). */
 export const PG_URL = process.env['LANES_TEST_PG_URL'] ?? '';
 
-export const PG_SKIP = PG_URL ? false : 'LANES_TEST_PG_URL is not set: no PostgreSQL server for this run (.ci/run starts one; locally: see README, Tests)';
+export const PG_SKIP = PG_URL
+  ? false
+  : 'LANES_TEST_PG_URL is not set: no PostgreSQL server for this run (.ci/run starts one; locally: see README, Tests)';
 
 /** PgBouncer in transaction mode in front of that server (LANES_TEST_PGBOUNCER_URL). */
 export const PGBOUNCER_URL = process.env['LANES_TEST_PGBOUNCER_URL'] ?? '';

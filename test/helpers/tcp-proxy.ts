@@ -27,8 +27,12 @@ export class TcpProxy {
         s.on('error', () => undefined);
       }
       // Forwarded by hand so a black hole can swallow bytes while the sockets stay open.
-      client.on('data', (d: Buffer) => { if (!this.blackhole) upstream.write(d); });
-      upstream.on('data', (d: Buffer) => { if (!this.blackhole) client.write(d); });
+      client.on('data', (d: Buffer) => {
+        if (!this.blackhole) upstream.write(d);
+      });
+      upstream.on('data', (d: Buffer) => {
+        if (!this.blackhole) client.write(d);
+      });
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });

@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ROOT, gitRepo, run, tmp } from '../helpers/env.js';
 import type { RunResult } from '../helpers/env.js';
@@ -26,10 +35,19 @@ function cleanEnv(): Record<string, string> {
   const inCheckout = [ROOT, realpathSync(ROOT), realpathSync(join(ROOT, 'node_modules'))];
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('LANES_') || k.startsWith('npm_') || ['NODE_PATH', 'NODE_OPTIONS', 'INIT_CWD', 'XDG_RUNTIME_DIR'].includes(k)) continue;
+    if (
+      v === undefined ||
+      k.startsWith('LANES_') ||
+      k.startsWith('npm_') ||
+      ['NODE_PATH', 'NODE_OPTIONS', 'INIT_CWD', 'XDG_RUNTIME_DIR'].includes(k)
+    )
+      continue;
     env[k] = v;
   }
-  env['PATH'] = (process.env['PATH'] ?? '').split(delimiter).filter((d) => d && !inCheckout.some((c) => d.startsWith(c))).join(delimiter);
+  env['PATH'] = (process.env['PATH'] ?? '')
+    .split(delimiter)
+    .filter((d) => d && !inCheckout.some((c) => d.startsWith(c)))
+    .join(delimiter);
   return env;
 }
 
@@ -38,18 +56,37 @@ function userEnv(): Record<string, string> {
   const home = tmp('lanes-package-home-');
   const env = cleanEnv();
   env['PATH'] = `${join(prefix, 'bin')}${delimiter}${env['PATH']}`;
-  return { ...env, LANES_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), NO_COLOR: '1' };
+  return {
+    ...env,
+    LANES_HOME: join(home, 'state'),
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+    NO_COLOR: '1',
+  };
 }
 
 function npm(args: string[], cwd: string): string {
   // Synchronous, so the test's own timeout cannot interrupt it: bounded here.
-  const r = spawnSync('npm', args, { cwd, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 14 * 60_000 });
+  const r = spawnSync('npm', args, {
+    cwd,
+    env: cleanEnv(),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 14 * 60_000,
+  });
   if (r.status !== 0) throw new Error(`npm ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr}${r.stdout}`);
   return r.stdout;
 }
 
-const lanes = (args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<RunResult> =>
-  run(bin, args, { env: options.env ?? userEnv(), cwd: options.cwd ?? outside, ...(options.input !== undefined ? { input: options.input } : {}) });
+const lanes = (
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string } = {},
+): Promise<RunResult> =>
+  run(bin, args, {
+    env: options.env ?? userEnv(),
+    cwd: options.cwd ?? outside,
+    ...(options.input !== undefined ? { input: options.input } : {}),
+  });
 
 let installedOk = false;
 
@@ -62,28 +99,60 @@ test('npm pack, then npm install -g of the tarball into a temporary prefix', { t
   assert.ok(existsSync(join(ROOT, 'dist', 'cli.cjs')), 'build first: npm run build');
   mkdirSync(outside, { recursive: true });
   // --ignore-scripts: dist is the build under test; a prepack build here would rewrite dist under other running tests.
-  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
+  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   packedFiles = packed[0]!.files.map((f) => f.path);
   const t0 = performance.now();
-  npm(['install', '-g', join(work, packed[0]!.filename), '--prefix', prefix, '--allow-scripts=better-sqlite3', '--no-audit', '--no-fund'], outside);
+  npm(
+    [
+      'install',
+      '-g',
+      join(work, packed[0]!.filename),
+      '--prefix',
+      prefix,
+      '--allow-scripts=better-sqlite3',
+      '--no-audit',
+      '--no-fund',
+    ],
+    outside,
+  );
   t.diagnostic(`npm install -g of the tarball took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   installedOk = true;
 });
 
 test('the tarball holds what a user needs and nothing of the checkout', () => {
   needInstall();
-  for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/cli.cjs', 'dist/main.cjs', 'dist/hot.cjs', 'dist/worker.js', 'dist/pg.cjs', 'dist/index.js', 'dist/types/index.d.ts']) {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'dist/cli.cjs',
+    'dist/main.cjs',
+    'dist/hot.cjs',
+    'dist/worker.js',
+    'dist/pg.cjs',
+    'dist/index.js',
+    'dist/types/index.d.ts',
+  ]) {
     assert.ok(packedFiles.includes(f), `${f} is packed`);
   }
-  assert.deepEqual(packedFiles.filter((f) => !/^(package\.json|README\.md|LICENSE|dist\/.*)$/.test(f) || f.startsWith('dist/types/cli/')), []);
+  assert.deepEqual(
+    packedFiles.filter(
+      (f) => !/^(package\.json|README\.md|LICENSE|dist\/.*)$/.test(f) || f.startsWith('dist/types/cli/'),
+    ),
+    [],
+  );
   // Nothing installed names the checkout it was built in.
   for (const f of readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' })) {
-    if (/\.(c?js|map|d\.ts)$/.test(f)) assert.ok(!readFileSync(join(installed, 'dist', f), 'utf8').includes(ROOT), `${f} names ${ROOT}`);
+    if (/\.(c?js|map|d\.ts)$/.test(f))
+      assert.ok(!readFileSync(join(installed, 'dist', f), 'utf8').includes(ROOT), `${f} names ${ROOT}`);
   }
   assert.match(readlinkSync(bin), /dist\/cli\.cjs$/, 'bin/lanes is the symlink npm makes');
 });
 
-test('lanes --version through the bin symlink is package.json\'s version', async () => {
+test("lanes --version through the bin symlink is package.json's version", async () => {
   needInstall();
   const r = await lanes(['--version']);
   assert.equal(r.code, 0, r.stderr);
@@ -97,26 +166,40 @@ test('lanes demo through the bin symlink: every check held', { timeout: 180_000 
   assert.match(r.stdout, /^all \d+ checks held$/m);
 });
 
-test('lanes hook claude-code pre-tool-use answers a sample payload: a deny for a path another session claimed', { timeout: 60_000 }, async () => {
-  needInstall();
-  const repo = gitRepo();
-  mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
-  writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');
-  const env = userEnv();
-  const a = 'aaaaaaaa-1111-4111-8111-aaaaaaaaaaaa';
-  const started = await lanes(['hook', 'claude-code', 'session-start'], { env, cwd: repo, input: JSON.stringify(fixture('claude-code', 'session-start', repo, a)) });
-  assert.equal(started.code, 0, started.stderr);
-  const claimed = await lanes(['claim', 'path:src/billing/'], { env: { ...env, LANES_SESSION: `claude-code:${a}` }, cwd: repo });
-  assert.equal(claimed.code, 0, claimed.stderr + claimed.stdout);
-  const payload = fixture('claude-code', 'pre-tool-use-edit', repo, 'bbbbbbbb-2222-4222-8222-bbbbbbbbbbbb');
-  const r = await lanes(['hook', 'claude-code', 'pre-tool-use'], { env, cwd: repo, input: JSON.stringify(payload) });
-  assert.equal(r.code, 0, r.stderr);
-  assert.doesNotMatch(r.stderr, /failed open/);
-  const out = JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, string> };
-  assert.equal(out.hookSpecificOutput['hookEventName'], 'PreToolUse');
-  assert.equal(out.hookSpecificOutput['permissionDecision'], 'deny');
-  assert.match(out.hookSpecificOutput['permissionDecisionReason'] ?? '', new RegExp(`src/billing/seat.ts is claimed by session claude-code:${a}`));
-});
+test(
+  'lanes hook claude-code pre-tool-use answers a sample payload: a deny for a path another session claimed',
+  { timeout: 60_000 },
+  async () => {
+    needInstall();
+    const repo = gitRepo();
+    mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
+    writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');
+    const env = userEnv();
+    const a = 'aaaaaaaa-1111-4111-8111-aaaaaaaaaaaa';
+    const started = await lanes(['hook', 'claude-code', 'session-start'], {
+      env,
+      cwd: repo,
+      input: JSON.stringify(fixture('claude-code', 'session-start', repo, a)),
+    });
+    assert.equal(started.code, 0, started.stderr);
+    const claimed = await lanes(['claim', 'path:src/billing/'], {
+      env: { ...env, LANES_SESSION: `claude-code:${a}` },
+      cwd: repo,
+    });
+    assert.equal(claimed.code, 0, claimed.stderr + claimed.stdout);
+    const payload = fixture('claude-code', 'pre-tool-use-edit', repo, 'bbbbbbbb-2222-4222-8222-bbbbbbbbbbbb');
+    const r = await lanes(['hook', 'claude-code', 'pre-tool-use'], { env, cwd: repo, input: JSON.stringify(payload) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /failed open/);
+    const out = JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, string> };
+    assert.equal(out.hookSpecificOutput['hookEventName'], 'PreToolUse');
+    assert.equal(out.hookSpecificOutput['permissionDecision'], 'deny');
+    assert.match(
+      out.hookSpecificOutput['permissionDecisionReason'] ?? '',
+      new RegExp(`src/billing/seat.ts is claimed by session claude-code:${a}`),
+    );
+  },
+);
 
 test('lanes hooks install claude-code --dry-run shows the change and writes nothing', { timeout: 60_000 }, async () => {
   needInstall();
@@ -132,19 +215,23 @@ test('lanes hooks install claude-code --dry-run shows the change and writes noth
   assert.equal(existsSync(join(env['LANES_HOME']!, 'hooks-installed.json')), false);
 });
 
-test('lanes guard install through the bin symlink writes a hook that runs the real file, and git runs it', { timeout: 60_000 }, async () => {
-  needInstall();
-  const repo = gitRepo();
-  const env = userEnv();
-  const r = await lanes(['guard', 'install'], { env, cwd: repo });
-  assert.equal(r.code, 0, r.stderr + r.stdout);
-  const hook = readFileSync(join(repo, '.git', 'hooks', 'pre-commit'), 'utf8');
-  assert.ok(hook.includes(`'${join(realpathSync(installed), 'dist', 'cli.cjs')}' guard check-commit`), hook);
-  writeFileSync(join(repo, 'x.txt'), 'x\n');
-  execFileSync('git', ['add', 'x.txt'], { cwd: repo, env });
-  const commit = spawnSync('git', ['commit', '-q', '-m', 'x'], { cwd: repo, env, encoding: 'utf8' });
-  assert.equal(commit.status, 0, commit.stderr);
-});
+test(
+  'lanes guard install through the bin symlink writes a hook that runs the real file, and git runs it',
+  { timeout: 60_000 },
+  async () => {
+    needInstall();
+    const repo = gitRepo();
+    const env = userEnv();
+    const r = await lanes(['guard', 'install'], { env, cwd: repo });
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const hook = readFileSync(join(repo, '.git', 'hooks', 'pre-commit'), 'utf8');
+    assert.ok(hook.includes(`'${join(realpathSync(installed), 'dist', 'cli.cjs')}' guard check-commit`), hook);
+    writeFileSync(join(repo, 'x.txt'), 'x\n');
+    execFileSync('git', ['add', 'x.txt'], { cwd: repo, env });
+    const commit = spawnSync('git', ['commit', '-q', '-m', 'x'], { cwd: repo, env, encoding: 'utf8' });
+    assert.equal(commit.status, 0, commit.stderr);
+  },
+);
 
 test('the library imports from the installed package and opens a store', { timeout: 60_000 }, async () => {
   needInstall();
@@ -166,6 +253,9 @@ test('a demo step that fails makes the installed lanes demo exit 1 with the reas
   rmSync(join(installed, 'dist', 'worker.js'));
   const r = await lanes(['demo']);
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  assert.match(r.stderr, /lanes demo: FAILED: step 1 \(handoff cross-talk\) ran to the end: the demo's worker .*worker\.js is missing/);
+  assert.match(
+    r.stderr,
+    /lanes demo: FAILED: step 1 \(handoff cross-talk\) ran to the end: the demo's worker .*worker\.js is missing/,
+  );
   assert.match(r.stdout, /2 of \d+ checks FAILED/);
 });

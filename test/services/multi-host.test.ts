@@ -14,90 +14,119 @@ function teamEnv(url: string, host: string, extra: Record<string, string> = {}):
   return { ...lanesEnv(), LANES_STORE: url, LANES_HOST_ID: host, ...extra };
 }
 
-test('no two holders of one claim across hosts: 6 hosts x 60 claims, tokens exactly 1..360, no lost update', { skip: PG_SKIP, timeout: 300_000 }, async () => {
-  const { url, drop } = pgSchemaUrl();
-  try {
-    const repo = gitRepo();
-    const counter = join(tmp(), 'counter');
-    writeFileSync(counter, '0');
-    const HOSTS = 6;
-    const ROUNDS = 60;
-    const kids = Array.from({ length: HOSTS }, (_, i) => node('claimer.mjs', [counter, String(ROUNDS), 'ticket:THE-ONE'], { env: teamEnv(url, `host-${i}`), cwd: repo }));
-    await Promise.all(kids.map((k) => k.waitFor(/ready/)));
-    for (const k of kids) k.send('go');
-    const results = await Promise.all(kids.map(async (k) => {
-      const exit = await k.exited;
-      assert.equal(exit.code, 0, k.stderr);
-      return (k.stdout.match(/tokens ([\d,]+)/)?.[1] ?? '').split(',').map(Number);
-    }));
-    assert.deepEqual(results.flat().sort((a, b) => a - b), Array.from({ length: HOSTS * ROUNDS }, (_, i) => i + 1));
-    assert.equal(Number(readFileSync(counter, 'utf8')), HOSTS * ROUNDS);
-  } finally {
-    await drop();
-  }
-});
-
-test('a host cut off from the server loses its claim after its lease, to a new token, and is fenced when it returns', { skip: PG_SKIP, timeout: 60_000 }, async () => {
-  const { url, drop } = pgSchemaUrl();
-  try {
-    const repo = gitRepo();
-    const pg = new URL(PG_URL);
-    const proxy = await TcpProxy.start(pg.hostname, Number(pg.port || 5432));
-    const viaProxy = new URL(url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const a = node('team-holder.mjs', ['ticket:SEAT-9'], { env: teamEnv(viaProxy.toString(), 'host-a'), cwd: repo });
-    assert.equal((await a.waitFor(/claimed (\d+)/))[1], '1');
-
-    // While A is reachable, B on another host is refused: A's lease is fresh.
-    const bEnv = teamEnv(url, 'host-b', { LANES_LEASE_MS: '1500' });
-    const bStart = await lanes(['start', '--label', 'b'], { env: bEnv, cwd: repo });
-    const asB = { env: { ...bEnv, LANES_SESSION: bStart.stdout.trim() }, cwd: repo };
-    // Judged with a long lease here: A does not heartbeat after claiming, and on a loaded machine
-    // B's start and claim may take longer than the short lease used below.
-    const refused = await lanes(['claim', 'ticket:SEAT-9'], { ...asB, env: { ...asB.env, LANES_LEASE_MS: '60000' } });
-    assert.equal(refused.code, 3, refused.stderr);
-    assert.match(refused.stderr, /host-a/);
-
-    // The network between A and the server breaks; A stops heartbeating. After its lease B gets a new token.
-    proxy.cut();
-    const t0 = Date.now();
-    const taken = await lanes(['claim', 'ticket:SEAT-9', '--wait=20s', '--json'], asB);
-    assert.equal(taken.code, 0, taken.stderr);
-    const grant = (JSON.parse(taken.stdout) as { token: number; takenOver?: { why: string } }[])[0];
-    assert.equal(grant?.token, 2);
-    assert.match(grant?.takenOver?.why ?? '', /lease|heartbeat|not seen/i);
-    assert.ok(Date.now() - t0 >= 500, 'not before the lease ran out');
-
-    // A comes back: its token 1 is stale.
-    proxy.restore();
-    a.send('check');
-    const verdict = await a.waitFor(/(still holder|fenced .*)/);
-    assert.match(verdict[1] ?? '', /^fenced E_FENCED: fencing token 1 for ticket:SEAT-9 is stale: the claim is now held by session .* with token 2/);
-    assert.equal((await a.exited).code, 0, a.stderr);
-  } finally {
-    await drop();
-  }
-});
-
-test('a SIGKILLed client\'s gate is released: at once on its own host (pid proof), after the gate lease from another', { skip: PG_SKIP, timeout: 60_000 }, async () => {
-  const { url, drop } = pgSchemaUrl();
-  try {
-    for (const [holderHost, waiterHost] of [['host-x', 'host-x'], ['host-x', 'host-y']] as const) {
-      const session = `gate-${waiterHost}`;
-      const holder = node('state-holder.mjs', [session, '{"v":"lost"}'], { env: teamEnv(url, holderHost, { LANES_GATE_LEASE_MS: '1000', LANES_LEASE_MS: '1000' }) });
-      await holder.waitFor(/holding/);
-      holder.proc.kill('SIGKILL');
-      await holder.exited;
-      const t0 = Date.now();
-      const r = await lanes(['state', 'set', 'k', '"after"', '--session', session, '--timeout', '20s'], { env: teamEnv(url, waiterHost, { LANES_LEASE_MS: '1000', LANES_GATE_LEASE_MS: '1000' }) });
-      assert.equal(r.code, 0, `${holderHost}->${waiterHost}: ${r.stderr}`);
-      const ms = Date.now() - t0;
-      if (holderHost === waiterHost) assert.ok(ms < 5000, `same host: ${ms} ms`);
-      const got = await lanes(['state', 'get', '--session', session], { env: teamEnv(url, waiterHost) });
-      assert.deepEqual(JSON.parse(got.stdout), { k: 'after' }, 'the killed holder wrote nothing');
+test(
+  'no two holders of one claim across hosts: 6 hosts x 60 claims, tokens exactly 1..360, no lost update',
+  { skip: PG_SKIP, timeout: 300_000 },
+  async () => {
+    const { url, drop } = pgSchemaUrl();
+    try {
+      const repo = gitRepo();
+      const counter = join(tmp(), 'counter');
+      writeFileSync(counter, '0');
+      const HOSTS = 6;
+      const ROUNDS = 60;
+      const kids = Array.from({ length: HOSTS }, (_, i) =>
+        node('claimer.mjs', [counter, String(ROUNDS), 'ticket:THE-ONE'], { env: teamEnv(url, `host-${i}`), cwd: repo }),
+      );
+      await Promise.all(kids.map((k) => k.waitFor(/ready/)));
+      for (const k of kids) k.send('go');
+      const results = await Promise.all(
+        kids.map(async (k) => {
+          const exit = await k.exited;
+          assert.equal(exit.code, 0, k.stderr);
+          return (k.stdout.match(/tokens ([\d,]+)/)?.[1] ?? '').split(',').map(Number);
+        }),
+      );
+      assert.deepEqual(
+        results.flat().sort((a, b) => a - b),
+        Array.from({ length: HOSTS * ROUNDS }, (_, i) => i + 1),
+      );
+      assert.equal(Number(readFileSync(counter, 'utf8')), HOSTS * ROUNDS);
+    } finally {
+      await drop();
     }
-  } finally {
-    await drop();
-  }
-});
+  },
+);
+
+test(
+  'a host cut off from the server loses its claim after its lease, to a new token, and is fenced when it returns',
+  { skip: PG_SKIP, timeout: 60_000 },
+  async () => {
+    const { url, drop } = pgSchemaUrl();
+    try {
+      const repo = gitRepo();
+      const pg = new URL(PG_URL);
+      const proxy = await TcpProxy.start(pg.hostname, Number(pg.port || 5432));
+      const viaProxy = new URL(url);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      const a = node('team-holder.mjs', ['ticket:SEAT-9'], { env: teamEnv(viaProxy.toString(), 'host-a'), cwd: repo });
+      assert.equal((await a.waitFor(/claimed (\d+)/))[1], '1');
+
+      // While A is reachable, B on another host is refused: A's lease is fresh.
+      const bEnv = teamEnv(url, 'host-b', { LANES_LEASE_MS: '1500' });
+      const bStart = await lanes(['start', '--label', 'b'], { env: bEnv, cwd: repo });
+      const asB = { env: { ...bEnv, LANES_SESSION: bStart.stdout.trim() }, cwd: repo };
+      // Judged with a long lease here: A does not heartbeat after claiming, and on a loaded machine
+      // B's start and claim may take longer than the short lease used below.
+      const refused = await lanes(['claim', 'ticket:SEAT-9'], { ...asB, env: { ...asB.env, LANES_LEASE_MS: '60000' } });
+      assert.equal(refused.code, 3, refused.stderr);
+      assert.match(refused.stderr, /host-a/);
+
+      // The network between A and the server breaks; A stops heartbeating. After its lease B gets a new token.
+      proxy.cut();
+      const t0 = Date.now();
+      const taken = await lanes(['claim', 'ticket:SEAT-9', '--wait=20s', '--json'], asB);
+      assert.equal(taken.code, 0, taken.stderr);
+      const grant = (JSON.parse(taken.stdout) as { token: number; takenOver?: { why: string } }[])[0];
+      assert.equal(grant?.token, 2);
+      assert.match(grant?.takenOver?.why ?? '', /lease|heartbeat|not seen/i);
+      assert.ok(Date.now() - t0 >= 500, 'not before the lease ran out');
+
+      // A comes back: its token 1 is stale.
+      proxy.restore();
+      a.send('check');
+      const verdict = await a.waitFor(/(still holder|fenced .*)/);
+      assert.match(
+        verdict[1] ?? '',
+        /^fenced E_FENCED: fencing token 1 for ticket:SEAT-9 is stale: the claim is now held by session .* with token 2/,
+      );
+      assert.equal((await a.exited).code, 0, a.stderr);
+    } finally {
+      await drop();
+    }
+  },
+);
+
+test(
+  "a SIGKILLed client's gate is released: at once on its own host (pid proof), after the gate lease from another",
+  { skip: PG_SKIP, timeout: 60_000 },
+  async () => {
+    const { url, drop } = pgSchemaUrl();
+    try {
+      for (const [holderHost, waiterHost] of [
+        ['host-x', 'host-x'],
+        ['host-x', 'host-y'],
+      ] as const) {
+        const session = `gate-${waiterHost}`;
+        const holder = node('state-holder.mjs', [session, '{"v":"lost"}'], {
+          env: teamEnv(url, holderHost, { LANES_GATE_LEASE_MS: '1000', LANES_LEASE_MS: '1000' }),
+        });
+        await holder.waitFor(/holding/);
+        holder.proc.kill('SIGKILL');
+        await holder.exited;
+        const t0 = Date.now();
+        const r = await lanes(['state', 'set', 'k', '"after"', '--session', session, '--timeout', '20s'], {
+          env: teamEnv(url, waiterHost, { LANES_LEASE_MS: '1000', LANES_GATE_LEASE_MS: '1000' }),
+        });
+        assert.equal(r.code, 0, `${holderHost}->${waiterHost}: ${r.stderr}`);
+        const ms = Date.now() - t0;
+        if (holderHost === waiterHost) assert.ok(ms < 5000, `same host: ${ms} ms`);
+        const got = await lanes(['state', 'get', '--session', session], { env: teamEnv(url, waiterHost) });
+        assert.deepEqual(JSON.parse(got.stdout), { k: 'after' }, 'the killed holder wrote nothing');
+      }
+    } finally {
+      await drop();
+    }
+  },
+);

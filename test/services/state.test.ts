@@ -38,33 +38,44 @@ test('clear waits for a mutation held by another process: no lost write, no resu
   await lib.close();
 });
 
-test('a clear inside a mutate of the same session is refused; nested mutates join the frame', { timeout: 10_000 }, async () => {
-  const { lib, session } = await world();
-  await lib.state.mutate(session, () => ({ n: 1 }));
-  await lib.state.mutate(session, async (cur) => {
-    await assert.rejects(lib.state.clear(session, { timeoutMs: 3000 }), (e: Error & { code?: string; hint?: string }) => e.code === 'E_CLEAR_IN_MUTATE' && /return CLEAR/.test(e.hint ?? ''));
-    // A nested mutate reuses the open frame instead of waiting on its own gate forever.
-    const inner = await lib.state.mutate(session, (c) => ({ ...(c as object), inner: true }));
-    assert.deepEqual(inner, { n: 1, inner: true });
-    assert.deepEqual(await lib.state.get(session), { n: 1, inner: true }, 'reads inside the frame see the frame');
-    return { ...(inner as object), outer: (cur as { n: number }).n };
-  });
-  assert.deepEqual(await lib.state.get(session), { n: 1, inner: true, outer: 1 });
-  // The in-frame alternative: decide and clear in one gated step.
-  assert.equal(await lib.state.clearIf(session, (c) => (c as { n: number }).n === 2), false);
-  assert.deepEqual(await lib.state.get(session), { n: 1, inner: true, outer: 1 });
-  await lib.state.mutate(session, () => CLEAR);
-  assert.equal(await lib.state.get(session), undefined);
-  await lib.close();
-});
+test(
+  'a clear inside a mutate of the same session is refused; nested mutates join the frame',
+  { timeout: 10_000 },
+  async () => {
+    const { lib, session } = await world();
+    await lib.state.mutate(session, () => ({ n: 1 }));
+    await lib.state.mutate(session, async (cur) => {
+      await assert.rejects(
+        lib.state.clear(session, { timeoutMs: 3000 }),
+        (e: Error & { code?: string; hint?: string }) =>
+          e.code === 'E_CLEAR_IN_MUTATE' && /return CLEAR/.test(e.hint ?? ''),
+      );
+      // A nested mutate reuses the open frame instead of waiting on its own gate forever.
+      const inner = await lib.state.mutate(session, (c) => ({ ...(c as object), inner: true }));
+      assert.deepEqual(inner, { n: 1, inner: true });
+      assert.deepEqual(await lib.state.get(session), { n: 1, inner: true }, 'reads inside the frame see the frame');
+      return { ...(inner as object), outer: (cur as { n: number }).n };
+    });
+    assert.deepEqual(await lib.state.get(session), { n: 1, inner: true, outer: 1 });
+    // The in-frame alternative: decide and clear in one gated step.
+    assert.equal(await lib.state.clearIf(session, (c) => (c as { n: number }).n === 2), false);
+    assert.deepEqual(await lib.state.get(session), { n: 1, inner: true, outer: 1 });
+    await lib.state.mutate(session, () => CLEAR);
+    assert.equal(await lib.state.get(session), undefined);
+    await lib.close();
+  },
+);
 
 test('a failing mutation writes nothing and releases the gate', async () => {
   const { lib, session } = await world();
   await lib.state.mutate(session, () => ({ a: 1 }));
-  await assert.rejects(lib.state.mutate(session, (c) => {
-    (c as { a: number }).a = 2;
-    throw new Error('boom');
-  }), /boom/);
+  await assert.rejects(
+    lib.state.mutate(session, (c) => {
+      (c as { a: number }).a = 2;
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
   assert.deepEqual(await lib.state.get(session), { a: 1 });
   assert.deepEqual(await lib.state.mutate(session, (c) => ({ ...(c as object), b: 1 })), { a: 1, b: 1 });
   await lib.close();
@@ -86,7 +97,7 @@ test('a waiting CLI prints ONE notice after 1 s naming the holder; an uncontende
   holder.send('go');
   assert.equal((await waiter.exited).code, 0);
   assert.equal(waiter.stderr.match(/waiting for/g)?.length, 1, 'exactly one notice');
-  assert.deepEqual(await lib.state.get(session), { k: 2, w: 3 }, 'the waiter saw the holder\'s write');
+  assert.deepEqual(await lib.state.get(session), { k: 2, w: 3 }, "the waiter saw the holder's write");
   await lib.close();
 });
 
@@ -106,21 +117,29 @@ test('Ctrl-C ends a wait with exit 5 and nothing changed; --timeout gives exit 5
   assert.match(timed.stderr, /gave up waiting/);
   holder.send('go');
   await holder.exited;
-  assert.deepEqual(await lib.state.get(session), { v: 'holder' }, 'the aborted clear and the timed-out set changed nothing');
+  assert.deepEqual(
+    await lib.state.get(session),
+    { v: 'holder' },
+    'the aborted clear and the timed-out set changed nothing',
+  );
   await lib.close();
 });
 
-test('a holder SIGKILLed mid-mutation: the next waiter gets the gate at once, the old state intact', { timeout: 10_000 }, async () => {
-  const { env, lib, session } = await world();
-  await lib.state.mutate(session, () => ({ v: 'old' }));
-  const holder = node('state-holder.mjs', [session, '{"v":"never"}'], { env });
-  await holder.waitFor(/holding/);
-  holder.proc.kill('SIGKILL');
-  await holder.exited;
-  const started = performance.now();
-  const after = await lib.state.mutate(session, (c) => ({ ...(c as object), next: true }), { timeoutMs: 5000 });
-  const waited = performance.now() - started;
-  assert.deepEqual(after, { v: 'old', next: true });
-  assert.ok(waited < 1500, `waited ${waited.toFixed(0)} ms for a dead holder`);
-  await lib.close();
-});
+test(
+  'a holder SIGKILLed mid-mutation: the next waiter gets the gate at once, the old state intact',
+  { timeout: 10_000 },
+  async () => {
+    const { env, lib, session } = await world();
+    await lib.state.mutate(session, () => ({ v: 'old' }));
+    const holder = node('state-holder.mjs', [session, '{"v":"never"}'], { env });
+    await holder.waitFor(/holding/);
+    holder.proc.kill('SIGKILL');
+    await holder.exited;
+    const started = performance.now();
+    const after = await lib.state.mutate(session, (c) => ({ ...(c as object), next: true }), { timeoutMs: 5000 });
+    const waited = performance.now() - started;
+    assert.deepEqual(after, { v: 'old', next: true });
+    assert.ok(waited < 1500, `waited ${waited.toFixed(0)} ms for a dead holder`);
+    await lib.close();
+  },
+);

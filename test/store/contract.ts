@@ -10,10 +10,21 @@ import type { ResourceRef } from '../../src/core/resource.js';
 export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
 const DEAD_PID = 666;
-const judge: OwnerJudge = (owner) => (owner.pid === DEAD_PID ? { live: false, why: 'dead for the test' } : { live: true, why: '' });
+const judge: OwnerJudge = (owner) =>
+  owner.pid === DEAD_PID ? { live: false, why: 'dead for the test' } : { live: true, why: '' };
 
 function session(id: string, pid = 100): NewSession {
-  return { id, label: `label ${id}`, agent: 'test', ticket: 'SEAT-1', repo: '/r/.git', worktree: '/r', cwd: '/r', owner: { host: 'h', bootId: 'b', pid, startTime: '1' }, command: null };
+  return {
+    id,
+    label: `label ${id}`,
+    agent: 'test',
+    ticket: 'SEAT-1',
+    repo: '/r/.git',
+    worktree: '/r',
+    cwd: '/r',
+    owner: { host: 'h', bootId: 'b', pid, startTime: '1' },
+    command: null,
+  };
 }
 
 const REPO = 'repo:/r/.git';
@@ -58,7 +69,11 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       const moved = await store.updateSession('a', { worktree: '/r.lanes/x', ticket: 'SEAT-9' });
       assert.equal(moved?.worktree, '/r.lanes/x');
       assert.equal(moved?.ticket, 'SEAT-9');
-      assert.equal((await store.updateSession('a', { worktree: '/elsewhere' }))?.ticket, 'SEAT-9', 'fields not given are kept');
+      assert.equal(
+        (await store.updateSession('a', { worktree: '/elsewhere' }))?.ticket,
+        'SEAT-9',
+        'fields not given are kept',
+      );
       await store.endSession('a', 'x');
       assert.equal(await store.updateSession('a', { ticket: 'T' }), null);
       assert.equal(await store.updateSession('ghost', { ticket: 'T' }), null);
@@ -126,9 +141,19 @@ export function storeContract(name: string, makeStore: MakeStore): void {
         assert.equal(r.blockers[0]!.held.name, 'src/billing/');
         assert.equal(r.blockers[0]!.holder?.id, 'a');
       }
-      assert.deepEqual((await store.listClaims({ sessionId: 'b' })).length, 0, 'nothing of a failed request is granted');
-      assert.ok((await store.acquireClaims('b', [ref('path', 'src/billingX')], judge)).ok, 'a sibling name does not overlap');
-      assert.ok((await store.acquireClaims('b', [ref('path', 'src/billing/', 'repo:/other/.git')], judge)).ok, 'another repository is another scope');
+      assert.deepEqual(
+        (await store.listClaims({ sessionId: 'b' })).length,
+        0,
+        'nothing of a failed request is granted',
+      );
+      assert.ok(
+        (await store.acquireClaims('b', [ref('path', 'src/billingX')], judge)).ok,
+        'a sibling name does not overlap',
+      );
+      assert.ok(
+        (await store.acquireClaims('b', [ref('path', 'src/billing/', 'repo:/other/.git')], judge)).ok,
+        'another repository is another scope',
+      );
     });
 
     it('claims of ended and dead holders never block and are taken over', async () => {
@@ -144,7 +169,10 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       assert.equal(lib?.takenOver?.claim.name, 'lib/');
       assert.equal(lib?.takenOver?.session?.id, 'dead');
       const claims = await store.listClaims();
-      assert.deepEqual(claims.map((c) => `${c.sessionId}:${c.kind}:${c.name}`).sort(), ['b:path:lib/a.ts', 'b:ticket:E']);
+      assert.deepEqual(claims.map((c) => `${c.sessionId}:${c.kind}:${c.name}`).sort(), [
+        'b:path:lib/a.ts',
+        'b:ticket:E',
+      ]);
     });
 
     it('an ended or unknown session cannot claim', async () => {
@@ -172,7 +200,13 @@ export function storeContract(name: string, makeStore: MakeStore): void {
         assert.ok((await store.acquireClaims('a', [ref('ticket', 'T')], judge)).ok);
         if (i === 0) await store.releaseClaims('a', [ref('ticket', 'T')]);
       }
-      const g = await store.tryAcquireGate('state:a', { owner: { host: 'h', bootId: 'b', pid: 100, startTime: '1' }, sessionId: 'a', command: 'c' }, 10_000, judge, 'a');
+      const g = await store.tryAcquireGate(
+        'state:a',
+        { owner: { host: 'h', bootId: 'b', pid: 100, startTime: '1' }, sessionId: 'a', command: 'c' },
+        10_000,
+        judge,
+        'a',
+      );
       assert.ok(g.acquired);
       await store.releaseGate('state:a', g.acquired ? g.token : 0, 'a', { kind: 'set', value: '{"step":"tests"}' });
       await store.endSession('b', 'done');
@@ -181,7 +215,13 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       try {
         await other.store.load(d, { replace: false });
         const copy = await other.store.dump();
-        const norm = (x: typeof d) => JSON.stringify({ ...x, fences: [...x.fences].sort((p, q) => p.name.localeCompare(q.name)), state: x.state, gates: x.gates });
+        const norm = (x: typeof d) =>
+          JSON.stringify({
+            ...x,
+            fences: [...x.fences].sort((p, q) => p.name.localeCompare(q.name)),
+            state: x.state,
+            gates: x.gates,
+          });
         assert.equal(norm(copy), norm(d));
         assert.equal((await other.store.listClaims())[0]?.token, 2, 'the claim keeps its token');
         assert.equal(await other.store.lastToken(ref('ticket', 'T')), 2);
@@ -197,7 +237,13 @@ export function storeContract(name: string, makeStore: MakeStore): void {
         assert.equal((await other.store.listClaims()).length, 1, 'replace drops what the target held');
         const next = await other.store.acquireClaims('a', [ref('ticket', 'U')], judge);
         assert.ok(next.ok && next.grants[0]!.token === 2);
-        const gate = await other.store.tryAcquireGate('state:a', { owner: { host: 'h', bootId: 'b', pid: 100, startTime: '1' }, sessionId: 'a', command: 'c' }, 10_000, judge, 'a');
+        const gate = await other.store.tryAcquireGate(
+          'state:a',
+          { owner: { host: 'h', bootId: 'b', pid: 100, startTime: '1' }, sessionId: 'a', command: 'c' },
+          10_000,
+          judge,
+          'a',
+        );
         assert.ok(gate.acquired && g.acquired && gate.token > g.token, 'gate tokens continue too');
       } finally {
         await other.store.close();
@@ -215,7 +261,10 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       if (!second.acquired) assert.equal(second.holder.command, 'cmd');
       await store.releaseGate('state:s', first.acquired ? first.token : 0, 's', { kind: 'set', value: '{"n":1}' });
       assert.equal((await store.readState('s'))?.value, '{"n":1}');
-      assert.deepEqual((await store.readStates(['s', 'nobody'])).map((r) => r.value), ['{"n":1}']);
+      assert.deepEqual(
+        (await store.readStates(['s', 'nobody'])).map((r) => r.value),
+        ['{"n":1}'],
+      );
       assert.deepEqual(await store.readStates([]), []);
       assert.equal(await store.peekGate('state:s'), null);
 
@@ -224,7 +273,10 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       const taker = await store.tryAcquireGate('state:s', live, 10_000, judge, 's');
       assert.ok(taker.acquired && taker.previous?.owner.pid === DEAD_PID);
       assert.equal(taker.acquired && taker.state?.value, '{"n":1}', 'the state is read in the same step');
-      await assert.rejects(store.releaseGate('state:s', d.acquired ? d.token : 0, 's', { kind: 'set', value: '{"n":99}' }), { code: 'E_FENCED' });
+      await assert.rejects(
+        store.releaseGate('state:s', d.acquired ? d.token : 0, 's', { kind: 'set', value: '{"n":99}' }),
+        { code: 'E_FENCED' },
+      );
       assert.equal((await store.readState('s'))?.value, '{"n":1}', 'a fenced write changes nothing');
       assert.ok(taker.acquired && d.acquired && taker.token > d.token);
       assert.equal(await store.renewGate('state:s', taker.acquired ? taker.token : 0, 10_000), true);

@@ -11,5 +11,11 @@ if (PG_URL && PGBOUNCER_URL) {
     return { store: await PostgresStore.open(url), cleanup: drop };
   });
 } else {
-  test('Store contract through PgBouncer', { skip: 'LANES_TEST_PGBOUNCER_URL (and LANES_TEST_PG_URL) not set: no PgBouncer for this run (.ci/run starts one)' }, () => undefined);
+  test(
+    'Store contract through PgBouncer',
+    {
+      skip: 'LANES_TEST_PGBOUNCER_URL (and LANES_TEST_PG_URL) not set: no PgBouncer for this run (.ci/run starts one)',
+    },
+    () => undefined,
+  );
 }

@@ -41,7 +41,10 @@ test('a store of a newer schema version is refused and left unchanged', async ()
   assert.match(r.stderr, /schema version 99, newer than this lanes understands/);
   assertClean(r, file);
   const check = new Database(file);
-  assert.equal((check.prepare(`SELECT value FROM meta WHERE key='schema_version'`).get() as { value: string }).value, '99');
+  assert.equal(
+    (check.prepare(`SELECT value FROM meta WHERE key='schema_version'`).get() as { value: string }).value,
+    '99',
+  );
   check.close();
 });
 
@@ -49,12 +52,25 @@ test('a store locked past the bound: E_STORE_LOCKED naming the file, nothing hal
   const home = tmp();
   const file = join(home, 'lanes.db');
   const first = SqliteStore.open(file);
-  await first.insertSession({ id: 'a', label: null, agent: null, ticket: null, repo: null, worktree: null, cwd: '/', owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' }, command: null });
+  await first.insertSession({
+    id: 'a',
+    label: null,
+    agent: null,
+    ticket: null,
+    repo: null,
+    worktree: null,
+    cwd: '/',
+    owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' },
+    command: null,
+  });
   await first.close();
   const locker = node('sqlite-locker.mjs', [file]);
   await locker.waitFor(/locked/);
   const store = SqliteStore.open(file, { busyTimeoutMs: 200 });
-  await assert.rejects(store.endSession('a', 'x'), (e: Error & { code?: string }) => e.code === 'E_STORE_LOCKED' && e.message.includes(file));
+  await assert.rejects(
+    store.endSession('a', 'x'),
+    (e: Error & { code?: string }) => e.code === 'E_STORE_LOCKED' && e.message.includes(file),
+  );
   locker.send('release');
   await locker.exited;
   assert.equal((await store.getSession('a'))?.endedAt, null, 'the failed end changed nothing');
@@ -76,15 +92,37 @@ test('a full disk: E_STORE_FULL naming the file, the store still consistent', as
   });
   const file = join(mnt, 'lanes.db');
   const store = SqliteStore.open(file);
-  await store.insertSession({ id: 'a', label: null, agent: null, ticket: null, repo: null, worktree: null, cwd: '/', owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' }, command: null });
+  await store.insertSession({
+    id: 'a',
+    label: null,
+    agent: null,
+    ticket: null,
+    repo: null,
+    worktree: null,
+    cwd: '/',
+    owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' },
+    command: null,
+  });
   // Fill the filesystem with another file, then ask the store to grow.
   try {
     writeFileSync(join(mnt, 'filler'), Buffer.alloc(1024 * 1024));
-  } catch { /* ENOSPC: full, as intended */ }
+  } catch {
+    /* ENOSPC: full, as intended */
+  }
   let failure: (Error & { code?: string }) | undefined;
   for (let i = 0; i < 200 && !failure; i++) {
     try {
-      await store.insertSession({ id: `big-${i}`, label: 'x'.repeat(190), agent: null, ticket: null, repo: null, worktree: null, cwd: '/'.repeat(4000), owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' }, command: 'y'.repeat(8000) });
+      await store.insertSession({
+        id: `big-${i}`,
+        label: 'x'.repeat(190),
+        agent: null,
+        ticket: null,
+        repo: null,
+        worktree: null,
+        cwd: '/'.repeat(4000),
+        owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' },
+        command: 'y'.repeat(8000),
+      });
     } catch (e) {
       failure = e as Error & { code?: string };
     }

@@ -6,5 +6,8 @@ import { tmp } from '../helpers/env.js';
 
 storeContract('sqlite', async () => {
   const dir = tmp('lanes-store-');
-  return { store: SqliteStore.open(join(dir, 'lanes.db')), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    store: SqliteStore.open(join(dir, 'lanes.db')),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 });

@@ -18,7 +18,10 @@ export const codex: AgentAdapter = {
     if (event !== 'pre-tool-use' && event !== 'post-tool-use') return e;
     const input = payload['tool_input'];
     if (e.toolName === 'apply_patch') {
-      const patch = typeof input === 'string' ? input : (text(record(input), 'command') ?? text(record(input), 'patch') ?? text(record(input), 'input'));
+      const patch =
+        typeof input === 'string'
+          ? input
+          : (text(record(input), 'command') ?? text(record(input), 'patch') ?? text(record(input), 'input'));
       if (!patch) throw badInput('codex', 'apply_patch without the patch text in tool_input.command');
       e.kind = event === 'pre-tool-use' ? 'pre-edit' : 'post-edit';
       e.paths = [...new Set(patchTargets(patch).map((t) => absolute(e.cwd, t.path)))];
@@ -33,5 +36,7 @@ export const codex: AgentAdapter = {
 
 /** ["bash", "-lc", SCRIPT] runs SCRIPT; any other argv is read as one command line. */
 function shellScript(argv: string[]): string {
-  return argv.length >= 3 && /^(.*\/)?(ba|z|da)?sh$/.test(argv[0] ?? '') && /^-\w*c$/.test(argv[1] ?? '') ? (argv[2] ?? '') : argv.join(' ');
+  return argv.length >= 3 && /^(.*\/)?(ba|z|da)?sh$/.test(argv[0] ?? '') && /^-\w*c$/.test(argv[1] ?? '')
+    ? (argv[2] ?? '')
+    : argv.join(' ');
 }

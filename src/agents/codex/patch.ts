@@ -11,7 +11,12 @@ export interface PatchTarget {
 
 const HEADER = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\r?$/;
 
-const OPS: Record<string, PatchTarget['op']> = { 'Add File': 'add', 'Update File': 'update', 'Delete File': 'delete', 'Move to': 'move-to' };
+const OPS: Record<string, PatchTarget['op']> = {
+  'Add File': 'add',
+  'Update File': 'update',
+  'Delete File': 'delete',
+  'Move to': 'move-to',
+};
 
 export function patchTargets(patch: string): PatchTarget[] {
   const out: PatchTarget[] = [];

@@ -1,6 +1,17 @@
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
 import type { AgentAdapter, Env, HookOutput, Payload } from '../adapter.js';
-import { SILENT, asEdit, asShell, badInput, baseEvent, json, lifecycle, record, text, workspaceRoots } from '../adapter.js';
+import {
+  SILENT,
+  asEdit,
+  asShell,
+  badInput,
+  baseEvent,
+  json,
+  lifecycle,
+  record,
+  text,
+  workspaceRoots,
+} from '../adapter.js';
 
 // Cursor: a flat hooks.json; the session is `conversation_id`; the working directory is `cwd` or
 // the first workspace root. Edits: preToolUse with tool Write (tool_input.file_path) and
@@ -39,10 +50,12 @@ export const cursor: AgentAdapter = {
     }
   },
   render(event: HookEvent, d: HookDecision): HookOutput {
-    if (d.permission === 'deny') return json({ permission: 'deny', agent_message: d.reason, user_message: d.notice ?? d.reason }, d.notice);
+    if (d.permission === 'deny')
+      return json({ permission: 'deny', agent_message: d.reason, user_message: d.notice ?? d.reason }, d.notice);
     if (event.kind === 'session-start' && d.context) return json({ additional_context: d.context });
     // A warning informs the agent and decides nothing (no "permission" key: Cursor's own approval rules stay in charge).
-    if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell')) return json({ agent_message: d.context }, d.notice);
+    if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell'))
+      return json({ agent_message: d.context }, d.notice);
     return d.notice ? { ...SILENT, stderr: `lanes: ${d.notice}\n` } : SILENT;
   },
 };

@@ -15,5 +15,7 @@ export const cursorInstall: InstallSpec = {
     { event: 'stop', arg: 'stop', timeout: 30 },
     { event: 'sessionEnd', arg: 'session-end', timeout: 5 },
   ],
-  notes: ["Cursor also runs Claude Code's hooks; with lanes' Cursor hooks installed, lanes' Claude Code hooks stay silent for Cursor's events, so lanes acts once per event."],
+  notes: [
+    "Cursor also runs Claude Code's hooks; with lanes' Cursor hooks installed, lanes' Claude Code hooks stay silent for Cursor's events, so lanes acts once per event.",
+  ],
 };

@@ -39,7 +39,10 @@ export const gemini: AgentAdapter = {
     if (d.permission === 'deny') return json({ decision: 'deny', reason: d.reason }, d.notice);
     const eventName = event.kind === 'session-start' ? 'SessionStart' : 'BeforeTool';
     if (d.context && (event.kind === 'session-start' || event.kind === 'pre-edit' || event.kind === 'pre-shell')) {
-      return json({ hookSpecificOutput: { hookEventName: eventName, additionalContext: d.context }, ...(d.notice ? { systemMessage: `lanes: ${d.notice}` } : {}) });
+      return json({
+        hookSpecificOutput: { hookEventName: eventName, additionalContext: d.context },
+        ...(d.notice ? { systemMessage: `lanes: ${d.notice}` } : {}),
+      });
     }
     return json({}, d.notice);
   },

@@ -5,9 +5,11 @@ import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'adopt',
-  summary: "Take over a dead or ended session's work: its claims and ticket (with new fencing tokens) and its worktree.",
+  summary:
+    "Take over a dead or ended session's work: its claims and ticket (with new fencing tokens) and its worktree.",
   usage: 'adopt SESSION [--json]',
-  description: 'A live session is never adopted (exit 3). Afterwards this session works in the adopted worktree and\nmay `lanes land` it.',
+  description:
+    'A live session is never adopted (exit 3). Afterwards this session works in the adopted worktree and\nmay `lanes land` it.',
   options: {},
   minPositionals: 1,
   maxPositionals: 1,

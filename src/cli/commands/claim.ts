@@ -18,7 +18,12 @@ export const command: CommandSpec = {
     'DURATION such as 30s, exit 5 when it runs out).',
   ].join('\n'),
   options: {
-    wait: { type: 'string', optionalValue: true, arg: '[=DURATION]', help: 'wait for held resources (optionally at most DURATION)' },
+    wait: {
+      type: 'string',
+      optionalValue: true,
+      arg: '[=DURATION]',
+      help: 'wait for held resources (optionally at most DURATION)',
+    },
     scope: { type: 'string', arg: 'repo', help: 'scope machine-wide kinds to the repository' },
     session: { type: 'string', arg: 'S', help: 'act as session S instead of $LANES_SESSION' },
   },
@@ -26,7 +31,8 @@ export const command: CommandSpec = {
   examples: ['lanes claim ticket:SEAT-42 path:src/billing/', 'lanes claim --wait=2m branch:release'],
   async run(args, io) {
     const scope = str(args.values['scope']);
-    if (scope !== undefined && scope !== 'repo') throw usageError(this, `--scope takes only "repo", got ${JSON.stringify(scope)}`);
+    if (scope !== undefined && scope !== 'repo')
+      throw usageError(this, `--scope takes only "repo", got ${JSON.stringify(scope)}`);
     const wait = str(args.values['wait']);
     const timeoutMs = wait ? parseDuration(wait, '--wait') : undefined;
     const lanes = await io.lanes();
@@ -47,8 +53,13 @@ export const command: CommandSpec = {
       io.stdout(`claimed ${formatResource(g.ref)} (token ${g.token})\n`);
       if (g.takenOver) {
         const s = g.takenOver.session;
-        io.stdout(`  took over ${formatResource(g.takenOver.claim)} from session ${g.takenOver.claim.sessionId}: ${g.takenOver.why}` +
-          (s ? `; last seen ${formatAge(now - s.lastSeenAt)} ago${s.worktree ? `, worktree ${s.worktree}` : ''}${s.ticket ? `, ticket ${s.ticket}` : ''}` : '') + '\n');
+        io.stdout(
+          `  took over ${formatResource(g.takenOver.claim)} from session ${g.takenOver.claim.sessionId}: ${g.takenOver.why}` +
+            (s
+              ? `; last seen ${formatAge(now - s.lastSeenAt)} ago${s.worktree ? `, worktree ${s.worktree}` : ''}${s.ticket ? `, ticket ${s.ticket}` : ''}`
+              : '') +
+            '\n',
+        );
       }
     }
     return EXIT.ok;

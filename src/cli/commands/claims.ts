@@ -22,10 +22,20 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     const now = await lanes.now();
-    io.stdout(table(
-      ['RESOURCE', 'TOKEN', 'SESSION', 'STATE', 'TICKET', 'SINCE', 'SCOPE'],
-      claims.map((c) => [formatResource(c.claim), c.claim.token, c.claim.sessionId, stateColor(c.state), c.session?.ticket, formatAge(now - c.claim.acquiredAt), c.claim.scope]),
-    ));
+    io.stdout(
+      table(
+        ['RESOURCE', 'TOKEN', 'SESSION', 'STATE', 'TICKET', 'SINCE', 'SCOPE'],
+        claims.map((c) => [
+          formatResource(c.claim),
+          c.claim.token,
+          c.claim.sessionId,
+          stateColor(c.state),
+          c.session?.ticket,
+          formatAge(now - c.claim.acquiredAt),
+          c.claim.scope,
+        ]),
+      ),
+    );
     return EXIT.ok;
   },
 };

@@ -6,12 +6,13 @@ import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'commit',
-  summary: 'Commit exactly the named files and directories onto this worktree\'s branch, and nothing anyone else staged.',
+  summary:
+    "Commit exactly the named files and directories onto this worktree's branch, and nothing anyone else staged.",
   usage: 'commit -m MSG | -F FILE [--] PATH…',
   description: [
     'Additions, modifications, deletions and renames (name both sides, or a directory holding them) of the',
-    'named paths as they are on disk. The commit is built in a private index under git\'s own index.lock, the',
-    'branch moves by compare-and-swap, and afterwards only those paths\' entries of the index follow the',
+    "named paths as they are on disk. The commit is built in a private index under git's own index.lock, the",
+    "branch moves by compare-and-swap, and afterwards only those paths' entries of the index follow the",
     'commit: whatever else is staged stays staged and out of this commit. Paths claimed by another live',
     'session are refused (exit 3); a detached HEAD or a merge/rebase in progress is refused (exit 1).',
     'Git hooks (pre-commit, commit-msg) do not run: the commit is written with git plumbing.',
@@ -21,17 +22,25 @@ export const command: CommandSpec = {
     file: { type: 'string', short: 'F', arg: 'FILE', help: 'read the commit message from FILE (- for stdin)' },
   },
   acceptsRest: true,
-  examples: ['lanes commit -m "Fix invoice totals" -- src/billing/invoice.ts src/billing/tests/', 'lanes commit -F msg.txt -- "docs/a file with spaces.md" -leading-dash.txt'],
+  examples: [
+    'lanes commit -m "Fix invoice totals" -- src/billing/invoice.ts src/billing/tests/',
+    'lanes commit -F msg.txt -- "docs/a file with spaces.md" -leading-dash.txt',
+  ],
   async run(args, io) {
     const m = str(args.values['message']);
     const f = str(args.values['file']);
-    if ((m === undefined) === (f === undefined)) throw usageError(this, 'give the message with exactly one of -m MSG or -F FILE');
+    if ((m === undefined) === (f === undefined))
+      throw usageError(this, 'give the message with exactly one of -m MSG or -F FILE');
     let message = m ?? '';
     if (f !== undefined) {
       try {
         message = readFileSync(f === '-' ? 0 : f, 'utf8');
       } catch (e) {
-        throw new LanesError('E_NOT_FOUND', `cannot read the message file ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'name a readable file' });
+        throw new LanesError(
+          'E_NOT_FOUND',
+          `cannot read the message file ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          { hint: 'name a readable file' },
+        );
       }
     }
     const paths = [...args.positionals, ...args.rest];
@@ -40,7 +49,9 @@ export const command: CommandSpec = {
     const result = await lanes.commit(paths, message);
     if (io.json) printJson(io.stdout, result);
     else {
-      io.stdout(`[${result.branch.replace(/^refs\/heads\//, '')} ${result.commit.slice(0, 10)}] ${message.split('\n')[0]}\n`);
+      io.stdout(
+        `[${result.branch.replace(/^refs\/heads\//, '')} ${result.commit.slice(0, 10)}] ${message.split('\n')[0]}\n`,
+      );
       for (const file of result.files) io.stdout(`  ${file.status} ${file.path}\n`);
     }
     return EXIT.ok;

@@ -19,7 +19,8 @@ export const command: CommandSpec = {
   name: 'demo',
   summary: 'Show each protection working, next to the failure it prevents, in a temporary repository and store.',
   usage: 'demo [--keep] [--json]',
-  description: 'Runs real processes against a temporary git repository and SQLite store (your own store is not touched).\nExit 0 when every protection held, 1 otherwise.',
+  description:
+    'Runs real processes against a temporary git repository and SQLite store (your own store is not touched).\nExit 0 when every protection held, 1 otherwise.',
   options: { keep: { type: 'boolean', help: 'keep the temporary directory and print its path' } },
   maxPositionals: 0,
   async run(args, io) {
@@ -31,7 +32,18 @@ export const command: CommandSpec = {
     git('init', '-q', '-b', 'main');
     writeFileSync(join(repo, 'src', 'billing', 'invoice.ts'), 'export const total = 0;\n');
     git('add', '.');
-    git('-c', 'user.name=demo', '-c', 'user.email=demo@lanes.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'init');
+    git(
+      '-c',
+      'user.name=demo',
+      '-c',
+      'user.email=demo@lanes.invalid',
+      '-c',
+      'commit.gpgsign=false',
+      'commit',
+      '-q',
+      '-m',
+      'init',
+    );
     const env: NodeJS.ProcessEnv = { ...process.env, LANES_HOME: home, LANES_STORE: join(home, 'lanes.db') };
     delete env['LANES_SESSION'];
     delete env['XDG_RUNTIME_DIR'];
@@ -63,9 +75,14 @@ export const command: CommandSpec = {
     const failed = checks.filter((c) => !c.ok);
     if (io.json) printJson(io.stdout, { ok: failed.length === 0, checks, dir: args.values['keep'] ? dir : null });
     else {
-      for (const c of checks) say(`${c.ok ? pc.green('✔') : pc.red('✘')} ${c.name}${c.ok ? '' : `: ${c.detail.split('\n')[0]}`}`);
+      for (const c of checks)
+        say(`${c.ok ? pc.green('✔') : pc.red('✘')} ${c.name}${c.ok ? '' : `: ${c.detail.split('\n')[0]}`}`);
       say('');
-      say(failed.length === 0 ? pc.green(`all ${checks.length} checks held`) : pc.red(`${failed.length} of ${checks.length} checks FAILED`));
+      say(
+        failed.length === 0
+          ? pc.green(`all ${checks.length} checks held`)
+          : pc.red(`${failed.length} of ${checks.length} checks FAILED`),
+      );
       if (args.values['keep']) say(`kept ${dir}`);
     }
     // The whole reason (a worker's stderr can run to several lines) goes to stderr, in --json mode too.

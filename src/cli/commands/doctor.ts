@@ -10,7 +10,7 @@ export const command: CommandSpec = {
     'Reports: sessions whose owner died without ending; worktrees without a session (and their dirty state);',
     'sessions whose worktree is gone; claims held by dead sessions; live sessions sharing one worktree;',
     'sessions on the same ticket; the guard not installed.',
-    '--fix ends dead sessions after snapshotting their dirty work (taking each session\'s gate, with the wait',
+    "--fix ends dead sessions after snapshotting their dirty work (taking each session's gate, with the wait",
     'notice when it has to wait), which releases their claims, and prunes vanished worktrees. It never',
     'deletes unsaved work. Exit 0 when nothing remains to report, 3 otherwise.',
   ].join('\n'),
@@ -22,7 +22,10 @@ export const command: CommandSpec = {
     const open = report.findings.filter((f) => !f.fixed);
     if (io.json) printJson(io.stdout, report);
     else {
-      for (const f of report.findings) io.stdout(`${f.fixed ? pc.green('fixed') : pc.yellow(f.kind)}  ${f.message}${f.fixed ? ` -> ${f.fixed}` : ''}\n`);
+      for (const f of report.findings)
+        io.stdout(
+          `${f.fixed ? pc.green('fixed') : pc.yellow(f.kind)}  ${f.message}${f.fixed ? ` -> ${f.fixed}` : ''}\n`,
+        );
       if (report.findings.length === 0) io.stdout('all healthy\n');
     }
     return open.length === 0 ? EXIT.ok : EXIT.held;

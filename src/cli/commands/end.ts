@@ -6,20 +6,22 @@ import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'end',
-  summary: 'End a session (default: $LANES_SESSION): snapshot its uncommitted work, then release all its claims in one step.',
+  summary:
+    'End a session (default: $LANES_SESSION): snapshot its uncommitted work, then release all its claims in one step.',
   usage: 'end [SESSION] [--reason R] [--remove-worktree [--force]] [--json]',
   description: [
-    '--remove-worktree removes the session\'s worktree only when it is clean or its state is saved in the',
+    "--remove-worktree removes the session's worktree only when it is clean or its state is saved in the",
     'snapshot just taken, and its branch only when merged into the main branch (or with --force).',
   ].join('\n'),
   options: {
     reason: { type: 'string', arg: 'R', help: 'why it ended (shown in lanes ls --all)' },
-    'remove-worktree': { type: 'boolean', help: 'also remove the session\'s worktree (never unsaved work)' },
+    'remove-worktree': { type: 'boolean', help: "also remove the session's worktree (never unsaved work)" },
     force: { type: 'boolean', help: 'with --remove-worktree: delete the branch even when not merged' },
   },
   maxPositionals: 1,
   async run(args, io) {
-    if (args.values['force'] && !args.values['remove-worktree']) throw usageError(this, '--force goes with --remove-worktree');
+    if (args.values['force'] && !args.values['remove-worktree'])
+      throw usageError(this, '--force goes with --remove-worktree');
     const lanes = await io.lanes();
     const id = args.positionals[0] ?? (await lanes.sessions.current()).id;
     const result = await lanes.sessions.end(id, {
@@ -32,8 +34,12 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     if (result.snapshot) io.stdout(`saved uncommitted work as ${result.snapshot.ref}\n`);
-    if (result.alreadyEnded) io.stdout(`session ${id} had already ended (${result.session.endReason ?? 'no reason'})\n`);
-    else io.stdout(`ended session ${id}${result.released.length ? `; released ${result.released.map(formatResource).join(', ')}` : ''}\n`);
+    if (result.alreadyEnded)
+      io.stdout(`session ${id} had already ended (${result.session.endReason ?? 'no reason'})\n`);
+    else
+      io.stdout(
+        `ended session ${id}${result.released.length ? `; released ${result.released.map(formatResource).join(', ')}` : ''}\n`,
+      );
     if (result.worktreeRemoved) io.stdout(`removed worktree ${result.session.worktree}\n`);
     if (result.branchDeleted) io.stdout(`deleted branch ${result.branchDeleted}\n`);
     for (const n of result.notes) io.stdout(`note: ${n}\n`);

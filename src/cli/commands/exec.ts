@@ -6,7 +6,8 @@ export const command: CommandSpec = {
   name: 'exec',
   summary: "Run CMD in the session's worktree with the session's environment, stripped variables removed.",
   usage: 'exec [--session S] -- CMD ARGS…',
-  description: 'stdin/stdout/stderr are the terminal\'s; signals are forwarded; CMD\'s exit code is passed through\n(a signal death as 128+N, a missing command as 127). CMD runs in the session\'s worktree, or the cwd\nwhen it has none.',
+  description:
+    "stdin/stdout/stderr are the terminal's; signals are forwarded; CMD's exit code is passed through\n(a signal death as 128+N, a missing command as 127). CMD runs in the session's worktree, or the cwd\nwhen it has none.",
   options: { session: { type: 'string', arg: 'S', help: 'the session (default $LANES_SESSION)' } },
   acceptsRest: true,
   maxPositionals: 0,

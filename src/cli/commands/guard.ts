@@ -16,12 +16,15 @@ export const command: CommandSpec = {
     'a reference-transaction hook refuses any update of those branches that does not come from lanes land.',
     'Hooks go where git looks for them (core.hooksPath is honoured); an existing hook is kept and run first.',
   ].join('\n'),
-  options: { protect: { type: 'string', multiple: true, arg: 'BRANCH', help: 'with install: only lanes land may move BRANCH' } },
+  options: {
+    protect: { type: 'string', multiple: true, arg: 'BRANCH', help: 'with install: only lanes land may move BRANCH' },
+  },
   minPositionals: 1,
   maxPositionals: 1,
   async run(args, io) {
     const action = args.positionals[0];
-    if (!['install', 'uninstall', 'status', 'check-commit'].includes(action ?? '')) throw usageError(this, `unknown action ${JSON.stringify(action)}: use install, uninstall or status`);
+    if (!['install', 'uninstall', 'status', 'check-commit'].includes(action ?? ''))
+      throw usageError(this, `unknown action ${JSON.stringify(action)}: use install, uninstall or status`);
     const protect = (args.values['protect'] as string[] | undefined) ?? [];
     if (protect.length && action !== 'install') throw usageError(this, '--protect goes with install');
     const lanes = await io.lanes();
@@ -36,11 +39,19 @@ export const command: CommandSpec = {
     }
     // The hook runs `node FILE`: the real file, not the bin symlink (<prefix>/bin/lanes) it was started through.
     const cli = `${shellQuote(process.execPath)} ${shellQuote(realFile(resolve(process.argv[1] ?? 'lanes')))}`;
-    const status = action === 'install' ? await guard.install({ protect, lanesCommand: cli }) : action === 'uninstall' ? await guard.uninstall() : await guard.status();
+    const status =
+      action === 'install'
+        ? await guard.install({ protect, lanesCommand: cli })
+        : action === 'uninstall'
+          ? await guard.uninstall()
+          : await guard.status();
     if (io.json) printJson(io.stdout, status);
     else {
       io.stdout(`hooks directory: ${status.hooksDir}\n`);
-      for (const h of status.hooks) io.stdout(`  ${h.name}: ${h.installed ? 'installed' : 'not installed'}${h.chained ? ' (runs the previous hook first)' : ''}\n`);
+      for (const h of status.hooks)
+        io.stdout(
+          `  ${h.name}: ${h.installed ? 'installed' : 'not installed'}${h.chained ? ' (runs the previous hook first)' : ''}\n`,
+        );
     }
     return action === 'status' && !status.hooks.some((h) => h.installed) ? EXIT.error : EXIT.ok;
   },

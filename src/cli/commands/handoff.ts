@@ -11,10 +11,15 @@ function readInput(source: string): Buffer {
   try {
     fd = source === '-' ? 0 : openSync(source, 'r');
   } catch (e) {
-    throw new LanesError('E_NOT_FOUND', `cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: 'name a readable file, or - for stdin' });
+    throw new LanesError(
+      'E_NOT_FOUND',
+      `cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { hint: 'name a readable file, or - for stdin' },
+    );
   }
   try {
-    if (source !== '-' && fstatSync(fd).isDirectory()) throw new LanesError('E_USAGE', `${source} is a directory`, { hint: 'name a file' });
+    if (source !== '-' && fstatSync(fd).isDirectory())
+      throw new LanesError('E_USAGE', `${source} is a directory`, { hint: 'name a file' });
     const chunks: Buffer[] = [];
     let total = 0;
     const buf = Buffer.alloc(1 << 16);
@@ -30,7 +35,11 @@ function readInput(source: string): Buffer {
       if (n === 0) break;
       total += n;
       if (total > MAX_HANDOFF_BYTES) {
-        throw new LanesError('E_TOO_LARGE', `the input is over ${MAX_HANDOFF_BYTES} bytes (16 MiB), the handoff limit`, { hint: 'hand over a file path (lanes path NAME) instead of the contents; nothing was written' });
+        throw new LanesError(
+          'E_TOO_LARGE',
+          `the input is over ${MAX_HANDOFF_BYTES} bytes (16 MiB), the handoff limit`,
+          { hint: 'hand over a file path (lanes path NAME) instead of the contents; nothing was written' },
+        );
       }
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
@@ -42,7 +51,7 @@ function readInput(source: string): Buffer {
 
 export const command: CommandSpec = {
   name: 'handoff',
-  summary: 'Hand data between steps of a session (or to another session) with the writer\'s identity stamped in.',
+  summary: "Hand data between steps of a session (or to another session) with the writer's identity stamped in.",
   usage: 'handoff put NAME [FILE|-] | handoff get NAME [--from SESSION]  [--json]',
   description: [
     "put writes FILE (or stdin) atomically into this session's private directory (0700, files 0600), in an",
@@ -57,7 +66,11 @@ export const command: CommandSpec = {
   },
   minPositionals: 2,
   maxPositionals: 3,
-  examples: ['echo \'{"step":3}\' | lanes handoff put meta.json', 'lanes handoff get meta.json', 'lanes handoff get plan.md --from s-01h9x2k3m4'],
+  examples: [
+    'echo \'{"step":3}\' | lanes handoff put meta.json',
+    'lanes handoff get meta.json',
+    'lanes handoff get plan.md --from s-01h9x2k3m4',
+  ],
   async run(args, io) {
     const [action, name, source] = args.positionals;
     const lanes = await io.lanes();
@@ -73,7 +86,8 @@ export const command: CommandSpec = {
       if (source !== undefined) throw usageError(this, 'get takes only NAME');
       const from = str(args.values['from']);
       const got = await lanes.handoffs.get(name ?? '', { ...(from ? { from } : {}), ...(session ? { session } : {}) });
-      if (io.json) printJson(io.stdout, { path: got.path, header: got.header, payloadBase64: got.payload.toString('base64') });
+      if (io.json)
+        printJson(io.stdout, { path: got.path, header: got.header, payloadBase64: got.payload.toString('base64') });
       else process.stdout.write(got.payload);
       return EXIT.ok;
     }

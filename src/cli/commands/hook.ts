@@ -18,7 +18,7 @@ export const command: CommandSpec = {
     '(claude-code/codex: session-start pre-tool-use post-tool-use stop session-end; gemini: session-start\n' +
     'before-tool after-tool after-agent session-end; cursor: session-start pre-tool-use\n' +
     'before-shell-execution after-file-edit stop session-end).\n' +
-    'Always exits 0 and answers in the agent\'s own output format. A deny always carries a reason.\n' +
+    "Always exits 0 and answers in the agent's own output format. A deny always carries a reason.\n" +
     'Anything unexpected (bad JSON, unknown event, an unreachable store) fails open: the call is\n' +
     'allowed and one line on stderr says why.',
   options: {},
@@ -34,14 +34,18 @@ export const command: CommandSpec = {
       return emit(adapter.render(event, await lanes.hook(event)));
     } catch (e) {
       // Bad input, the store locked or unreadable, git failing, …: never block the agent for lanes' own trouble.
-      return emit(silentFor(ADAPTERS[agent]), `lanes hook: failed open (the call was allowed): ${(e as Error).message}`);
+      return emit(
+        silentFor(ADAPTERS[agent]),
+        `lanes hook: failed open (the call was allowed): ${(e as Error).message}`,
+      );
     }
   },
 };
 
 function readPayload(): Payload {
   // fstat, not tty.isatty: node:tty loads net and streams, a few ms of every tool call.
-  if (fstatSync(0).isCharacterDevice()) throw new Error('no payload: stdin is a terminal (agents pipe their JSON to this command)');
+  if (fstatSync(0).isCharacterDevice())
+    throw new Error('no payload: stdin is a terminal (agents pipe their JSON to this command)');
   const chunks: Buffer[] = [];
   let total = 0;
   const buf = Buffer.allocUnsafe(65536);
@@ -75,7 +79,8 @@ function readPayload(): Payload {
   } catch (e) {
     throw new Error(`the payload is not JSON (${(e as Error).message})`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('the payload is not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error('the payload is not a JSON object');
   return value as Payload;
 }
 
@@ -94,7 +99,7 @@ function emit(output: HookOutput, extraNotice?: string): number {
 
 function writeAll(fd: number, text: string): void {
   const data = Buffer.from(text);
-  for (let off = 0; off < data.length; ) {
+  for (let off = 0; off < data.length;) {
     try {
       off += writeSync(fd, data, off);
     } catch (e) {

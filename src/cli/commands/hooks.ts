@@ -3,7 +3,14 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createPatch } from 'diff';
 import { agentName } from '../../agents/index.js';
-import { INSTALL_SPECS, applyChange, configFile, hookStatus, planInstall, planUninstall } from '../../agents/install.js';
+import {
+  INSTALL_SPECS,
+  applyChange,
+  configFile,
+  hookStatus,
+  planInstall,
+  planUninstall,
+} from '../../agents/install.js';
 import type { ConfigChange } from '../../agents/install.js';
 import { EXIT } from '../../core/errors.js';
 import { AGENTS } from '../../core/hook-event.js';
@@ -16,39 +23,71 @@ import { printJson, table } from '../output.js';
 export const command: CommandSpec = {
   name: 'hooks',
   summary: "Install, remove or show lanes' hooks in the agents' configs (Claude Code, Codex, Gemini CLI, Cursor).",
-  usage: 'hooks install AGENT… [--user] [--dry-run] [--command CMD] | hooks uninstall AGENT… [--user] [--dry-run] | hooks status [--json]',
+  usage:
+    'hooks install AGENT… [--user] [--dry-run] [--command CMD] | hooks uninstall AGENT… [--user] [--dry-run] | hooks status [--json]',
   description: [
     `AGENT: ${AGENTS.join(', ')}, or all. Project config by default (.claude/settings.json, .codex/hooks.json,`,
     '.gemini/settings.json, .cursor/hooks.json at the repository root); --user: the same under your home.',
-    "lanes edits only its own entries: other hooks, unknown keys, comments and formatting stay byte for byte;",
+    'lanes edits only its own entries: other hooks, unknown keys, comments and formatting stay byte for byte;',
     'installing twice changes nothing; uninstall removes exactly what install added. A config that is not',
     'valid JSON is reported and left alone (exit 2).',
   ].join('\n'),
   options: {
     user: { type: 'boolean', help: "the user's config (~/.claude/settings.json, …) instead of the project's" },
     'dry-run': { type: 'boolean', help: 'print the diff; write nothing' },
-    command: { type: 'string', arg: 'CMD', help: 'how agents run lanes (default: lanes), e.g. "npx lanes" or "node /path/to/dist/cli.cjs"' },
+    command: {
+      type: 'string',
+      arg: 'CMD',
+      help: 'how agents run lanes (default: lanes), e.g. "npx lanes" or "node /path/to/dist/cli.cjs"',
+    },
   },
   minPositionals: 1,
   examples: ['lanes hooks install claude-code codex', 'lanes hooks install all --user --dry-run', 'lanes hooks status'],
   async run(args, io) {
     const [action, ...names] = args.positionals;
-    if (!['install', 'uninstall', 'status'].includes(action ?? '')) throw usageError(this, `unknown action ${JSON.stringify(action)}: use install, uninstall or status`);
+    if (!['install', 'uninstall', 'status'].includes(action ?? ''))
+      throw usageError(this, `unknown action ${JSON.stringify(action)}: use install, uninstall or status`);
     const user = args.values['user'] === true;
     const dryRun = args.values['dry-run'] === true;
     const prefix = str(args.values['command']) ?? 'lanes';
-    if (action !== 'install' && args.values['command'] !== undefined) throw usageError(this, '--command goes with install');
+    if (action !== 'install' && args.values['command'] !== undefined)
+      throw usageError(this, '--command goes with install');
     if (/[\n\r]/.test(prefix) || prefix.trim() === '') throw usageError(this, '--command must be one non-empty line');
-    const agents: AgentName[] = action === 'status' && names.length === 0 ? [...AGENTS] : names.includes('all') ? [...AGENTS] : [...new Set(names.map(agentName))];
+    const agents: AgentName[] =
+      action === 'status' && names.length === 0
+        ? [...AGENTS]
+        : names.includes('all')
+          ? [...AGENTS]
+          : [...new Set(names.map(agentName))];
     if (agents.length === 0) throw usageError(this, `name the agents: ${AGENTS.join(', ')} or all`);
     const projectRoot = (await findRepository(process.cwd()))?.worktreeRoot ?? null;
     const home = process.env['HOME'] || homedir();
 
     if (action === 'status') {
-      const rows = agents.flatMap((a) => [...(projectRoot ? [hookStatus(a, configFile(a, { projectRoot, home, user: false }))] : []), hookStatus(a, configFile(a, { projectRoot, home, user: true }))]);
+      const rows = agents.flatMap((a) => [
+        ...(projectRoot ? [hookStatus(a, configFile(a, { projectRoot, home, user: false }))] : []),
+        hookStatus(a, configFile(a, { projectRoot, home, user: true })),
+      ]);
       if (io.json) printJson(io.stdout, rows);
       else {
-        io.stdout(table(['agent', 'config', 'lanes hooks'], rows.map((r) => [r.agent, r.file, r.error ? `invalid: ${r.error}` : !r.exists ? 'no file' : r.missing.length === 0 ? 'installed' : r.events?.length ? `partial (missing ${r.missing.join(', ')})` : 'not installed'])));
+        io.stdout(
+          table(
+            ['agent', 'config', 'lanes hooks'],
+            rows.map((r) => [
+              r.agent,
+              r.file,
+              r.error
+                ? `invalid: ${r.error}`
+                : !r.exists
+                  ? 'no file'
+                  : r.missing.length === 0
+                    ? 'installed'
+                    : r.events?.length
+                      ? `partial (missing ${r.missing.join(', ')})`
+                      : 'not installed',
+            ]),
+          ),
+        );
       }
       return rows.some((r) => r.error) ? EXIT.usage : EXIT.ok;
     }
@@ -61,16 +100,38 @@ export const command: CommandSpec = {
     if (!dryRun) for (const c of changes) applyChange(c);
     const notes = action === 'install' ? [...new Set(changes.flatMap((c) => c.notes))] : [];
     if (action === 'install' && prefix === 'lanes' && !onPath('lanes')) {
-      notes.push('`lanes` is not on PATH here, so the agents cannot run these hooks (they would fail open). Install lanes globally (npm install -g, or npm link in its checkout), or reinstall with --command "node /path/to/lanes/dist/cli.cjs".');
+      notes.push(
+        '`lanes` is not on PATH here, so the agents cannot run these hooks (they would fail open). Install lanes globally (npm install -g, or npm link in its checkout), or reinstall with --command "node /path/to/lanes/dist/cli.cjs".',
+      );
     }
     if (io.json) {
-      printJson(io.stdout, { dryRun, changes: changes.map((c) => ({ agent: c.agent, file: c.file, changed: c.changed, deleted: c.after === null && c.before !== null && c.changed, ...(dryRun ? { diff: diffOf(c) } : {}) })), notes });
+      printJson(io.stdout, {
+        dryRun,
+        changes: changes.map((c) => ({
+          agent: c.agent,
+          file: c.file,
+          changed: c.changed,
+          deleted: c.after === null && c.before !== null && c.changed,
+          ...(dryRun ? { diff: diffOf(c) } : {}),
+        })),
+        notes,
+      });
       return EXIT.ok;
     }
     for (const c of changes) {
       if (dryRun && c.changed) io.stdout(diffOf(c));
-      const verb = !c.changed ? (action === 'install' ? 'already installed, unchanged' : 'no lanes hooks, unchanged') : action === 'install' ? `installed ${INSTALL_SPECS[c.agent].entries.length} hooks` : c.after === null ? 'removed (the file held nothing else and was deleted)' : 'removed';
-      io.stdout(`${c.agent}: ${c.file}: ${dryRun && c.changed ? `would be ${verb.replace(/^installed/, 'installed:')}` : verb}\n`);
+      const verb = !c.changed
+        ? action === 'install'
+          ? 'already installed, unchanged'
+          : 'no lanes hooks, unchanged'
+        : action === 'install'
+          ? `installed ${INSTALL_SPECS[c.agent].entries.length} hooks`
+          : c.after === null
+            ? 'removed (the file held nothing else and was deleted)'
+            : 'removed';
+      io.stdout(
+        `${c.agent}: ${c.file}: ${dryRun && c.changed ? `would be ${verb.replace(/^installed/, 'installed:')}` : verb}\n`,
+      );
     }
     if (dryRun) io.stdout('dry run: nothing was written\n');
     for (const n of notes) io.stdout(`note: ${n}\n`);
@@ -79,7 +140,13 @@ export const command: CommandSpec = {
 };
 
 function diffOf(c: ConfigChange): string {
-  return createPatch(c.file, c.before ?? '', c.after ?? '', c.before === null ? '(new file)' : 'before', c.after === null ? '(deleted)' : 'after');
+  return createPatch(
+    c.file,
+    c.before ?? '',
+    c.after ?? '',
+    c.before === null ? '(new file)' : 'before',
+    c.after === null ? '(deleted)' : 'after',
+  );
 }
 
 function onPath(name: string): boolean {

@@ -16,7 +16,7 @@ export const command: CommandSpec = {
     'else a merge commit. Work of a dead or ended session lands only after `lanes adopt SESSION`.',
   ].join('\n'),
   options: {
-    into: { type: 'string', arg: 'BRANCH', help: 'the target (default: the repository\'s main branch)' },
+    into: { type: 'string', arg: 'BRANCH', help: "the target (default: the repository's main branch)" },
     ff: { type: 'boolean', help: 'fast-forward only' },
     merge: { type: 'boolean', help: 'always a merge commit' },
     squash: { type: 'boolean', help: 'one squashed commit on the target' },
@@ -30,7 +30,10 @@ export const command: CommandSpec = {
     const mode: LandMode | undefined = modes[0];
     const r = await lanes.land({ ...(into ? { into } : {}), ...(mode ? { mode } : {}) });
     if (io.json) printJson(io.stdout, r);
-    else io.stdout(`landed ${r.branch.replace('refs/heads/', '')} on ${r.target} (${r.mode}): ${r.from.slice(0, 10)} -> ${r.to.slice(0, 10)}, under ${r.ticket} token ${r.token}${r.updatedWorktree ? `; updated ${r.updatedWorktree}` : ''}\n`);
+    else
+      io.stdout(
+        `landed ${r.branch.replace('refs/heads/', '')} on ${r.target} (${r.mode}): ${r.from.slice(0, 10)} -> ${r.to.slice(0, 10)}, under ${r.ticket} token ${r.token}${r.updatedWorktree ? `; updated ${r.updatedWorktree}` : ''}\n`,
+      );
     return EXIT.ok;
   },
 };

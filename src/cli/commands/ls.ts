@@ -22,18 +22,22 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     const now = await lanes.now();
-    io.stdout(table(
-      ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'],
-      sessions.map((s) => [
-        s.id + (s.id === lanes.sessionId ? ' *' : ''),
-        stateColor(s.state),
-        formatAge(now - s.createdAt),
-        s.agent, s.ticket, s.label,
-        `${s.owner.pid}@${s.owner.host}`,
-        s.worktree ?? s.cwd,
-        s.claims.length ? s.claims.map(formatResource).join(' ') : '',
-      ]),
-    ));
+    io.stdout(
+      table(
+        ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'],
+        sessions.map((s) => [
+          s.id + (s.id === lanes.sessionId ? ' *' : ''),
+          stateColor(s.state),
+          formatAge(now - s.createdAt),
+          s.agent,
+          s.ticket,
+          s.label,
+          `${s.owner.pid}@${s.owner.host}`,
+          s.worktree ?? s.cwd,
+          s.claims.length ? s.claims.map(formatResource).join(' ') : '',
+        ]),
+      ),
+    );
     return EXIT.ok;
   },
 };

@@ -5,9 +5,11 @@ import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'path',
-  summary: "Print a private per-session path for NAME, for a tool that must write its own file (its directory is created 0700).",
+  summary:
+    'Print a private per-session path for NAME, for a tool that must write its own file (its directory is created 0700).',
   usage: 'path NAME [--json]',
-  description: 'Point a tool that insists on a fixed path (e.g. ~/.tool/meta.json) at $(lanes path meta.json) instead:\ntwo sessions then never share the file.',
+  description:
+    'Point a tool that insists on a fixed path (e.g. ~/.tool/meta.json) at $(lanes path meta.json) instead:\ntwo sessions then never share the file.',
   options: { session: { type: 'string', arg: 'S', help: 'the session (default $LANES_SESSION)' } },
   minPositionals: 1,
   maxPositionals: 1,

@@ -13,7 +13,13 @@ export const command: CommandSpec = {
     const rows = await lanes.ports.list();
     if (io.json) printJson(io.stdout, rows);
     else if (rows.length === 0) io.stdout('no leased ports\n');
-    else io.stdout(table(['PORT', 'NAME', 'SESSION', 'STATE'], rows.map((r) => [r.port, r.name, r.session, stateColor(r.state)])));
+    else
+      io.stdout(
+        table(
+          ['PORT', 'NAME', 'SESSION', 'STATE'],
+          rows.map((r) => [r.port, r.name, r.session, stateColor(r.state)]),
+        ),
+      );
     return EXIT.ok;
   },
 };

@@ -6,7 +6,8 @@ import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'release',
-  summary: 'Release claims of this session. Exit 1 when one of them was not held by it (the others are still released).',
+  summary:
+    'Release claims of this session. Exit 1 when one of them was not held by it (the others are still released).',
   usage: 'release RESOURCE… [--json]',
   options: { session: { type: 'string', arg: 'S', help: 'act as session S instead of $LANES_SESSION' } },
   minPositionals: 1,
@@ -17,9 +18,13 @@ export const command: CommandSpec = {
     if (io.json) printJson(io.stdout, result);
     else for (const c of result.released) io.stdout(`released ${formatResource(c)} (token ${c.token})\n`);
     if (result.notHeld.length > 0) {
-      throw new LanesError('E_NOT_HOLDER', `not held by this session: ${result.notHeld.map(formatResource).join(', ')}`, {
-        hint: 'see what it holds with `lanes whoami`, and who holds a resource with `lanes check RESOURCE`',
-      });
+      throw new LanesError(
+        'E_NOT_HOLDER',
+        `not held by this session: ${result.notHeld.map(formatResource).join(', ')}`,
+        {
+          hint: 'see what it holds with `lanes whoami`, and who holds a resource with `lanes check RESOURCE`',
+        },
+      );
     }
     return EXIT.ok;
   },

@@ -5,10 +5,12 @@ import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'restore',
-  summary: 'Restore a snapshot into a new worktree (default) or into a new or empty directory; never over existing work.',
+  summary:
+    'Restore a snapshot into a new worktree (default) or into a new or empty directory; never over existing work.',
   usage: 'restore SNAPSHOT [--into DIR] [--json]',
-  description: 'SNAPSHOT is SESSION/N (see lanes snapshots) or a full ref. The new worktree is on a new branch\nlanes/restore-<session>-<n> at the snapshot\'s parent, with the saved work uncommitted on top.',
-  options: { into: { type: 'string', arg: 'DIR', help: 'write the snapshot\'s files into DIR (new or empty) instead' } },
+  description:
+    "SNAPSHOT is SESSION/N (see lanes snapshots) or a full ref. The new worktree is on a new branch\nlanes/restore-<session>-<n> at the snapshot's parent, with the saved work uncommitted on top.",
+  options: { into: { type: 'string', arg: 'DIR', help: "write the snapshot's files into DIR (new or empty) instead" } },
   minPositionals: 1,
   maxPositionals: 1,
   async run(args, io) {

@@ -8,7 +8,7 @@ export const command: CommandSpec = {
   name: 'snapshots',
   summary: 'List snapshots of this repository (of one session with --session).',
   usage: 'snapshots [--session S] [--json]',
-  options: { session: { type: 'string', arg: 'S', help: 'only this session\'s snapshots' } },
+  options: { session: { type: 'string', arg: 'S', help: "only this session's snapshots" } },
   maxPositionals: 0,
   async run(args, io) {
     const lanes = await io.lanes();
@@ -22,7 +22,18 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     const now = Date.now();
-    io.stdout(table(['SNAPSHOT', 'AGE', 'COMMIT', 'ON', 'REF'], list.map((s) => [`${s.owner}/${s.n}`, formatAge(now - s.time * 1000), s.commit.slice(0, 10), s.parent?.slice(0, 10) ?? '-', s.ref])));
+    io.stdout(
+      table(
+        ['SNAPSHOT', 'AGE', 'COMMIT', 'ON', 'REF'],
+        list.map((s) => [
+          `${s.owner}/${s.n}`,
+          formatAge(now - s.time * 1000),
+          s.commit.slice(0, 10),
+          s.parent?.slice(0, 10) ?? '-',
+          s.ref,
+        ]),
+      ),
+    );
     return EXIT.ok;
   },
 };

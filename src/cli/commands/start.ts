@@ -13,7 +13,7 @@ export const command: CommandSpec = {
     'Without CMD the owner is the process that called lanes (its parent: usually your shell; launchers such as',
     'npx, npm exec and env in between are skipped) or --pid;',
     'the session is live exactly while that process runs (same pid, same start time, same boot).',
-    'With CMD, lanes stays as CMD\'s parent: LANES_SESSION is set for CMD, signals are forwarded, CMD\'s',
+    "With CMD, lanes stays as CMD's parent: LANES_SESSION is set for CMD, signals are forwarded, CMD's",
     'exit code is passed through (a signal death as 128+N, a missing command as 127), and the session ends.',
   ].join('\n'),
   options: {
@@ -21,22 +21,38 @@ export const command: CommandSpec = {
     agent: { type: 'string', arg: 'NAME', help: 'the agent running it (claude-code, codex, …)' },
     label: { type: 'string', arg: 'L', help: 'a human name for the session' },
     pid: { type: 'string', arg: 'PID', help: 'the owning process (default: the caller of lanes)' },
-    worktree: { type: 'boolean', short: 'w', help: 'give the session its own worktree <repo>.lanes/<slug> on a new branch lanes/<slug> (CMD runs inside it)' },
+    worktree: {
+      type: 'boolean',
+      short: 'w',
+      help: 'give the session its own worktree <repo>.lanes/<slug> on a new branch lanes/<slug> (CMD runs inside it)',
+    },
     base: { type: 'string', arg: 'REF', help: 'with --worktree: branch the new worktree from REF (default: HEAD)' },
   },
   acceptsRest: true,
   maxPositionals: 0,
-  examples: ['export LANES_SESSION=$(lanes start --label billing --ticket SEAT-42)', 'lanes start --agent codex --ticket SEAT-7 -- codex', 'lanes start --worktree --ticket SEAT-9 -- claude'],
+  examples: [
+    'export LANES_SESSION=$(lanes start --label billing --ticket SEAT-42)',
+    'lanes start --agent codex --ticket SEAT-7 -- codex',
+    'lanes start --worktree --ticket SEAT-9 -- claude',
+  ],
   async run(args, io) {
     const pidText = str(args.values['pid']);
-    if (pidText !== undefined && !/^[1-9]\d{0,9}$/.test(pidText)) throw usageError(this, `--pid must be a process id, got ${JSON.stringify(pidText)}`);
-    if (pidText !== undefined && args.rest.length > 0) throw usageError(this, '--pid and `-- CMD` exclude each other: with CMD, lanes owns the session');
-    if (args.values['base'] !== undefined && !args.values['worktree']) throw usageError(this, '--base goes with --worktree');
+    if (pidText !== undefined && !/^[1-9]\d{0,9}$/.test(pidText))
+      throw usageError(this, `--pid must be a process id, got ${JSON.stringify(pidText)}`);
+    if (pidText !== undefined && args.rest.length > 0)
+      throw usageError(this, '--pid and `-- CMD` exclude each other: with CMD, lanes owns the session');
+    if (args.values['base'] !== undefined && !args.values['worktree'])
+      throw usageError(this, '--base goes with --worktree');
     const lanes = await io.lanes({ session: null });
     const made = args.values['worktree']
-      ? await lanes.createWorktree({ ticket: str(args.values['ticket']) ?? null, label: str(args.values['label']) ?? null, base: str(args.values['base']) ?? null })
+      ? await lanes.createWorktree({
+          ticket: str(args.values['ticket']) ?? null,
+          label: str(args.values['label']) ?? null,
+          base: str(args.values['base']) ?? null,
+        })
       : null;
-    const owner = args.rest.length > 0 ? process.pid : pidText !== undefined ? Number(pidText) : callerPid(process.ppid);
+    const owner =
+      args.rest.length > 0 ? process.pid : pidText !== undefined ? Number(pidText) : callerPid(process.ppid);
     const session = await lanes.sessions.start({
       pid: owner,
       label: str(args.values['label']) ?? null,
@@ -47,16 +63,23 @@ export const command: CommandSpec = {
     });
     if (made && !io.json) {
       io.stderr(`worktree ${made.path} on branch ${made.branch}\n`);
-      if (made.included) io.stderr(`.worktreeinclude: copied ${made.included.files} files, ${(made.included.bytes / 1048576).toFixed(1)} MiB in ${made.included.ms} ms\n`);
+      if (made.included)
+        io.stderr(
+          `.worktreeinclude: copied ${made.included.files} files, ${(made.included.bytes / 1048576).toFixed(1)} MiB in ${made.included.ms} ms\n`,
+        );
     }
     if (args.rest.length === 0) {
       if (io.json) printJson(io.stdout, made ? { ...session, branch: made.branch, included: made.included } : session);
       else io.stdout(session.id + '\n');
-      if (!io.json && process.stdout.isTTY) io.stderr(`owner: pid ${session.owner.pid}; act as this session with: export LANES_SESSION=${session.id}\n`);
+      if (!io.json && process.stdout.isTTY)
+        io.stderr(`owner: pid ${session.owner.pid}; act as this session with: export LANES_SESSION=${session.id}\n`);
       return EXIT.ok;
     }
     if (io.json) printJson(io.stderr, session);
-    const { code, reason } = await runChild(args.rest, { cwd: made?.path ?? process.cwd(), env: { ...process.env, LANES_SESSION: session.id } });
+    const { code, reason } = await runChild(args.rest, {
+      cwd: made?.path ?? process.cwd(),
+      env: { ...process.env, LANES_SESSION: session.id },
+    });
     // The one end path: the command's uncommitted work is snapshotted before the session ends.
     await lanes.sessions.end(session.id, { reason });
     return code;

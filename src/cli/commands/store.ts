@@ -22,7 +22,10 @@ export const command: CommandSpec = {
   },
   minPositionals: 1,
   maxPositionals: 1,
-  examples: ['lanes store status', 'lanes store copy --from ~/.local/state/lanes/lanes.db --to postgres://lanes@db.internal/lanes'],
+  examples: [
+    'lanes store status',
+    'lanes store copy --from ~/.local/state/lanes/lanes.db --to postgres://lanes@db.internal/lanes',
+  ],
   async run(args, io) {
     const action = args.positionals[0];
     const explicit = str(args.values['store']);
@@ -32,10 +35,14 @@ export const command: CommandSpec = {
       if (!from || !to) throw usageError(this, 'copy needs --from and --to');
       const r = await copyStore(from, to, { force: args.values['force'] === true });
       if (io.json) printJson(io.stdout, r);
-      else io.stdout(`copied ${r.sessions} sessions, ${r.claims} claims and ${r.state} state records from ${r.from.location} to ${r.to.location}\n`);
+      else
+        io.stdout(
+          `copied ${r.sessions} sessions, ${r.claims} claims and ${r.state} state records from ${r.from.location} to ${r.to.location}\n`,
+        );
       return 0;
     }
-    if (args.values['from'] !== undefined || args.values['to'] !== undefined || args.values['force'] !== undefined) throw usageError(this, '--from, --to and --force go with copy');
+    if (args.values['from'] !== undefined || args.values['to'] !== undefined || args.values['force'] !== undefined)
+      throw usageError(this, '--from, --to and --force go with copy');
     const location = await resolveStore(explicit);
     if (action === 'migrate') {
       const info = await migrateStore(location);
@@ -47,7 +54,22 @@ export const command: CommandSpec = {
       const s = await storeStatus(location);
       if (io.json) printJson(io.stdout, s);
       else {
-        io.stdout(table(['store', 'backend', 'schema', 'sessions (open/ended)', 'claims', 'state', 'gates held'], [[s.location, s.backend, s.schemaVersion, `${s.counts.open}/${s.counts.ended}`, s.counts.claims, s.counts.stateRecords, s.counts.gatesHeld]]));
+        io.stdout(
+          table(
+            ['store', 'backend', 'schema', 'sessions (open/ended)', 'claims', 'state', 'gates held'],
+            [
+              [
+                s.location,
+                s.backend,
+                s.schemaVersion,
+                `${s.counts.open}/${s.counts.ended}`,
+                s.counts.claims,
+                s.counts.stateRecords,
+                s.counts.gatesHeld,
+              ],
+            ],
+          ),
+        );
       }
       return 0;
     }

@@ -4,7 +4,8 @@ import { pc, printJson, table } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'sweep',
-  summary: 'The safe pre-reboot save: snapshot every dirty worktree of the repository to private refs, publish nothing.',
+  summary:
+    'The safe pre-reboot save: snapshot every dirty worktree of the repository to private refs, publish nothing.',
   usage: 'sweep [--dry-run] [--json]',
   description: [
     'Visits every worktree and every session of the repository: owner, liveness, ticket, dirty or clean.',
@@ -21,19 +22,48 @@ export const command: CommandSpec = {
     const tty = process.stderr.isTTY && !io.json;
     const report = await lanes.sweep({
       dryRun: args.values['dry-run'] === true,
-      ...(tty ? { onProgress: (done: number, total: number, wt: string) => io.stderr(`\r\x1b[Ksweeping ${done + 1}/${total} ${wt.slice(-60)}`) } : {}),
+      ...(tty
+        ? {
+            onProgress: (done: number, total: number, wt: string) =>
+              io.stderr(`\r\x1b[Ksweeping ${done + 1}/${total} ${wt.slice(-60)}`),
+          }
+        : {}),
     });
     if (tty) io.stderr('\r\x1b[K');
     if (io.json) printJson(io.stdout, report);
     else {
-      io.stdout(table(['WORKTREE', 'SESSION', 'STATE', 'TICKET', 'DIRTY', 'AHEAD', 'VERDICT', 'SNAPSHOT'], report.items.map((i) => [
-        i.worktree, i.session?.id, i.session?.state, i.ticket, i.dirtyFiles, i.ahead,
-        i.verdict === 'in-progress' ? pc.green(i.verdict) : i.verdict === 'abandoned' ? pc.yellow(i.verdict) : i.verdict,
-        i.snapshot ? `${i.snapshot.ref}${i.snapshot.created ? '' : ' (unchanged)'}` : report.dryRun && i.dirtyFiles ? '(dry run)' : '',
-      ])));
-      for (const i of report.items) if (i.verdict !== 'clean') io.stdout(`${i.worktree}: ${i.note}${i.adopt ? `; adopt with: ${i.adopt}` : ''}\n`);
-      for (const f of report.flags) io.stdout(`${pc.red(f.kind === 'collision' ? 'COLLISION' : 'STALE COPY')} ${f.message}\n`);
-      io.stdout(report.flags.length ? `${report.flags.length} flagged; nothing was published\n` : 'nothing flagged; nothing was published\n');
+      io.stdout(
+        table(
+          ['WORKTREE', 'SESSION', 'STATE', 'TICKET', 'DIRTY', 'AHEAD', 'VERDICT', 'SNAPSHOT'],
+          report.items.map((i) => [
+            i.worktree,
+            i.session?.id,
+            i.session?.state,
+            i.ticket,
+            i.dirtyFiles,
+            i.ahead,
+            i.verdict === 'in-progress'
+              ? pc.green(i.verdict)
+              : i.verdict === 'abandoned'
+                ? pc.yellow(i.verdict)
+                : i.verdict,
+            i.snapshot
+              ? `${i.snapshot.ref}${i.snapshot.created ? '' : ' (unchanged)'}`
+              : report.dryRun && i.dirtyFiles
+                ? '(dry run)'
+                : '',
+          ]),
+        ),
+      );
+      for (const i of report.items)
+        if (i.verdict !== 'clean') io.stdout(`${i.worktree}: ${i.note}${i.adopt ? `; adopt with: ${i.adopt}` : ''}\n`);
+      for (const f of report.flags)
+        io.stdout(`${pc.red(f.kind === 'collision' ? 'COLLISION' : 'STALE COPY')} ${f.message}\n`);
+      io.stdout(
+        report.flags.length
+          ? `${report.flags.length} flagged; nothing was published\n`
+          : 'nothing flagged; nothing was published\n',
+      );
     }
     return report.flags.length > 0 ? EXIT.held : EXIT.ok;
   },

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
  */
 export function workerPath(): string {
   const file = join(dirname(realpathSync(fileURLToPath(import.meta.url))), 'worker.js');
-  if (!existsSync(file)) throw new Error(`the demo's worker ${file} is missing (reinstall lanes, or run npm run build in a checkout)`);
+  if (!existsSync(file))
+    throw new Error(`the demo's worker ${file} is missing (reinstall lanes, or run npm run build in a checkout)`);
   return file;
 }
 
@@ -38,8 +39,14 @@ export class LineChild {
     this.proc = spawn(process.execPath, args, { env, cwd });
     running.add(this);
     const poke = () => this.wake.splice(0).forEach((w) => w());
-    this.proc.stdout.on('data', (d: Buffer) => { this.out += d.toString(); poke(); });
-    this.proc.stderr.on('data', (d: Buffer) => { this.err += d.toString(); poke(); });
+    this.proc.stdout.on('data', (d: Buffer) => {
+      this.out += d.toString();
+      poke();
+    });
+    this.proc.stderr.on('data', (d: Buffer) => {
+      this.err += d.toString();
+      poke();
+    });
     // Writing to a child that already exited fails with EPIPE; the waiter reports why it exited.
     this.proc.stdin.on('error', () => undefined);
     this.exited = new Promise((res) => {
@@ -80,6 +87,9 @@ export class LineChild {
 
 /** The line of a stderr that says what went wrong: Node's `XxxError: …` line, else its last line of text. */
 function gist(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at ') && !/^Node\.js v/.test(l));
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at ') && !/^Node\.js v/.test(l));
   return lines.find((l) => /^\w*(Error|Exception)\b/.test(l)) ?? lines.at(-1) ?? '';
 }

@@ -24,11 +24,13 @@ export interface RaceTally {
 
 function nextLine(): Promise<void> {
   const rl = createInterface({ input: process.stdin });
-  return new Promise((resolve) => rl.once('line', () => {
-    rl.close();
-    process.stdin.destroy();
-    resolve();
-  }));
+  return new Promise((resolve) =>
+    rl.once('line', () => {
+      rl.close();
+      process.stdin.destroy();
+      resolve();
+    }),
+  );
 }
 
 async function race(mode: RaceMode, shared: string, rounds: number): Promise<RaceTally> {
@@ -66,7 +68,8 @@ async function race(mode: RaceMode, shared: string, rounds: number): Promise<Rac
       }
       if (owner !== id) tally.silentWrong++;
     } catch (e) {
-      if (isLanesError(e, 'E_WRONG_OWNER') || isLanesError(e, 'E_INTEGRITY') || isLanesError(e, 'E_NOT_FOUND')) tally.reported++;
+      if (isLanesError(e, 'E_WRONG_OWNER') || isLanesError(e, 'E_INTEGRITY') || isLanesError(e, 'E_NOT_FOUND'))
+        tally.reported++;
       else throw e;
     }
   }

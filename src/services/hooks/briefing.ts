@@ -11,12 +11,20 @@ export async function briefing(ctx: HookContext, me: SessionRecord): Promise<str
   } else {
     const claims = await ctx.claimsIn([`repo:${me.repo}`]);
     lines.push(`Other live sessions in this repository (${others.length}):`);
-    const touchedBy = await touchedOfSessions(ctx, others.map((s) => s.id));
+    const touchedBy = await touchedOfSessions(
+      ctx,
+      others.map((s) => s.id),
+    );
     for (const s of others) {
       const held = claims.filter((c) => c.sessionId === s.id).map((c) => `${c.kind}:${c.name}`);
       const touched = touchedBy.get(s.id) ?? [];
-      const where = s.worktree === me.worktree && s.owner.host === me.owner.host ? 'SAME worktree as you' : `worktree ${s.worktree ?? s.cwd}`;
-      lines.push(`- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.join(', ') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`);
+      const where =
+        s.worktree === me.worktree && s.owner.host === me.owner.host
+          ? 'SAME worktree as you'
+          : `worktree ${s.worktree ?? s.cwd}`;
+      lines.push(
+        `- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.join(', ') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`,
+      );
     }
   }
   lines.push(

@@ -31,13 +31,20 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
   }
   if (targets.length === 0) return ALLOW;
   const repos = [...new Set(targets.map((t) => ctx.repoId(t.repo)))];
-  const claims = (await ctx.claimsIn(repos.map((r) => `repo:${r}`))).filter((c) => c.kind === 'path' && c.sessionId !== self);
+  const claims = (await ctx.claimsIn(repos.map((r) => `repo:${r}`))).filter(
+    (c) => c.kind === 'path' && c.sessionId !== self,
+  );
   const others = await liveOthers(ctx, self);
   const blocked: { target: RepoPath; claim: ClaimRecord }[] = [];
   for (const target of targets) {
     let ref;
     try {
-      ref = parseResource(`path:${target.rel}`, { cwd: target.repo.worktreeRoot, worktreeRoot: target.repo.worktreeRoot, repoId: ctx.repoId(target.repo), host: ctx.host });
+      ref = parseResource(`path:${target.rel}`, {
+        cwd: target.repo.worktreeRoot,
+        worktreeRoot: target.repo.worktreeRoot,
+        repoId: ctx.repoId(target.repo),
+        host: ctx.host,
+      });
     } catch {
       continue;
     }
@@ -45,7 +52,10 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
     if (claim) blocked.push({ target, claim });
   }
   if (blocked.length > 0) {
-    const lines = blocked.map(({ target, claim }) => `${target.rel} is claimed by ${who(others.get(claim.sessionId), claim.sessionId)} (claim path:${claim.name}).`);
+    const lines = blocked.map(
+      ({ target, claim }) =>
+        `${target.rel} is claimed by ${who(others.get(claim.sessionId), claim.sessionId)} (claim path:${claim.name}).`,
+    );
     const holder = blocked[0]?.claim;
     return {
       permission: 'deny',
@@ -59,12 +69,16 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
   // Early conflict warning: another live session of the same repository edited these paths.
   const warnings: string[] = [];
   const sameRepo = [...others.values()].filter((s) => targets.some((t) => ctx.repoId(t.repo) === s.repo));
-  const touchedBy = await touchedOfSessions(ctx, sameRepo.map((s) => s.id));
+  const touchedBy = await touchedOfSessions(
+    ctx,
+    sameRepo.map((s) => s.id),
+  );
   for (const s of sameRepo) {
     const mine = targets.filter((t) => ctx.repoId(t.repo) === s.repo);
     const touched = new Set(touchedBy.get(s.id) ?? []);
     const hits = mine.filter((t) => touched.has(t.rel)).map((t) => t.rel);
-    if (hits.length > 0) warnings.push(`${hits.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
+    if (hits.length > 0)
+      warnings.push(`${hits.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
   }
   if (warnings.length === 0) return ALLOW;
   return {
@@ -79,8 +93,10 @@ const ALTERNATIVE: Record<string, string> = {
   commit: 'commit exactly your files with `lanes commit -m "MESSAGE" -- PATH…` (it never touches the shared index)',
   stash: 'save your work with `lanes snapshot` (a private ref; files and index untouched)',
   reset: 'leave the shared index alone; `lanes commit -m "MESSAGE" -- PATH…` commits only your paths',
-  checkout: 'restore only files you changed yourself, after checking `lanes conflicts`; `lanes snapshot` first saves everything',
-  restore: 'restore only files you changed yourself, after checking `lanes conflicts`; `lanes snapshot` first saves everything',
+  checkout:
+    'restore only files you changed yourself, after checking `lanes conflicts`; `lanes snapshot` first saves everything',
+  restore:
+    'restore only files you changed yourself, after checking `lanes conflicts`; `lanes snapshot` first saves everything',
 };
 
 export async function checkShell(ctx: HookContext, self: string, cwd: string, command: string): Promise<HookDecision> {
@@ -93,7 +109,9 @@ export async function checkShell(ctx: HookContext, self: string, cwd: string, co
     if (!repo) continue;
     others ??= await liveOthers(ctx, self);
     // A worktree is a directory of one machine: only sessions of this host can share it.
-    const sharing = [...others.values()].filter((s) => s.owner.host === ctx.host && s.repo === ctx.repoId(repo) && s.worktree === repo.worktreeRoot);
+    const sharing = [...others.values()].filter(
+      (s) => s.owner.host === ctx.host && s.repo === ctx.repoId(repo) && s.worktree === repo.worktreeRoot,
+    );
     if (sharing.length === 0) continue;
     const names = sharing.map((s) => who(s, s.id)).join('; ');
     return {

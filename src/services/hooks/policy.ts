@@ -41,7 +41,10 @@ export async function decide(ctx: HookContext, event: HookEvent): Promise<HookDe
  * Registers the agent session (or re-attaches it: resume, clear, compact) to the agent process:
  * the pid the agent names, else the agent found above the hook's shell, else the hook's parent.
  */
-function attach(ctx: HookContext, event: HookEvent): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
+function attach(
+  ctx: HookContext,
+  event: HookEvent,
+): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
   const named = event.agentPid ?? agentPid(process.ppid);
   const pid = [named, callerPid(process.ppid), process.ppid].find((p) => identityOf(p) !== null);
   if (pid === undefined) throw new Error(`cannot read the identity of the agent process ${named}`);
@@ -77,7 +80,12 @@ async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecisio
   }
   if (rels.length === 0) return ALLOW;
   const ok = await recordTouched(ctx, session.id, rels);
-  return ok ? ALLOW : { ...ALLOW, notice: `the state of ${session.id} is not a JSON object; edited paths were not recorded (lanes state clear fixes it)` };
+  return ok
+    ? ALLOW
+    : {
+        ...ALLOW,
+        notice: `the state of ${session.id} is not a JSON object; edited paths were not recorded (lanes state clear fixes it)`,
+      };
 }
 
 async function stop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
@@ -96,7 +104,9 @@ async function stop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
  * its own: in a shared one, git cannot tell whose changes are whose, and the after-edit records stay.
  */
 async function refreshTouched(ctx: HookContext, session: SessionRecord): Promise<void> {
-  const sharers = await ctx.liveSessions((s) => s.id !== session.id && s.worktree === session.worktree && s.owner.host === session.owner.host);
+  const sharers = await ctx.liveSessions(
+    (s) => s.id !== session.id && s.worktree === session.worktree && s.owner.host === session.owner.host,
+  );
   if (sharers.length > 0) return;
   const { changedNotLanded } = await import('../../git/worktree-changes.js');
   await setTouched(ctx, session.id, await changedNotLanded(session.worktree as string));

@@ -23,7 +23,11 @@ export async function touchedOfSessions(ctx: HookContext, sessionIds: string[]):
  * Changes the session's touched list under its state gate, like every change of the session's
  * state; `next` returns the new list, or null for no change. False when the state is not an object.
  */
-async function updateTouched(ctx: HookContext, sessionId: string, next: (before: string[]) => string[] | null): Promise<boolean> {
+async function updateTouched(
+  ctx: HookContext,
+  sessionId: string,
+  next: (before: string[]) => string[] | null,
+): Promise<boolean> {
   let ok = true;
   await ctx.mutateState(sessionId, (cur) => {
     if (cur !== undefined && (cur === null || typeof cur !== 'object' || Array.isArray(cur))) {
@@ -31,14 +35,18 @@ async function updateTouched(ctx: HookContext, sessionId: string, next: (before:
       return undefined;
     }
     const paths = next(touchedOf(cur));
-    return paths === null ? undefined : { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: paths.slice(-MAX_TOUCHED) };
+    return paths === null
+      ? undefined
+      : { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: paths.slice(-MAX_TOUCHED) };
   });
   return ok;
 }
 
 /** Replaces the session's touched list with what its own worktree says (end of turn). */
 export function setTouched(ctx: HookContext, sessionId: string, paths: string[]): Promise<boolean> {
-  return updateTouched(ctx, sessionId, (before) => (before.length === paths.length && before.every((p, i) => p === paths[i]) ? null : paths));
+  return updateTouched(ctx, sessionId, (before) =>
+    before.length === paths.length && before.every((p, i) => p === paths[i]) ? null : paths,
+  );
 }
 
 /** Adds paths to the session's touched list (after an edit). */

@@ -17,23 +17,43 @@ export function pgClaims(conn: PgConn): ClaimStore {
         // Requests that could conflict take turns: one lock per named resource, and one per scope for
         // path claims (a path conflicts with the paths inside it). Taken in sorted order in one
         // statement, so two requests never deadlock.
-        const keys = [...new Set(wanted.map((w) => `lanes:claims:${conn.target.schema}:${w.scope}:${w.kind}${w.kind === 'path' ? '' : `:${w.name}`}`))].sort();
-        await q(`SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`, [keys]);
+        const keys = [
+          ...new Set(
+            wanted.map(
+              (w) => `lanes:claims:${conn.target.schema}:${w.scope}:${w.kind}${w.kind === 'path' ? '' : `:${w.name}`}`,
+            ),
+          ),
+        ].sort();
+        await q(
+          `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`,
+          [keys],
+        );
         const me = claimant(await sessionIn(conn, q, sessionId, true), sessionId, conn.target.display);
         const existing: ClaimRecord[] = [];
         for (const w of claimLookups(wanted)) {
-          const rows = w.kind === 'path'
-            ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
-            : await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`, [w.scope, w.kind, wanted.map((x) => x.name)]);
+          const rows =
+            w.kind === 'path'
+              ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
+              : await q<ClaimRow>(
+                  `SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`,
+                  [w.scope, w.kind, wanted.map((x) => x.name)],
+                );
           existing.push(...rows.map(toClaim));
         }
         const holders = new Map<string, SessionRecord | null>();
-        for (const c of existing) if (!holders.has(c.sessionId)) holders.set(c.sessionId, c.sessionId === sessionId ? me : await sessionIn(conn, q, c.sessionId));
+        for (const c of existing)
+          if (!holders.has(c.sessionId))
+            holders.set(c.sessionId, c.sessionId === sessionId ? me : await sessionIn(conn, q, c.sessionId));
         const holder = (id: string) => holders.get(id) ?? null;
         const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
         if (!decision.ok) return decision.result;
         const { plan } = decision;
-        for (const t of plan.takeovers) await q(`DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [t.held.scope, t.held.kind, t.held.name]);
+        for (const t of plan.takeovers)
+          await q(`DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [
+            t.held.scope,
+            t.held.kind,
+            t.held.name,
+          ]);
         const grants: Grant[] = [];
         for (const w of wanted) {
           // The next token and the claim in one statement of the same transaction.
@@ -42,7 +62,9 @@ export function pgClaims(conn: PgConn): ClaimStore {
                ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = ${conn.t('fences')}.last_token + 1 RETURNING last_token)
              INSERT INTO ${conn.t('claims')} (scope, kind, name, session_id, token, acquired_at) SELECT $1, $2, $3, $4, last_token, $5 FROM f
              ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at
-             RETURNING token`, [w.scope, w.kind, w.name, sessionId, now]);
+             RETURNING token`,
+            [w.scope, w.kind, w.name, sessionId, now],
+          );
           const token = Number(row?.token);
           grants.push(grantOf(w, token, plan, holder));
         }
@@ -56,7 +78,10 @@ export function pgClaims(conn: PgConn): ClaimStore {
         const released: ClaimRecord[] = [];
         const notHeld: ResourceRef[] = [];
         for (const r of refs) {
-          const [row] = await q<ClaimRow>(`DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3 AND session_id = $4 RETURNING *`, [r.scope, r.kind, r.name, sessionId]);
+          const [row] = await q<ClaimRow>(
+            `DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3 AND session_id = $4 RETURNING *`,
+            [r.scope, r.kind, r.name, sessionId],
+          );
           if (row) released.push(toClaim(row));
           else notHeld.push(r);
         }
@@ -76,12 +101,18 @@ export function pgClaims(conn: PgConn): ClaimStore {
         where.push(`session_id = $${args.length}`);
       }
       // COLLATE "C": the same byte order as SQLite's.
-      const rows = await conn.query<ClaimRow>(`SELECT * FROM ${conn.t('claims')} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope COLLATE "C", kind COLLATE "C", name COLLATE "C"`, args);
+      const rows = await conn.query<ClaimRow>(
+        `SELECT * FROM ${conn.t('claims')} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope COLLATE "C", kind COLLATE "C", name COLLATE "C"`,
+        args,
+      );
       return rows.map(toClaim);
     },
 
     async lastToken(ref) {
-      const [row] = await conn.query<{ last_token: number }>(`SELECT last_token FROM ${conn.t('fences')} WHERE scope = $1 AND kind = $2 AND name = $3`, [ref.scope, ref.kind, ref.name]);
+      const [row] = await conn.query<{ last_token: number }>(
+        `SELECT last_token FROM ${conn.t('fences')} WHERE scope = $1 AND kind = $2 AND name = $3`,
+        [ref.scope, ref.kind, ref.name],
+      );
       return row ? Number(row.last_token) : 0;
     },
   };

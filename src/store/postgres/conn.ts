@@ -82,18 +82,29 @@ export class PgConn {
       keepAlive: true,
       application_name: 'lanes',
       // BIGINT (times in ms, tokens) as numbers, for this pool only.
-      types: { getTypeParser: ((oid: number, format?: string) => (oid === 20 ? bigint : pg.types.getTypeParser(oid, format as 'text'))) as never },
+      types: {
+        getTypeParser: ((oid: number, format?: string) =>
+          oid === 20 ? bigint : pg.types.getTypeParser(oid, format as 'text')) as never,
+      },
     });
     pool.on('error', () => undefined); // an idle client dropped by the server: the next checkout reconnects
     const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000);
     try {
       conn.schemaVersion = await conn.withClient(async (c) => {
-        const v = Number((await c.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]?.server_version_num ?? 0);
+        const v = Number(
+          (await c.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]?.server_version_num ?? 0,
+        );
         // LANES_TEST_PG_MIN_VERSION: the tests raise the bar to see this refusal against their real server (no older server is installable here).
         const min = Number(process.env['LANES_TEST_PG_MIN_VERSION'] || PG_MIN_VERSION);
         if (v < min) {
-          throw new LanesError('E_STORE_VERSION', `the PostgreSQL server at ${target.display} is version ${Math.floor(v / 10000)}; lanes needs ${Math.floor(min / 10000)} or newer`, {
-            hint: 'upgrade the server, or use the embedded SQLite store (unset LANES_STORE)', details: { store: target.display, serverVersion: v } });
+          throw new LanesError(
+            'E_STORE_VERSION',
+            `the PostgreSQL server at ${target.display} is version ${Math.floor(v / 10000)}; lanes needs ${Math.floor(min / 10000)} or newer`,
+            {
+              hint: 'upgrade the server, or use the embedded SQLite store (unset LANES_STORE)',
+              details: { store: target.display, serverVersion: v },
+            },
+          );
         }
         return conn.migrate(c);
       }, 'connect');
@@ -131,8 +142,12 @@ export class PgConn {
       await c.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`lanes:migrate:${this.target.schema}`]);
       const start = await this.readVersion(c, true);
       if (start > PG_SCHEMA_VERSION) throw newer(this.target.display, start);
-      for (let v = start; v < PG_SCHEMA_VERSION; v++) await c.query((PG_MIGRATIONS[v] as (s: string) => string)(`"${this.target.schema}"`));
-      await c.query(`INSERT INTO ${this.t('meta')} (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(PG_SCHEMA_VERSION)]);
+      for (let v = start; v < PG_SCHEMA_VERSION; v++)
+        await c.query((PG_MIGRATIONS[v] as (s: string) => string)(`"${this.target.schema}"`));
+      await c.query(
+        `INSERT INTO ${this.t('meta')} (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [String(PG_SCHEMA_VERSION)],
+      );
       await c.query('COMMIT');
       return PG_SCHEMA_VERSION;
     } catch (e) {
@@ -181,7 +196,13 @@ export class PgConn {
           let committing = false;
           try {
             // lock_timeout for this transaction only (set_config(…, true)) and the clock, in one round trip.
-            const now = Number((await c.query<{ now: string }>(`SELECT set_config('lock_timeout', $1, true), ${PG_NOW} AS now`, [String(Math.max(1, Math.floor(this.busyMs)))])).rows[0]?.now);
+            const now = Number(
+              (
+                await c.query<{ now: string }>(`SELECT set_config('lock_timeout', $1, true), ${PG_NOW} AS now`, [
+                  String(Math.max(1, Math.floor(this.busyMs))),
+                ])
+              ).rows[0]?.now,
+            );
             const q: Q = async (sql, args = []) => (await c.query(sql, args)).rows;
             const result = await fn(q, now);
             committing = true;
@@ -206,8 +227,12 @@ export class PgConn {
 }
 
 function newer(display: string, seen: number): LanesError {
-  return new LanesError('E_STORE_NEWER', `the store ${display} has schema version ${seen}, newer than this lanes understands (${PG_SCHEMA_VERSION})`, {
-    hint: 'upgrade lanes on this machine; the store was not changed',
-    details: { store: display, schemaVersion: seen, supported: PG_SCHEMA_VERSION },
-  });
+  return new LanesError(
+    'E_STORE_NEWER',
+    `the store ${display} has schema version ${seen}, newer than this lanes understands (${PG_SCHEMA_VERSION})`,
+    {
+      hint: 'upgrade lanes on this machine; the store was not changed',
+      details: { store: display, schemaVersion: seen, supported: PG_SCHEMA_VERSION },
+    },
+  );
 }

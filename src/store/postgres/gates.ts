@@ -20,7 +20,17 @@ function takeFree(conn: PgConn, anyHolder: boolean): string {
       (SELECT updated_at FROM ${st} WHERE session_id = $9) AS s_updated`;
 }
 
-const args = (h: GateHolder, leaseMs: number, name: string, stateOf: string | null) => [h.sessionId, h.owner.host, h.owner.bootId, h.owner.pid, h.owner.startTime, h.command, leaseMs, name, stateOf];
+const args = (h: GateHolder, leaseMs: number, name: string, stateOf: string | null) => [
+  h.sessionId,
+  h.owner.host,
+  h.owner.bootId,
+  h.owner.pid,
+  h.owner.startTime,
+  h.command,
+  leaseMs,
+  name,
+  stateOf,
+];
 
 /** Gates and state on PostgreSQL. */
 export function pgGates(conn: PgConn): GateStore {
@@ -32,14 +42,26 @@ export function pgGates(conn: PgConn): GateStore {
 
     async readStates(sessionIds) {
       if (sessionIds.length === 0) return [];
-      return (await conn.query<StateRow>(`SELECT * FROM ${conn.t('state')} WHERE session_id = ANY($1)`, [sessionIds])).map(toState);
+      return (
+        await conn.query<StateRow>(`SELECT * FROM ${conn.t('state')} WHERE session_id = ANY($1)`, [sessionIds])
+      ).map(toState);
     },
 
     async tryAcquireGate(name, holder, leaseMs, judge, stateOf) {
       const [fast] = await conn.query<Taken>(takeFree(conn, false), args(holder, leaseMs, name, stateOf));
-      if (fast) return { acquired: true, token: Number(fast.token), previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };
+      if (fast)
+        return {
+          acquired: true,
+          token: Number(fast.token),
+          previous: null,
+          previousWhy: '',
+          state: stateFrom(fast, stateOf),
+        };
       return conn.tx(async (q, now): Promise<GateAttempt> => {
-        await q(`INSERT INTO ${conn.t('gates')} (name, token, acquired_at, lease_until) VALUES ($1, 0, $2, $2) ON CONFLICT (name) DO NOTHING`, [name, now]);
+        await q(
+          `INSERT INTO ${conn.t('gates')} (name, token, acquired_at, lease_until) VALUES ($1, 0, $2, $2) ON CONFLICT (name) DO NOTHING`,
+          [name, now],
+        );
         const [row] = await q<GateRow>(`SELECT * FROM ${conn.t('gates')} WHERE name = $1 FOR UPDATE`, [name]);
         let previous: GateRecord | null = null;
         let previousWhy = '';
@@ -51,23 +73,37 @@ export function pgGates(conn: PgConn): GateStore {
           previousWhy = verdict.why;
         }
         const [taken] = await q<Taken>(takeFree(conn, true), args(holder, leaseMs, name, stateOf));
-        return { acquired: true, token: Number(taken?.token), previous, previousWhy, state: taken ? stateFrom(taken, stateOf) : null };
+        return {
+          acquired: true,
+          token: Number(taken?.token),
+          previous,
+          previousWhy,
+          state: taken ? stateFrom(taken, stateOf) : null,
+        };
       });
     },
 
     async peekGate(name) {
-      const [row] = await conn.query<GateRow>(`SELECT * FROM ${conn.t('gates')} WHERE name = $1 AND pid IS NOT NULL`, [name]);
+      const [row] = await conn.query<GateRow>(`SELECT * FROM ${conn.t('gates')} WHERE name = $1 AND pid IS NOT NULL`, [
+        name,
+      ]);
       return row ? toGate(row) : null;
     },
 
     async renewGate(name, token, leaseMs) {
-      const rows = await conn.query(`UPDATE ${conn.t('gates')} SET lease_until = ${PG_NOW} + $1 WHERE name = $2 AND token = $3 AND pid IS NOT NULL RETURNING name`, [leaseMs, name, token]);
+      const rows = await conn.query(
+        `UPDATE ${conn.t('gates')} SET lease_until = ${PG_NOW} + $1 WHERE name = $2 AND token = $3 AND pid IS NOT NULL RETURNING name`,
+        [leaseMs, name, token],
+      );
       return rows.length > 0;
     },
 
     async releaseGate(name, token, stateOf, change) {
       await conn.tx(async (q) => {
-        const freed = await q(`UPDATE ${conn.t('gates')} SET pid = NULL, session_id = NULL, command = NULL WHERE name = $1 AND token = $2 AND pid IS NOT NULL RETURNING name`, [name, token]);
+        const freed = await q(
+          `UPDATE ${conn.t('gates')} SET pid = NULL, session_id = NULL, command = NULL WHERE name = $1 AND token = $2 AND pid IS NOT NULL RETURNING name`,
+          [name, token],
+        );
         if (freed.length === 0) throw fenced(name, token);
         if (stateOf === null || change.kind === 'keep') return;
         if (change.kind === 'delete') {

@@ -7,7 +7,9 @@ import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
 /** A session read in the caller's transaction; `lock` holds its row (FOR UPDATE) until it commits. */
 export async function sessionIn(conn: PgConn, q: Q, id: string, lock = false): Promise<SessionRecord | null> {
-  const [row] = await q<SessionRow>(`SELECT * FROM ${conn.t('sessions')} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  const [row] = await q<SessionRow>(`SELECT * FROM ${conn.t('sessions')} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [
+    id,
+  ]);
   return row ? toSession(row) : null;
 }
 
@@ -16,7 +18,21 @@ async function insertNew(conn: PgConn, q: Q, s: NewSession, now: number): Promis
   const inserted = await q(
     `INSERT INTO ${conn.t('sessions')} (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [s.id, s.label, s.agent, s.ticket, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, s.command, now],
+    [
+      s.id,
+      s.label,
+      s.agent,
+      s.ticket,
+      s.repo,
+      s.worktree,
+      s.cwd,
+      s.owner.host,
+      s.owner.bootId,
+      s.owner.pid,
+      s.owner.startTime,
+      s.command,
+      now,
+    ],
   );
   return inserted.length > 0;
 }
@@ -36,7 +52,8 @@ export function pgSessions(conn: PgConn): SessionStore {
 
     attachSession(s) {
       return conn.tx(async (q, now) => {
-        if (await insertNew(conn, q, s, now)) return { session: (await sessionIn(conn, q, s.id)) as SessionRecord, created: true, reopened: false };
+        if (await insertNew(conn, q, s, now))
+          return { session: (await sessionIn(conn, q, s.id)) as SessionRecord, created: true, reopened: false };
         const before = (await sessionIn(conn, q, s.id, true)) as SessionRecord;
         // The ticket survives a re-attach (it was claimed for this session); the rest follows the new owner.
         await q(
@@ -44,7 +61,11 @@ export function pgSessions(conn: PgConn): SessionStore {
              last_seen_at = $9, ended_at = NULL, end_reason = NULL WHERE id = $10`,
           [s.agent, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, now, s.id],
         );
-        return { session: (await sessionIn(conn, q, s.id)) as SessionRecord, created: false, reopened: before.endedAt !== null };
+        return {
+          session: (await sessionIn(conn, q, s.id)) as SessionRecord,
+          created: false,
+          reopened: before.endedAt !== null,
+        };
       });
     },
 
@@ -54,19 +75,26 @@ export function pgSessions(conn: PgConn): SessionStore {
     },
 
     async listSessions(options) {
-      const rows = await conn.query<SessionRow>(`SELECT * FROM ${conn.t('sessions')} ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'} ORDER BY created_at, id`);
+      const rows = await conn.query<SessionRow>(
+        `SELECT * FROM ${conn.t('sessions')} ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'} ORDER BY created_at, id`,
+      );
       return rows.map(toSession);
     },
 
     async touchSession(id) {
-      const rows = await conn.query(`UPDATE ${conn.t('sessions')} SET last_seen_at = ${PG_NOW} WHERE id = $1 AND ended_at IS NULL RETURNING id`, [id]);
+      const rows = await conn.query(
+        `UPDATE ${conn.t('sessions')} SET last_seen_at = ${PG_NOW} WHERE id = $1 AND ended_at IS NULL RETURNING id`,
+        [id],
+      );
       return rows.length > 0;
     },
 
     updateSession(id, change) {
       return conn.tx(async (q, now) => {
-        const rows = await q(`UPDATE ${conn.t('sessions')} SET worktree = coalesce($1, worktree), ticket = coalesce($2, ticket), last_seen_at = $3 WHERE id = $4 AND ended_at IS NULL RETURNING id`,
-          [change.worktree ?? null, change.ticket ?? null, now, id]);
+        const rows = await q(
+          `UPDATE ${conn.t('sessions')} SET worktree = coalesce($1, worktree), ticket = coalesce($2, ticket), last_seen_at = $3 WHERE id = $4 AND ended_at IS NULL RETURNING id`,
+          [change.worktree ?? null, change.ticket ?? null, now, id],
+        );
         return rows.length ? sessionIn(conn, q, id) : null;
       });
     },
@@ -75,9 +103,11 @@ export function pgSessions(conn: PgConn): SessionStore {
       return conn.tx(async (q, now) => {
         const before = await sessionIn(conn, q, id, true);
         if (!before) return null;
-        const released = (await q<ClaimRow>(`DELETE FROM ${conn.t('claims')} WHERE session_id = $1 RETURNING *`, [id])).map(toClaim)
+        const released = (await q<ClaimRow>(`DELETE FROM ${conn.t('claims')} WHERE session_id = $1 RETURNING *`, [id]))
+          .map(toClaim)
           .sort((a, b) => (a.scope + a.kind + a.name < b.scope + b.kind + b.name ? -1 : 1));
-        if (before.endedAt === null) await q(`UPDATE ${conn.t('sessions')} SET ended_at = $1, end_reason = $2 WHERE id = $3`, [now, reason, id]);
+        if (before.endedAt === null)
+          await q(`UPDATE ${conn.t('sessions')} SET ended_at = $1, end_reason = $2 WHERE id = $3`, [now, reason, id]);
         return { session: (await sessionIn(conn, q, id)) as SessionRecord, released };
       });
     },

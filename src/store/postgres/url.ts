@@ -15,11 +15,15 @@ export function pgTarget(url: string): PgTarget {
   try {
     u = new URL(url);
   } catch {
-    throw new LanesError('E_USAGE', 'the PostgreSQL store URL is not a valid URL', { hint: 'write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE' });
+    throw new LanesError('E_USAGE', 'the PostgreSQL store URL is not a valid URL', {
+      hint: 'write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE',
+    });
   }
   const schema = u.searchParams.get('schema') ?? 'lanes';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new LanesError('E_USAGE', `invalid schema ${JSON.stringify(schema)} in the store URL`, { hint: 'a schema name is 1-63 characters of a-z, 0-9 and _, not starting with a digit' });
+    throw new LanesError('E_USAGE', `invalid schema ${JSON.stringify(schema)} in the store URL`, {
+      hint: 'a schema name is 1-63 characters of a-z, 0-9 and _, not starting with a digit',
+    });
   }
   u.searchParams.delete('schema');
   const shown = new URL(u.toString());

@@ -11,8 +11,14 @@ import type { ClaimRecord, ClaimResult, Grant, OwnerJudge, SessionRecord } from 
 
 /** The claiming session, read in the claim's transaction; only a live session may claim. */
 export function claimant(me: SessionRecord | null, sessionId: string, location: string): SessionRecord {
-  if (!me) throw new LanesError('E_UNKNOWN_SESSION', `session ${sessionId} is not in the store ${location}`, { hint: 'start one with `lanes start`' });
-  if (me.endedAt !== null) throw new LanesError('E_SESSION_ENDED', `session ${sessionId} has ended (${me.endReason ?? 'no reason'})`, { hint: 'start a new session with `lanes start`' });
+  if (!me)
+    throw new LanesError('E_UNKNOWN_SESSION', `session ${sessionId} is not in the store ${location}`, {
+      hint: 'start one with `lanes start`',
+    });
+  if (me.endedAt !== null)
+    throw new LanesError('E_SESSION_ENDED', `session ${sessionId} has ended (${me.endReason ?? 'no reason'})`, {
+      hint: 'start a new session with `lanes start`',
+    });
   return me;
 }
 
@@ -34,19 +40,37 @@ export function claimLookups(wanted: ResourceRef[]): ResourceRef[] {
 export type Decision = { ok: false; result: ClaimResult } | { ok: true; plan: ClaimPlan<ClaimRecord> };
 
 /** A holder is live when its session is in the store, not ended, and the judge says so on the store's clock. */
-export function decideClaims(sessionId: string, wanted: ResourceRef[], existing: ClaimRecord[], holder: (id: string) => SessionRecord | null, judge: OwnerJudge, now: number): Decision {
+export function decideClaims(
+  sessionId: string,
+  wanted: ResourceRef[],
+  existing: ClaimRecord[],
+  holder: (id: string) => SessionRecord | null,
+  judge: OwnerJudge,
+  now: number,
+): Decision {
   const plan = planClaims(sessionId, wanted, existing, (id) => {
     const s = holder(id);
     if (!s) return { live: false, why: 'its session is no longer in the store' };
     if (s.endedAt !== null) return { live: false, why: `its session ended (${s.endReason ?? 'no reason'})` };
     return judge(s.owner, s.lastSeenAt, now);
   });
-  if (plan.blockers.length > 0) return { ok: false, result: { ok: false, blockers: plan.blockers.map((b) => ({ ...b, holder: holder(b.held.sessionId) })) } };
+  if (plan.blockers.length > 0)
+    return {
+      ok: false,
+      result: { ok: false, blockers: plan.blockers.map((b) => ({ ...b, holder: holder(b.held.sessionId) })) },
+    };
   return { ok: true, plan };
 }
 
 /** The grant of `w` with `token`, naming the claim it took over, if any. */
-export function grantOf(w: ResourceRef, token: number, plan: ClaimPlan<ClaimRecord>, holder: (id: string) => SessionRecord | null): Grant {
+export function grantOf(
+  w: ResourceRef,
+  token: number,
+  plan: ClaimPlan<ClaimRecord>,
+  holder: (id: string) => SessionRecord | null,
+): Grant {
   const t = plan.takeovers.find((x) => resourcesConflict(w, x.held));
-  return t ? { ref: w, token, takenOver: { claim: t.held, session: holder(t.held.sessionId), why: t.why } } : { ref: w, token };
+  return t
+    ? { ref: w, token, takenOver: { claim: t.held, session: holder(t.held.sessionId), why: t.why } }
+    : { ref: w, token };
 }

@@ -1,21 +1,53 @@
 import type { ClaimRecord, GateRecord, SessionRecord, StateRecord } from '../types.js';
 
 export interface SessionRow {
-  id: string; label: string | null; agent: string | null; ticket: string | null;
-  repo: string | null; worktree: string | null; cwd: string;
-  host: string; boot_id: string; pid: number; start_time: string; command: string | null;
-  created_at: number; last_seen_at: number; ended_at: number | null; end_reason: string | null;
+  id: string;
+  label: string | null;
+  agent: string | null;
+  ticket: string | null;
+  repo: string | null;
+  worktree: string | null;
+  cwd: string;
+  host: string;
+  boot_id: string;
+  pid: number;
+  start_time: string;
+  command: string | null;
+  created_at: number;
+  last_seen_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
 }
 
-export interface ClaimRow { scope: string; kind: string; name: string; session_id: string; token: number; acquired_at: number }
+export interface ClaimRow {
+  scope: string;
+  kind: string;
+  name: string;
+  session_id: string;
+  token: number;
+  acquired_at: number;
+}
 
 /** A gate row; host..command are NULL while the gate is free (toGate is only called on held rows). */
 export interface GateRow {
-  name: string; token: number; session_id: string | null; host: string; boot_id: string; pid: number | null;
-  start_time: string; command: string; acquired_at: number; lease_until: number;
+  name: string;
+  token: number;
+  session_id: string | null;
+  host: string;
+  boot_id: string;
+  pid: number | null;
+  start_time: string;
+  command: string;
+  acquired_at: number;
+  lease_until: number;
 }
 
-export interface StateRow { session_id: string; value: string; version: number; updated_at: number }
+export interface StateRow {
+  session_id: string;
+  value: string;
+  version: number;
+  updated_at: number;
+}
 
 /** What taking a gate returns: the new token and the session's state, read in the same statement. */
 export interface Taken {
@@ -27,21 +59,42 @@ export interface Taken {
 
 export function toSession(r: SessionRow): SessionRecord {
   return {
-    id: r.id, label: r.label, agent: r.agent, ticket: r.ticket, repo: r.repo, worktree: r.worktree, cwd: r.cwd,
+    id: r.id,
+    label: r.label,
+    agent: r.agent,
+    ticket: r.ticket,
+    repo: r.repo,
+    worktree: r.worktree,
+    cwd: r.cwd,
     owner: { host: r.host, bootId: r.boot_id, pid: r.pid, startTime: r.start_time },
-    command: r.command, createdAt: r.created_at, lastSeenAt: r.last_seen_at, endedAt: r.ended_at, endReason: r.end_reason,
+    command: r.command,
+    createdAt: r.created_at,
+    lastSeenAt: r.last_seen_at,
+    endedAt: r.ended_at,
+    endReason: r.end_reason,
   };
 }
 
 export function toClaim(r: ClaimRow): ClaimRecord {
-  return { scope: r.scope, kind: r.kind, name: r.name, sessionId: r.session_id, token: r.token, acquiredAt: r.acquired_at };
+  return {
+    scope: r.scope,
+    kind: r.kind,
+    name: r.name,
+    sessionId: r.session_id,
+    token: r.token,
+    acquiredAt: r.acquired_at,
+  };
 }
 
 export function toGate(r: GateRow): GateRecord {
   return {
-    name: r.name, token: r.token, sessionId: r.session_id,
+    name: r.name,
+    token: r.token,
+    sessionId: r.session_id,
     owner: { host: r.host, bootId: r.boot_id, pid: r.pid ?? 0, startTime: r.start_time },
-    command: r.command, acquiredAt: r.acquired_at, leaseUntil: r.lease_until,
+    command: r.command,
+    acquiredAt: r.acquired_at,
+    leaseUntil: r.lease_until,
   };
 }
 
@@ -51,5 +104,7 @@ export function toState(r: StateRow): StateRecord {
 
 /** The state read along with a gate (null when no session's state was asked for, or it has none). */
 export function stateFrom(t: Taken, stateOf: string | null): StateRecord | null {
-  return stateOf !== null && t.s_value !== null ? { sessionId: stateOf, value: t.s_value, version: Number(t.s_version ?? 0), updatedAt: Number(t.s_updated ?? 0) } : null;
+  return stateOf !== null && t.s_value !== null
+    ? { sessionId: stateOf, value: t.s_value, version: Number(t.s_version ?? 0), updatedAt: Number(t.s_updated ?? 0) }
+    : null;
 }

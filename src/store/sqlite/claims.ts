@@ -7,10 +7,12 @@ import type { ClaimRow } from '../shared/rows.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, SessionRecord } from '../types.js';
 
 function nextToken(conn: SqliteConn, scope: string, kind: string, name: string): number {
-  const row = conn.stmt(
-    `INSERT INTO fences (scope, kind, name, last_token) VALUES (?, ?, ?, 1)
+  const row = conn
+    .stmt(
+      `INSERT INTO fences (scope, kind, name, last_token) VALUES (?, ?, ?, 1)
      ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = last_token + 1 RETURNING last_token`,
-  ).get(scope, kind, name) as { last_token: number };
+    )
+    .get(scope, kind, name) as { last_token: number };
   return row.last_token;
 }
 
@@ -22,9 +24,14 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
         claimant(sessionRow(conn, sessionId), sessionId, conn.file);
         const existing: ClaimRecord[] = [];
         for (const w of claimLookups(wanted)) {
-          const rows = w.kind === 'path'
-            ? conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = 'path'`).all(w.scope)
-            : conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = ? AND name IN (${wanted.map(() => '?').join(',')})`).all(w.scope, w.kind, ...wanted.map((x) => x.name));
+          const rows =
+            w.kind === 'path'
+              ? conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = 'path'`).all(w.scope)
+              : conn
+                  .stmt(
+                    `SELECT * FROM claims WHERE scope = ? AND kind = ? AND name IN (${wanted.map(() => '?').join(',')})`,
+                  )
+                  .all(w.scope, w.kind, ...wanted.map((x) => x.name));
           existing.push(...(rows as ClaimRow[]).map(toClaim));
         }
         const sessions = new Map<string, SessionRecord | null>();
@@ -41,7 +48,9 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
         for (const w of wanted) {
           const token = nextToken(conn, w.scope, w.kind, w.name);
           del.run(w.scope, w.kind, w.name);
-          conn.stmt(`INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)`).run(w.scope, w.kind, w.name, sessionId, token, now);
+          conn
+            .stmt(`INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)`)
+            .run(w.scope, w.kind, w.name, sessionId, token, now);
           grants.push(grantOf(w, token, plan, holder));
         }
         conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`).run(now, sessionId);
@@ -54,7 +63,9 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
         const released: ClaimRecord[] = [];
         const notHeld: ResourceRef[] = [];
         for (const r of refs) {
-          const row = conn.stmt(`DELETE FROM claims WHERE scope = ? AND kind = ? AND name = ? AND session_id = ? RETURNING *`).get(r.scope, r.kind, r.name, sessionId) as ClaimRow | undefined;
+          const row = conn
+            .stmt(`DELETE FROM claims WHERE scope = ? AND kind = ? AND name = ? AND session_id = ? RETURNING *`)
+            .get(r.scope, r.kind, r.name, sessionId) as ClaimRow | undefined;
           if (row) released.push(toClaim(row));
           else notHeld.push(r);
         }
@@ -81,7 +92,9 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
 
     lastToken(ref) {
       return conn.run(() => {
-        const row = conn.stmt(`SELECT last_token FROM fences WHERE scope = ? AND kind = ? AND name = ?`).get(ref.scope, ref.kind, ref.name) as { last_token: number } | undefined;
+        const row = conn
+          .stmt(`SELECT last_token FROM fences WHERE scope = ? AND kind = ? AND name = ?`)
+          .get(ref.scope, ref.kind, ref.name) as { last_token: number } | undefined;
         return row?.last_token ?? 0;
       });
     },

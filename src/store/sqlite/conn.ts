@@ -45,7 +45,12 @@ export class SqliteConn {
   private readonly txn: BetterSqlite3.Transaction<(fn: (now: number) => unknown) => unknown>;
   private readonly plainTxn: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
-  private constructor(readonly db: BetterSqlite3.Database, readonly file: string, readonly busyMs: number, readonly schemaVersion: number) {
+  private constructor(
+    readonly db: BetterSqlite3.Database,
+    readonly file: string,
+    readonly busyMs: number,
+    readonly schemaVersion: number,
+  ) {
     this.txn = db.transaction((fn: (now: number) => unknown) => fn(this.clock()));
     this.plainTxn = db.transaction((fn: () => unknown) => fn());
   }
@@ -60,7 +65,8 @@ export class SqliteConn {
       // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports SQLITE_BUSY for it
       // at once rather than through the busy handler when several processes open a new store together.
       retryBusy(() => {
-        if (String(conn.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') conn.pragma('journal_mode = WAL');
+        if (String(conn.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal')
+          conn.pragma('journal_mode = WAL');
       }, busyMs);
       conn.pragma('synchronous = NORMAL');
       const version = retryBusy(() => migrate(conn, file), busyMs);

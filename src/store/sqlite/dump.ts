@@ -11,7 +11,14 @@ export function sqliteDump(conn: SqliteConn): DumpStore {
       return conn.run(() => ({
         sessions: (conn.stmt(`SELECT * FROM sessions ORDER BY created_at, id`).all() as SessionRow[]).map(toSession),
         claims: (conn.stmt(`SELECT * FROM claims ORDER BY scope, kind, name`).all() as ClaimRow[]).map(toClaim),
-        fences: (conn.stmt(`SELECT scope, kind, name, last_token FROM fences`).all() as { scope: string; kind: string; name: string; last_token: number }[]).map((f) => ({ scope: f.scope, kind: f.kind, name: f.name, lastToken: f.last_token })),
+        fences: (
+          conn.stmt(`SELECT scope, kind, name, last_token FROM fences`).all() as {
+            scope: string;
+            kind: string;
+            name: string;
+            last_token: number;
+          }[]
+        ).map((f) => ({ scope: f.scope, kind: f.kind, name: f.name, lastToken: f.last_token })),
         state: (conn.stmt(`SELECT * FROM state`).all() as StateRow[]).map(toState),
         gates: conn.stmt(`SELECT name, token FROM gates`).all() as { name: string; token: number }[],
       }));
@@ -23,12 +30,35 @@ export function sqliteDump(conn: SqliteConn): DumpStore {
         const counts = { sessions: count('sessions'), claims: count('claims'), state: count('state') };
         if (!replace && counts.sessions + counts.claims + counts.state > 0) throw notEmpty(conn.file, counts);
         for (const t of ['claims', 'state', 'sessions']) conn.stmt(`DELETE FROM ${t}`).run();
-        const ins = conn.stmt(`INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at, ended_at, end_reason)
+        const ins =
+          conn.stmt(`INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at, ended_at, end_reason)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-        for (const s of d.sessions) ins.run(s.id, s.label, s.agent, s.ticket, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, s.command, s.createdAt, s.lastSeenAt, s.endedAt, s.endReason);
-        const fence = conn.stmt(`INSERT INTO fences (scope, kind, name, last_token) VALUES (?, ?, ?, ?) ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = max(last_token, excluded.last_token)`);
+        for (const s of d.sessions)
+          ins.run(
+            s.id,
+            s.label,
+            s.agent,
+            s.ticket,
+            s.repo,
+            s.worktree,
+            s.cwd,
+            s.owner.host,
+            s.owner.bootId,
+            s.owner.pid,
+            s.owner.startTime,
+            s.command,
+            s.createdAt,
+            s.lastSeenAt,
+            s.endedAt,
+            s.endReason,
+          );
+        const fence = conn.stmt(
+          `INSERT INTO fences (scope, kind, name, last_token) VALUES (?, ?, ?, ?) ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = max(last_token, excluded.last_token)`,
+        );
         for (const f of d.fences) fence.run(f.scope, f.kind, f.name, f.lastToken);
-        const claim = conn.stmt(`INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)`);
+        const claim = conn.stmt(
+          `INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)`,
+        );
         for (const c of d.claims) claim.run(c.scope, c.kind, c.name, c.sessionId, c.token, c.acquiredAt);
         const st = conn.stmt(`INSERT INTO state (session_id, value, version, updated_at) VALUES (?, ?, ?, ?)`);
         for (const s of d.state) st.run(s.sessionId, s.value, s.version, s.updatedAt);

@@ -14,20 +14,30 @@ export function sqliteError(e: unknown, file: string, busyTimeoutMs: number): un
     });
   }
   if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') {
-    return new LanesError('E_STORE_LOCKED', `the store ${file} stayed locked by another process for more than ${busyTimeoutMs} ms`, {
-      hint: `find the process with \`fuser '${file}'\` and let it finish (or stop it); nothing was changed`,
-      details,
-      cause: e,
-    });
+    return new LanesError(
+      'E_STORE_LOCKED',
+      `the store ${file} stayed locked by another process for more than ${busyTimeoutMs} ms`,
+      {
+        hint: `find the process with \`fuser '${file}'\` and let it finish (or stop it); nothing was changed`,
+        details,
+        cause: e,
+      },
+    );
   }
-  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' && /space/i.test(String((e as Error).message))) {
+  if (code === 'SQLITE_FULL' || (code === 'SQLITE_IOERR_WRITE' && /space/i.test(String((e as Error).message)))) {
     return new LanesError('E_STORE_FULL', `the disk holding the store ${file} is full`, {
       hint: 'free some space on that filesystem and run the command again; nothing was changed',
       details,
       cause: e,
     });
   }
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY_') || code === 'SQLITE_PERM') {
+  if (
+    code === 'SQLITE_CANTOPEN' ||
+    code === 'SQLITE_READONLY' ||
+    code.startsWith('SQLITE_IOERR') ||
+    code.startsWith('SQLITE_READONLY_') ||
+    code === 'SQLITE_PERM'
+  ) {
     return new LanesError('E_STORE_IO', `cannot read or write the store ${file} (${code}: ${(e as Error).message})`, {
       hint: 'check that the directory exists, is writable by you, and its filesystem is healthy; or choose another store with --store PATH',
       details,

@@ -18,7 +18,17 @@ const TAKE_FREE = `UPDATE gates SET token = token + 1, session_id = @session, ho
     (SELECT version FROM state WHERE session_id = @stateOf) AS s_version, (SELECT updated_at FROM state WHERE session_id = @stateOf) AS s_updated`;
 
 function takeArgs(h: GateHolder, leaseMs: number, name: string, stateOf: string | null) {
-  return { session: h.sessionId, host: h.owner.host, boot: h.owner.bootId, pid: h.owner.pid, start: h.owner.startTime, command: h.command, lease: leaseMs, name, stateOf };
+  return {
+    session: h.sessionId,
+    host: h.owner.host,
+    boot: h.owner.bootId,
+    pid: h.owner.pid,
+    start: h.owner.startTime,
+    command: h.command,
+    lease: leaseMs,
+    name,
+    stateOf,
+  };
 }
 
 function holderArgs(h: GateHolder): unknown[] {
@@ -44,21 +54,37 @@ export function sqliteGates(conn: SqliteConn): GateStore {
       return conn.run(() => {
         if (sessionIds.length === 0) return [];
         // json_each: one statement for any number of ids (no per-count statement to prepare).
-        return (conn.stmt(`SELECT * FROM state WHERE session_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(sessionIds)) as StateRow[]).map(toState);
+        return (
+          conn
+            .stmt(`SELECT * FROM state WHERE session_id IN (SELECT value FROM json_each(?))`)
+            .all(JSON.stringify(sessionIds)) as StateRow[]
+        ).map(toState);
       });
     },
 
     async tryAcquireGate(name, holder, leaseMs, judge, stateOf) {
-      const fast = await conn.run(() => conn.stmt(TAKE_FREE).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken | undefined);
-      if (fast) return { acquired: true, token: fast.token, previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };
+      const fast = await conn.run(
+        () => conn.stmt(TAKE_FREE).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken | undefined,
+      );
+      if (fast)
+        return { acquired: true, token: fast.token, previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };
       return conn.immediate((now): GateAttempt => {
         const row = conn.stmt(`SELECT * FROM gates WHERE name = ?`).get(name) as GateRow | undefined;
         let previous: GateRecord | null = null;
         let previousWhy = '';
         if (!row) {
-          conn.stmt(`INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`)
+          conn
+            .stmt(
+              `INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
             .run(name, ...holderArgs(holder), now, now + leaseMs);
-          return { acquired: true, token: 1, previous, previousWhy, state: stateOf === null ? null : stateRow(conn, stateOf) };
+          return {
+            acquired: true,
+            token: 1,
+            previous,
+            previousWhy,
+            state: stateOf === null ? null : stateRow(conn, stateOf),
+          };
         }
         if (row.pid !== null) {
           const current = toGate(row);
@@ -68,20 +94,28 @@ export function sqliteGates(conn: SqliteConn): GateStore {
           previous = current;
           previousWhy = verdict.why;
         }
-        const taken = conn.stmt(TAKE_FREE.replace('AND pid IS NULL', '')).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken;
+        const taken = conn
+          .stmt(TAKE_FREE.replace('AND pid IS NULL', ''))
+          .get(takeArgs(holder, leaseMs, name, stateOf)) as Taken;
         return { acquired: true, token: taken.token, previous, previousWhy, state: stateFrom(taken, stateOf) };
       });
     },
 
     peekGate(name) {
       return conn.run(() => {
-        const row = conn.stmt(`SELECT * FROM gates WHERE name = ? AND pid IS NOT NULL`).get(name) as GateRow | undefined;
+        const row = conn.stmt(`SELECT * FROM gates WHERE name = ? AND pid IS NOT NULL`).get(name) as
+          GateRow | undefined;
         return row ? toGate(row) : null;
       });
     },
 
     renewGate(name, token, leaseMs) {
-      return conn.run(() => conn.stmt(`UPDATE gates SET lease_until = ${NOW} + ? WHERE name = ? AND token = ? AND pid IS NOT NULL`).run(leaseMs, name, token).changes > 0);
+      return conn.run(
+        () =>
+          conn
+            .stmt(`UPDATE gates SET lease_until = ${NOW} + ? WHERE name = ? AND token = ? AND pid IS NOT NULL`)
+            .run(leaseMs, name, token).changes > 0,
+      );
     },
 
     releaseGate(name, token, stateOf, change) {
@@ -96,10 +130,12 @@ export function sqliteGates(conn: SqliteConn): GateStore {
           conn.stmt(`DELETE FROM state WHERE session_id = ?`).run(stateOf);
           return;
         }
-        conn.stmt(
-          `INSERT INTO state (session_id, value, version, updated_at) VALUES (?, ?, 1, ${NOW})
+        conn
+          .stmt(
+            `INSERT INTO state (session_id, value, version, updated_at) VALUES (?, ?, 1, ${NOW})
            ON CONFLICT (session_id) DO UPDATE SET value = excluded.value, version = state.version + 1, updated_at = excluded.updated_at`,
-        ).run(stateOf, change.value);
+          )
+          .run(stateOf, change.value);
       });
     },
   };

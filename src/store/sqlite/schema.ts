@@ -51,15 +51,21 @@ export function migrate(db: Database.Database, file: string): number {
     const start = currentVersion(db);
     if (start > SCHEMA_VERSION) throw newerSchema(file, start);
     for (let v = start; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v] ?? '');
-    db.prepare(`INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(SCHEMA_VERSION));
+    db.prepare(
+      `INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ).run(String(SCHEMA_VERSION));
   });
   run.immediate();
   return SCHEMA_VERSION;
 }
 
 function newerSchema(file: string, seen: number): LanesError {
-  return new LanesError('E_STORE_NEWER', `the store ${file} has schema version ${seen}, newer than this lanes understands (${SCHEMA_VERSION})`, {
-    hint: 'upgrade lanes (npm install -g lanes@latest), or point --store/LANES_STORE at another file; the store was not changed',
-    details: { file, schemaVersion: seen, supported: SCHEMA_VERSION },
-  });
+  return new LanesError(
+    'E_STORE_NEWER',
+    `the store ${file} has schema version ${seen}, newer than this lanes understands (${SCHEMA_VERSION})`,
+    {
+      hint: 'upgrade lanes (npm install -g lanes@latest), or point --store/LANES_STORE at another file; the store was not changed',
+      details: { file, schemaVersion: seen, supported: SCHEMA_VERSION },
+    },
+  );
 }

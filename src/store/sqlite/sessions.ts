@@ -11,10 +11,27 @@ export function sessionRow(conn: SqliteConn, id: string): SessionRecord | null {
 }
 
 function insertRow(conn: SqliteConn, s: NewSession, now: number): void {
-  conn.stmt(
-    `INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
+  conn
+    .stmt(
+      `INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(s.id, s.label, s.agent, s.ticket, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, s.command, now, now);
+    )
+    .run(
+      s.id,
+      s.label,
+      s.agent,
+      s.ticket,
+      s.repo,
+      s.worktree,
+      s.cwd,
+      s.owner.host,
+      s.owner.bootId,
+      s.owner.pid,
+      s.owner.startTime,
+      s.command,
+      now,
+      now,
+    );
 }
 
 /** Sessions on one SQLite connection; every read-modify-write is one IMMEDIATE transaction. */
@@ -37,10 +54,23 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
           return { session: sessionRow(conn, s.id) as SessionRecord, created: true, reopened: false };
         }
         // The ticket survives a re-attach (it was claimed for this session); the rest follows the new owner.
-        conn.stmt(
-          `UPDATE sessions SET agent = coalesce(?, agent), repo = ?, worktree = ?, cwd = ?, host = ?, boot_id = ?, pid = ?, start_time = ?,
+        conn
+          .stmt(
+            `UPDATE sessions SET agent = coalesce(?, agent), repo = ?, worktree = ?, cwd = ?, host = ?, boot_id = ?, pid = ?, start_time = ?,
              last_seen_at = ?, ended_at = NULL, end_reason = NULL WHERE id = ?`,
-        ).run(s.agent, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, now, s.id);
+          )
+          .run(
+            s.agent,
+            s.repo,
+            s.worktree,
+            s.cwd,
+            s.owner.host,
+            s.owner.bootId,
+            s.owner.pid,
+            s.owner.startTime,
+            now,
+            s.id,
+          );
         return { session: sessionRow(conn, s.id) as SessionRecord, created: false, reopened: before.endedAt !== null };
       });
     },
@@ -51,16 +81,24 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
 
     listSessions(options) {
       const where = options.includeEnded ? '' : 'WHERE ended_at IS NULL';
-      return conn.run(() => (conn.stmt(`SELECT * FROM sessions ${where} ORDER BY created_at, id`).all() as SessionRow[]).map(toSession));
+      return conn.run(() =>
+        (conn.stmt(`SELECT * FROM sessions ${where} ORDER BY created_at, id`).all() as SessionRow[]).map(toSession),
+      );
     },
 
     touchSession(id) {
-      return conn.immediate((now) => conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL`).run(now, id).changes > 0);
+      return conn.immediate(
+        (now) =>
+          conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL`).run(now, id).changes > 0,
+      );
     },
 
     updateSession(id, change) {
       return conn.immediate((now) => {
-        const updated = conn.stmt(`UPDATE sessions SET worktree = coalesce(?, worktree), ticket = coalesce(?, ticket), last_seen_at = ? WHERE id = ? AND ended_at IS NULL`)
+        const updated = conn
+          .stmt(
+            `UPDATE sessions SET worktree = coalesce(?, worktree), ticket = coalesce(?, ticket), last_seen_at = ? WHERE id = ? AND ended_at IS NULL`,
+          )
           .run(change.worktree ?? null, change.ticket ?? null, now, id).changes;
         return updated ? sessionRow(conn, id) : null;
       });
@@ -70,9 +108,12 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
       return conn.immediate((now) => {
         const before = sessionRow(conn, id);
         if (!before) return null;
-        const released = (conn.stmt(`SELECT * FROM claims WHERE session_id = ? ORDER BY scope, kind, name`).all(id) as ClaimRow[]).map(toClaim);
+        const released = (
+          conn.stmt(`SELECT * FROM claims WHERE session_id = ? ORDER BY scope, kind, name`).all(id) as ClaimRow[]
+        ).map(toClaim);
         conn.stmt(`DELETE FROM claims WHERE session_id = ?`).run(id);
-        if (before.endedAt === null) conn.stmt(`UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?`).run(now, reason, id);
+        if (before.endedAt === null)
+          conn.stmt(`UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?`).run(now, reason, id);
         return { session: sessionRow(conn, id) as SessionRecord, released };
       });
     },
