@@ -13,6 +13,23 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
 // src/cli/registry.ts lists every command with a loader; a bundle that must not run a command gets
 // an empty module in its place: the dispatcher (dist/cli.cjs) runs none, dist/hot.cjs only the hot ones.
+// The services only the cold commands reach (through the library object's lazy imports) are left
+// out of dist/hot.cjs the same way: less to read, compile and collect in every tool call.
+const COLD_SERVICES = /^\.\/(doctor|guard|sweep|land|conflicts|commit|worktrees)\.js$/;
+const coldServiceStubs = {
+  name: 'cold-service-stubs',
+  setup(b) {
+    b.onResolve({ filter: COLD_SERVICES }, (a) =>
+      a.importer.includes('/src/services/') && a.kind === 'dynamic-import'
+        ? { path: a.path, namespace: 'cold-stub' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'cold-stub' }, (a) => ({
+      contents: `throw new Error('lanes: ${a.path} is not in the hot bundle');`,
+      loader: 'js',
+    }));
+  },
+};
 const commandStubs = (keep) => ({
   name: 'command-stubs',
   setup(b) {
@@ -63,13 +80,15 @@ await build({
   entryPoints: { hot: 'src/cli/hot.ts' },
   external: ['*.node', 'cli-table3'],
   minify: true,
-  plugins: [commandStubs((name) => hot.has(name))],
+  plugins: [commandStubs((name) => hot.has(name)), coldServiceStubs],
 });
 await build({
   ...cjs,
   entryPoints: { cli: 'src/cli/bin.ts' },
   external: ['./hot.cjs', './main.cjs'],
-  plugins: [commandStubs(() => false)],
+  // The dispatcher is compiled on every start without a code cache: it gets the registry's hot
+  // names, not the registry.
+  define: { ...cjs.define, __LANES_HOT_COMMANDS__: JSON.stringify([...hot]) },
 });
 // pg as one file for the PostgreSQL store (loaded only with a postgres:// store): resolving its ~25
 // CommonJS files cost ~10 ms of every hook call on a team store. Its optional native and Cloudflare

@@ -38,6 +38,7 @@ export { repoInfo as findRepository } from './git/repo.js';
 export { copyStore, migrateStore, storeStatus } from './services/store-admin.js';
 export type { StoreStatus } from './services/store-admin.js';
 export { resolveStore } from './services/config.js';
+export { copyWorktreeIncludes } from './services/worktree-include.js';
 export type { ClaimRecord, Grant, SessionRecord, StoreInfo } from './store/types.js';
 export { LanesError, EXIT, exitCodeFor, isLanesError } from './core/errors.js';
 export type { ErrorCode } from './core/errors.js';

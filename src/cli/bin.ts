@@ -5,13 +5,16 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundle } from '../core/code-cache.js';
-import { findCommand } from './registry.js';
+
+// The names registry.ts marks hot, written in by the build (scripts/build.mjs): the dispatcher is
+// compiled on every start, so it does not carry the registry itself.
+declare const __LANES_HOT_COMMANDS__: readonly string[];
 
 type Entry = { main(argv: string[]): Promise<number> };
 
 const argv = process.argv.slice(2);
 const here = dirname(fileURLToPath(import.meta.url));
-const hot = argv[0] !== undefined && findCommand(argv[0])?.hot === true;
+const hot = argv[0] !== undefined && __LANES_HOT_COMMANDS__.includes(argv[0]);
 const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs')) as Entry;
 
 entry.main(argv).then(

@@ -219,7 +219,3 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'show each protection working in a temporary repository',
   },
 ];
-
-export function findCommand(name: string): CommandEntry | undefined {
-  return COMMANDS.find((c) => c.name === name);
-}

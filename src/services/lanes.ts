@@ -65,6 +65,12 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const end = async (id: string, o: EndOptions = {}): Promise<EndResult> =>
     (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
   const guard = async () => new (await import('./guard.js')).GuardService(ctx, claims);
+  let lastBeat = -Infinity;
+  const heartbeat = async (): Promise<boolean> => {
+    const ok = await sessions.heartbeat();
+    lastBeat = Date.now();
+    return ok;
+  };
   let hookContext: HookContext | undefined;
   const hooks = (): HookContext =>
     (hookContext ??= {
@@ -166,11 +172,12 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     },
     doctor: async (o = {}) => (await import('./doctor.js')).doctor(ctx, { state, end }, o),
     hook: async (event) => (await import('./hooks/policy.js')).decide(hooks(), event),
-    heartbeat: () => sessions.heartbeat(),
+    heartbeat,
     close: async () => {
       // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,
       // an unreachable team store) must not turn a finished command into a failure.
-      if (ctx.sessionId) await sessions.heartbeat().catch(() => false);
+      // One refreshed within the last second needs no second write (`lanes exec -- true`).
+      if (ctx.sessionId && Date.now() - lastBeat > 1000) await heartbeat().catch(() => false);
       await store.close();
     },
   };

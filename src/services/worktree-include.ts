@@ -1,8 +1,9 @@
 import { constants } from 'node:fs';
-import { copyFile, lstat, mkdir, readlink, symlink } from 'node:fs/promises';
 import { childProcess } from '../core/builtins.js';
 import { LanesError } from '../core/errors.js';
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+// fs.promises, not node:fs/promises: that module loads readline and watchers at import, a cost
+// every command would pay through the library entry (measured on `lanes exec`).
+import { existsSync, lstatSync, promises as fsp, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { git } from '../git/run.js';
 
@@ -42,7 +43,7 @@ export async function copyWorktreeIncludes(from: string, to: string): Promise<In
   for (const rel of entries) {
     const src = join(from, rel);
     const dst = join(to, rel);
-    await mkdir(dirname(dst.replace(/\/$/, '')), { recursive: true });
+    await fsp.mkdir(dirname(dst.replace(/\/$/, '')), { recursive: true });
     if (rel.endsWith('/')) {
       const counted = countTree(src);
       files += counted.files;
@@ -59,10 +60,10 @@ export async function copyWorktreeIncludes(from: string, to: string): Promise<In
       ]);
       continue;
     }
-    const st = await lstat(src);
-    if (st.isSymbolicLink()) await symlink(await readlink(src), dst);
+    const st = await fsp.lstat(src);
+    if (st.isSymbolicLink()) await fsp.symlink(await fsp.readlink(src), dst);
     else {
-      await copyFile(src, dst, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
+      await fsp.copyFile(src, dst, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
       bytes += st.size;
     }
     files++;

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, gitRepo, lanesEnv, run, tmp } from '../helpers/env.js';
+
+// `lanes exec` and `lanes hook` run in every agent tool call: each Node built-in they load costs
+// start-up time (node:fs/promises alone pulls in readline and the file watchers, ~5 ms measured on
+// exec). This pins what they must not load; bench/hook.mjs and bench/runtime.mjs measure the time.
+// (exec needs child_process, which loads net and stream itself.)
+const FORBIDDEN = [
+  'internal/fs/promises',
+  'readline',
+  'internal/readline/interface',
+  'tty',
+  'http',
+  'perf_hooks',
+  'internal/perf/performance',
+];
+
+function loadedBuiltins(listFile: string): string[] {
+  return readFileSync(listFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('NativeModule '))
+    .map((l) => l.slice('NativeModule '.length));
+}
+
+test('lanes exec and lanes hook pre-tool-use load none of the costly built-ins', async () => {
+  const dir = tmp('lanes-hot-');
+  const preload = join(dir, 'modules.cjs');
+  writeFileSync(
+    preload,
+    "process.on('exit', () => require('fs').writeFileSync(process.env.LIST, process.moduleLoadList.join('\\n')));\n",
+  );
+  const repo = gitRepo();
+  const env = lanesEnv();
+  const start = await run(process.execPath, [CLI, 'start', '--pid', String(process.pid)], { env, cwd: repo });
+  assert.equal(start.code, 0, start.stderr);
+  const asS = { ...env, LANES_SESSION: start.stdout.trim() };
+  const payload = JSON.stringify({
+    session_id: 'hot-1',
+    cwd: repo,
+    tool_name: 'Edit',
+    tool_input: { file_path: join(repo, 'README.md') },
+  });
+  const calls: [string, string[], string | undefined][] = [
+    ['exec', ['exec', '--', 'true'], undefined],
+    ['hook', ['hook', 'claude-code', 'pre-tool-use'], payload],
+  ];
+  for (const [name, args, input] of calls) {
+    const list = join(dir, `${name}.txt`);
+    const r = await run(process.execPath, ['-r', preload, CLI, ...args], {
+      env: { ...asS, LIST: list, CLAUDE_PID: String(process.pid) },
+      cwd: repo,
+      ...(input ? { input } : {}),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const loaded = loadedBuiltins(list);
+    assert.ok(
+      loaded.includes('child_process') || name === 'hook',
+      `${name}: the list is read (${loaded.length} modules)`,
+    );
+    for (const m of FORBIDDEN) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
+  }
+});
