@@ -6,6 +6,7 @@
 // LANES_SPLIT=1 builds the split variant for comparison.
 import { build } from 'esbuild';
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { basename, relative, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 rmSync('dist', { recursive: true, force: true });
@@ -15,17 +16,20 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 // an empty module in its place: the dispatcher (dist/cli.cjs) runs none, dist/hot.cjs only the hot ones.
 // The services only the cold commands reach (through the library object's lazy imports) are left
 // out of dist/hot.cjs the same way: less to read, compile and collect in every tool call.
-const COLD_SERVICES = /^\.\/(doctor|guard|sweep|land|conflicts|commit|worktrees)\.js$/;
+const COLD_SERVICES = new Set(
+  ['doctor', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees'].map((n) => resolve(`src/services/${n}.ts`)),
+);
 const coldServiceStubs = {
   name: 'cold-service-stubs',
   setup(b) {
-    b.onResolve({ filter: COLD_SERVICES }, (a) =>
-      a.importer.includes('/src/services/') && a.kind === 'dynamic-import'
-        ? { path: a.path, namespace: 'cold-stub' }
-        : undefined,
-    );
+    b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (a) => {
+      const file = resolve(a.resolveDir, a.path.replace(/\.js$/, '.ts'));
+      return a.kind === 'dynamic-import' && COLD_SERVICES.has(file)
+        ? { path: relative(process.cwd(), file), namespace: 'cold-stub' }
+        : undefined;
+    });
     b.onLoad({ filter: /.*/, namespace: 'cold-stub' }, (a) => ({
-      contents: `throw new Error('lanes: ${a.path} is not in the hot bundle');`,
+      contents: `throw new Error('lanes: ${basename(a.path)} is not in the hot bundle');`,
       loader: 'js',
     }));
   },

@@ -1,7 +1,8 @@
 // The library entry. `openLanes()` returns the one object through which every behaviour is
 // reached; the CLI, `lanes hook`, the demo (and the dashboard and MCP server to come) call it and
-// nothing below it. Besides it: the store's administration (which works on a store location, not
-// a session), the repository lookup, and the pure helpers and types of core.
+// nothing below it. Besides it: the store's administration and location (storeStatus, migrateStore,
+// copyStore, resolveStore: they work on a store location, not a session), the repository lookup
+// (findRepository), the .worktreeinclude copy, and the pure helpers and types of core.
 export { openLanes } from './services/lanes.js';
 export type { LanesOptions } from './services/lanes.js';
 export type {
@@ -29,8 +30,13 @@ export type { SessionEnvironment } from './services/runtime-env.js';
 export type { ConflictReport, FileStat, PairFinding } from './services/conflicts.js';
 export type { SweepFlag, SweepItem, SweepReport } from './services/sweep.js';
 export type { LandMode, LandResult } from './services/land.js';
-export type { DoctorReport, Finding } from './services/doctor.js';
+export type { DoctorReport, Finding, FindingKind } from './services/doctor.js';
 export type { GuardStatus } from './services/guard.js';
+export type { HookState } from './git/hooks.js';
+export type { Notice } from './services/context.js';
+export type { IncludeReport } from './services/worktree-include.js';
+export type { LanesConfig } from './core/config.js';
+export type { SessionState } from './core/liveness.js';
 export type { CreatedWorktree } from './services/worktrees.js';
 export type { PathCommitResult } from './git/commit-paths.js';
 export type { RepoInfo } from './git/repo.js';
@@ -49,4 +55,5 @@ export { identityOf, readProcStat, parseProcStat } from './core/process-identity
 export type { OwnerIdentity } from './core/process-identity.js';
 export { parseResource, pathsOverlap, formatResource } from './core/resource.js';
 export type { ResourceRef } from './core/resource.js';
-export type { HookDecision, HookEvent } from './core/hook-event.js';
+export { AGENTS, hookSessionId } from './core/hook-event.js';
+export type { AgentName, HookDecision, HookEvent, HookKind } from './core/hook-event.js';

@@ -43,17 +43,19 @@ function cursorThroughClaudeHooks(event: string, payload: Payload): HookEvent {
 
 /**
  * The event of one `lanes hook AGENT EVENT` call, and the adapter that renders the answer: always
- * the one the hook was installed for, since its caller reads that agent's output format.
+ * the one the hook was installed for, since its caller reads that agent's output format. The
+ * payload is read only once the event is known to be one of the agent's.
  */
 export function parseHookCall(
   agent: AgentName,
   event: string,
-  payload: Payload,
+  readPayload: () => Payload,
   env: Env,
 ): { adapter: AgentAdapter; event: HookEvent } {
   const adapter = ADAPTERS[agent];
   if (!adapter.events.includes(event))
     throw new Error(`unknown ${agent} event ${JSON.stringify(event)} (known: ${adapter.events.join(', ')})`);
+  const payload = readPayload();
   if (agent === 'claude-code' && isCursorPayload(payload))
     return { adapter, event: cursorThroughClaudeHooks(event, payload) };
   return { adapter, event: adapter.parse(event, payload, env) };

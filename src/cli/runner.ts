@@ -32,6 +32,7 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
   let lanes: Lanes | undefined;
   const onSignal = () => controller.abort();
   let spec: CommandSpec | undefined;
+  let succeeded = false;
   try {
     const entry = (seams.commands ?? COMMANDS).find((c) => c.name === name);
     if (!entry)
@@ -61,7 +62,9 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
         return lanes;
       },
     };
-    return await command.run(parsed, io);
+    const code = await command.run(parsed, io);
+    succeeded = true;
+    return code;
   } catch (e) {
     if (spec?.failOpen) {
       err(`lanes ${spec.name}: failed open (the call was allowed): ${e instanceof Error ? e.message : String(e)}\n`);
@@ -71,7 +74,9 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
-    await lanes?.close().catch(() => undefined);
+    // A command that failed (a locked store, a timeout, Ctrl-C) did not act as the session: no
+    // heartbeat, which could wait on the same lock again.
+    await lanes?.close({ heartbeat: succeeded }).catch(() => undefined);
   }
 }
 

@@ -41,7 +41,8 @@ export async function endSession(
   const notes: string[] = [];
   let snapshot: Snapshot | null = null;
   const wt = s.worktree && existsSync(s.worktree) ? s.worktree : null;
-  if (wt && (await status(wt)).length > 0) snapshot = (await snapshots.snapshot(wt, s.id, 'lanes end')).snapshot;
+  if (wt && (await status(wt)).length > 0)
+    snapshot = (await snapshots.snapshot(wt, s.id, options.reason ?? 'lanes end')).snapshot;
   const ended = await sessions.endRecord(id, options.reason ?? 'ended by lanes end');
   const result: EndResult = { ...ended, snapshot, worktreeRemoved: false, branchDeleted: null, notes };
   if (!options.removeWorktree) return result;

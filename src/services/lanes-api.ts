@@ -20,7 +20,9 @@ import type { SessionEnvironment } from './runtime-env.js';
 import type { AttachOptions, SessionView, StartOptions } from './sessions.js';
 import type { Snapshot, SnapshotResult } from './snapshots.js';
 import type { Json, Mutator } from './state.js';
-import type { SweepReport } from './sweep.js';
+import type { SweepOptions, SweepReport } from './sweep.js';
+
+export type { SweepOptions } from './sweep.js';
 import type { WaitOptions } from './wait.js';
 import type { CreatedWorktree } from './worktrees.js';
 
@@ -34,7 +36,7 @@ export interface LanesSessions {
    * doctor --fix): its uncommitted work is snapshotted first, then the session ends and releases
    * every claim in one transaction; optionally its worktree goes (never unsaved work).
    */
-  end(id: string, options?: EndOptions): Promise<EndResult>;
+  end(id: string, options?: EndOptions | string): Promise<EndResult>;
   /** The session this object acts as, with a clear error when unset, unknown or ended. */
   current(): Promise<SessionView>;
   get(id: string): Promise<SessionView>;
@@ -113,11 +115,6 @@ export interface LanesGuard {
   checkCommit(): Promise<{ blocked: string[]; warnings: string[] }>;
 }
 
-export interface SweepOptions {
-  dryRun?: boolean;
-  onProgress?: (done: number, total: number, worktree: string) => void;
-}
-
 export interface Lanes {
   /** The session this object acts as ($LANES_SESSION or the `session` option), or null. */
   readonly sessionId: string | null;
@@ -163,6 +160,9 @@ export interface Lanes {
   hook(event: HookEvent): Promise<HookDecision>;
   /** Refreshes the current session's lease (close() does it too). */
   heartbeat(): Promise<boolean>;
-  /** Heartbeats the current session, then closes the store. */
-  close(): Promise<void>;
+  /**
+   * Closes the store, first refreshing the session's lease (unless it was refreshed within the
+   * last second); `heartbeat: false` skips that (a command that failed did not act as the session).
+   */
+  close(options?: { heartbeat?: boolean }): Promise<void>;
 }

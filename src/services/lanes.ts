@@ -14,8 +14,6 @@ import { SessionService } from './sessions.js';
 import { SnapshotService } from './snapshots.js';
 import { StateService } from './state.js';
 
-export type { Lanes } from './lanes-api.js';
-
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
   store?: string;
@@ -62,8 +60,11 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const snapshots = new SnapshotService(ctx);
   // Loaded on use (here and below): `lanes hook` and `lanes exec` open the library in every tool
   // call and need little of it.
-  const end = async (id: string, o: EndOptions = {}): Promise<EndResult> =>
-    (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
+  // A string is the reason alone (the library's first API took it so).
+  const end = async (id: string, given: EndOptions | string = {}): Promise<EndResult> => {
+    const o = typeof given === 'string' ? { reason: given } : given;
+    return (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
+  };
   const guard = async () => new (await import('./guard.js')).GuardService(ctx, claims);
   let lastBeat = -Infinity;
   const heartbeat = async (): Promise<boolean> => {
@@ -173,11 +174,11 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     doctor: async (o = {}) => (await import('./doctor.js')).doctor(ctx, { state, end }, o),
     hook: async (event) => (await import('./hooks/policy.js')).decide(hooks(), event),
     heartbeat,
-    close: async () => {
+    close: async (o = {}) => {
       // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,
-      // an unreachable team store) must not turn a finished command into a failure.
-      // One refreshed within the last second needs no second write (`lanes exec -- true`).
-      if (ctx.sessionId && Date.now() - lastBeat > 1000) await heartbeat().catch(() => false);
+      // an unreachable team store) must not turn a finished command into a failure. One refreshed
+      // within the last second needs no second write (`lanes exec -- true`).
+      if (o.heartbeat !== false && ctx.sessionId && Date.now() - lastBeat > 1000) await heartbeat().catch(() => false);
       await store.close();
     },
   };

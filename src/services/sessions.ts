@@ -2,6 +2,7 @@ import { LanesError } from '../core/errors.js';
 import { assertSessionId, newSessionId } from '../core/ids.js';
 import type { SessionState } from '../core/liveness.js';
 import { identityOf } from '../core/process-identity.js';
+import { repoInfo } from '../git/repo.js';
 import type { ClaimRecord, SessionRecord } from '../store/types.js';
 import { unknownSession } from './context.js';
 import type { LanesContext, SessionLiveness } from './context.js';
@@ -84,7 +85,8 @@ export class SessionService {
       throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, {
         hint: 'attach a session to a running process',
       });
-    const repo = await this.ctx.repo();
+    // The agent's directory decides the repository (the object may have been opened elsewhere).
+    const repo = options.cwd === this.ctx.cwd ? await this.ctx.repo() : await repoInfo(options.cwd);
     return this.ctx.store.attachSession({
       id: assertSessionId(options.id),
       label: null,
@@ -156,10 +158,9 @@ export class SessionService {
   }
 
   /** Refreshes the session's lease; every lanes call made by a session does this. */
-  async heartbeat(id?: string): Promise<boolean> {
-    const target = id ?? this.ctx.sessionId;
-    if (!target) return false;
-    return this.ctx.store.touchSession(target);
+  async heartbeat(): Promise<boolean> {
+    if (!this.ctx.sessionId) return false;
+    return this.ctx.store.touchSession(this.ctx.sessionId);
   }
 }
 

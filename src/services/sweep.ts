@@ -67,6 +67,12 @@ async function lastWork(worktree: string, dirty: string[]): Promise<number> {
   }
 }
 
+export interface SweepOptions {
+  /** Report only; write no snapshot. */
+  dryRun?: boolean;
+  /** Called before each worktree is looked at. */
+  onProgress?: (done: number, total: number, worktree: string) => void;
+}
 /**
  * The pre-reboot save that cannot publish a stale copy (incident 3b): every worktree of the
  * repository and every session registered for it is visited; dirty work is snapshotted to private
@@ -76,7 +82,7 @@ async function lastWork(worktree: string, dirty: string[]): Promise<number> {
 export async function sweep(
   ctx: LanesContext,
   snapshots: SnapshotService,
-  options: { dryRun?: boolean; onProgress?: (done: number, total: number, worktree: string) => void } = {},
+  options: SweepOptions = {},
 ): Promise<SweepReport> {
   const repo = await ctx.repo();
   if (!repo)

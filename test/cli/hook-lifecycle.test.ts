@@ -182,7 +182,7 @@ test('malformed or unexpected input never blocks the agent: exit 0, nothing or {
     ],
   ];
   for (const [agent, event, input] of cases) {
-    const r = await hook(agent, event, input, opts);
+    const r = await hook(agent, event, input, { ...opts, failOpen: true });
     assert.equal(r.code, 0, `${agent} ${event} ${input.slice(0, 40)}: ${r.stderr}`);
     assert.ok(r.stdout === '' || r.stdout.trim() === '{}', `${agent} ${event}: stdout ${r.stdout}`);
     assert.ok(r.stdout === '' || agent === 'gemini');
@@ -195,6 +195,7 @@ test('malformed or unexpected input never blocks the agent: exit 0, nothing or {
   const r = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, S), {
     env: { ...env, LANES_STORE: bad },
     cwd: repo,
+    failOpen: true,
   });
   assert.deepEqual([r.code, r.stdout], [0, '']);
   assert.match(r.stderr, /failed open/);

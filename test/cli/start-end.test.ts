@@ -59,3 +59,18 @@ test('start -- CMD with nothing changed ends without a snapshot ref', async () =
   assert.deepEqual(snapshotsOf(repo), []);
   assert.equal(existsSync(repo), true);
 });
+
+test("start --worktree -- CMD: when the snapshot fails, CMD's exit code still comes through and the session stays, saying so", async () => {
+  const env = lanesEnv();
+  const repo = gitRepo();
+  // The command breaks its worktree's link to the repository: git can no longer read it there.
+  const r = await lanes(['start', '--worktree', '--', 'sh', '-c', 'echo y > b.txt; rm .git; exit 3'], {
+    env,
+    cwd: repo,
+  });
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /session s-[0-9a-z]+ was not ended \(.*\); its work is untouched: end it with `lanes end s-/);
+  const [s] = JSON.parse((await lanes(['ls', '--json'], { env })).stdout);
+  assert.equal(s.state, 'dead', 'not ended: its owner (lanes) exited, so doctor --fix will see it');
+  assert.equal(readFileSync(`${s.worktree}/b.txt`, 'utf8'), 'y\n');
+});

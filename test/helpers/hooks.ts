@@ -22,16 +22,25 @@ export function fixture(
   return p;
 }
 
-export function hook(
+/**
+ * Runs `lanes hook AGENT EVENT`. A hook that failed open (lanes' own trouble, allowed silently) is
+ * an error here unless the test expects it: otherwise a broken path (a module left out of the hot
+ * bundle, a store error) would pass as "allowed".
+ */
+export async function hook(
   agent: string,
   event: string,
   payload: unknown,
-  options: { env: Record<string, string>; cwd: string },
+  options: { env: Record<string, string>; cwd: string; failOpen?: boolean },
 ): Promise<RunResult> {
-  return lanes(['hook', agent, event], {
-    ...options,
+  const { failOpen, ...run } = options;
+  const r = await lanes(['hook', agent, event], {
+    ...run,
     input: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
+  if (!failOpen && /failed open/.test(r.stderr))
+    throw new Error(`lanes hook ${agent} ${event} failed open: ${r.stderr}`);
+  return r;
 }
 
 /** The single JSON object an agent reads from the hook's stdout. */

@@ -1,6 +1,7 @@
 // Runs a lanes command in-process against a library that only records what it is asked: flag
 // parsing tested apart from behaviour (the GitHub CLI's runF seam). The first library call stops
 // the command; the test reads which call it was and with which arguments.
+import { stripVTControlCharacters } from 'node:util';
 import type { Lanes, LanesOptions } from '../../src/index.js';
 import { runCommand } from '../../src/cli/runner.js';
 
@@ -50,8 +51,9 @@ export async function runWithSeam(argv: string[]): Promise<SeamResult> {
   let opened: Partial<LanesOptions> | null = null;
   const seen: { call: LibraryCall | null } = { call: null };
   const code = await runCommand(name, args, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
+    // Colours off whatever the environment says (picocolors colours under CI=true even in a pipe).
+    stdout: (t) => void (stdout += stripVTControlCharacters(t)),
+    stderr: (t) => void (stderr += stripVTControlCharacters(t)),
     open: async (options) => {
       opened = options;
       return recordingLibrary(seen);

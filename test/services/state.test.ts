@@ -143,3 +143,29 @@ test(
     await lib.close();
   },
 );
+
+test('state keys: getKey of an absent key (even one an object inherits, like toString) is E_NOT_FOUND; clearKey of the last key removes the state', async () => {
+  const { lib, session } = await world();
+  await assert.rejects(
+    lib.state.getKey(session, 'toString'),
+    (e: Error & { code?: string }) => e.code === 'E_NOT_FOUND',
+  );
+  assert.deepEqual(await lib.state.setKey(session, 'step', 'tests'), { step: 'tests' });
+  assert.equal(await lib.state.getKey(session, 'step'), 'tests');
+  await lib.state.setKey(session, '😀 ключ', [1, { a: null }]);
+  assert.deepEqual(await lib.state.getKey(session, '😀 ключ'), [1, { a: null }]);
+  assert.deepEqual(await lib.state.clearKey(session, 'step'), { '😀 ключ': [1, { a: null }] });
+  assert.deepEqual(
+    await lib.state.clearKey(session, 'absent'),
+    { '😀 ключ': [1, { a: null }] },
+    'clearing an absent key keeps the rest',
+  );
+  assert.equal(await lib.state.clearKey(session, '😀 ключ'), undefined);
+  assert.equal(await lib.state.get(session), undefined, 'the last key gone: no state at all');
+  await lib.state.mutate(session, () => 'not an object');
+  await assert.rejects(
+    lib.state.setKey(session, 'k', 1),
+    (e: Error & { code?: string }) => e.code === 'E_USAGE' && /not a JSON object/.test(e.message),
+  );
+  await lib.close();
+});

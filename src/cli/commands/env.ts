@@ -1,9 +1,10 @@
 import { EXIT } from '../../core/errors.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';
 
-const sh = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
+const sh = shellQuote;
 const fish = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 const dotenv = (v: string) =>
   `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$/g, '\\$').replace(/\n/g, '\\n')}"`;

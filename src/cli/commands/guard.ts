@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, LanesError } from '../../core/errors.js';
 import { shellQuote } from '../../core/shell-quote.js';
@@ -37,8 +36,10 @@ export const command: CommandSpec = {
         hint: 'unstage those paths (git restore --staged PATH) and commit only yours with `lanes commit -m MSG -- PATH…`',
       });
     }
-    // The hook runs `node FILE`: the real file, not the bin symlink (<prefix>/bin/lanes) it was started through.
-    const cli = `${shellQuote(process.execPath)} ${shellQuote(realFile(resolve(process.argv[1] ?? 'lanes')))}`;
+    // The hook runs `node FILE` with the path lanes was started through: for an installed package
+    // the bin link (<prefix>/bin/lanes), which stays valid across upgrades, unlike the file it
+    // points to in a versioned store (pnpm, volta). Node follows the link.
+    const cli = `${shellQuote(process.execPath)} ${shellQuote(resolve(process.argv[1] ?? 'lanes'))}`;
     const status =
       action === 'install'
         ? await guard.install({ protect, lanesCommand: cli })
@@ -56,11 +57,3 @@ export const command: CommandSpec = {
     return action === 'status' && !status.hooks.some((h) => h.installed) ? EXIT.error : EXIT.ok;
   },
 };
-
-function realFile(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}

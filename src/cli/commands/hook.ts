@@ -28,7 +28,7 @@ export const command: CommandSpec = {
   async run(args, io) {
     const agent = agentName(args.positionals[0] ?? '');
     try {
-      const { adapter, event } = parseHookCall(agent, args.positionals[1] ?? '', readPayload(), process.env);
+      const { adapter, event } = parseHookCall(agent, args.positionals[1] ?? '', readPayload, process.env);
       if (event.kind === 'ignore') return emit(adapter.render(event, ALLOW));
       const lanes = await io.lanes({ cwd: event.cwd, session: hookSessionId(event), notice: false });
       return emit(adapter.render(event, await lanes.hook(event)));

@@ -81,7 +81,15 @@ export const command: CommandSpec = {
       env: { ...process.env, LANES_SESSION: session.id },
     });
     // The one end path: the command's uncommitted work is snapshotted before the session ends.
-    await lanes.sessions.end(session.id, { reason });
+    // When that fails (git refusing, a full disk) the session stays open with its work untouched,
+    // and CMD's exit code still reaches the caller.
+    try {
+      await lanes.sessions.end(session.id, { reason });
+    } catch (e) {
+      io.stderr(
+        `lanes: session ${session.id} was not ended (${e instanceof Error ? e.message : String(e)}); its work is untouched: end it with \`lanes end ${session.id}\` or \`lanes doctor --fix\`\n`,
+      );
+    }
     return code;
   },
 };

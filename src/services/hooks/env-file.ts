@@ -1,4 +1,5 @@
 import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
+import { shellQuote } from '../../core/shell-quote.js';
 
 /**
  * Appends `export LANES_SESSION=<id>` to Claude Code's CLAUDE_ENV_FILE so the agent's later shell
@@ -6,7 +7,7 @@ import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs
  * write the same file); not written again when the line is already there (resume, compact).
  */
 export function writeEnvFile(file: string, sessionId: string): void {
-  const line = `export LANES_SESSION='${sessionId.replace(/'/g, `'\\''`)}'\n`;
+  const line = `export LANES_SESSION=${shellQuote(sessionId)}\n`;
   let current = '';
   try {
     current = readFileSync(file, 'utf8');

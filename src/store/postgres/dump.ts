@@ -1,6 +1,6 @@
 import type { PgConn } from './conn.js';
 import { notEmpty } from '../shared/errors.js';
-import { toClaim, toSession, toState } from '../shared/rows.js';
+import { dumpedSessionValues, toClaim, toSession, toState } from '../shared/rows.js';
 import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
 import type { DumpStore } from '../types.js';
 
@@ -44,24 +44,7 @@ export function pgDump(conn: PgConn): DumpStore {
           await q(
             `INSERT INTO ${conn.t('sessions')} (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at, ended_at, end_reason)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-            [
-              s.id,
-              s.label,
-              s.agent,
-              s.ticket,
-              s.repo,
-              s.worktree,
-              s.cwd,
-              s.owner.host,
-              s.owner.bootId,
-              s.owner.pid,
-              s.owner.startTime,
-              s.command,
-              s.createdAt,
-              s.lastSeenAt,
-              s.endedAt,
-              s.endReason,
-            ],
+            dumpedSessionValues(s),
           );
         }
         for (const f of d.fences) {

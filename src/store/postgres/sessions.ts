@@ -1,7 +1,7 @@
 import { sessionExists } from '../shared/errors.js';
 import type { PgConn, Q } from './conn.js';
 import { PG_NOW } from './schema.js';
-import { toClaim, toSession } from '../shared/rows.js';
+import { sessionValues, toClaim, toSession } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
@@ -18,21 +18,7 @@ async function insertNew(conn: PgConn, q: Q, s: NewSession, now: number): Promis
   const inserted = await q(
     `INSERT INTO ${conn.t('sessions')} (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [
-      s.id,
-      s.label,
-      s.agent,
-      s.ticket,
-      s.repo,
-      s.worktree,
-      s.cwd,
-      s.owner.host,
-      s.owner.bootId,
-      s.owner.pid,
-      s.owner.startTime,
-      s.command,
-      now,
-    ],
+    [...sessionValues(s), now],
   );
   return inserted.length > 0;
 }

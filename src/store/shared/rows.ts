@@ -1,4 +1,4 @@
-import type { ClaimRecord, GateRecord, SessionRecord, StateRecord } from '../types.js';
+import type { ClaimRecord, GateRecord, NewSession, SessionRecord, StateRecord } from '../types.js';
 
 export interface SessionRow {
   id: string;
@@ -107,4 +107,27 @@ export function stateFrom(t: Taken, stateOf: string | null): StateRecord | null 
   return stateOf !== null && t.s_value !== null
     ? { sessionId: stateOf, value: t.s_value, version: Number(t.s_version ?? 0), updatedAt: Number(t.s_updated ?? 0) }
     : null;
+}
+
+/** The columns every session insert writes, in this order: id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command. */
+export function sessionValues(s: NewSession): (string | number | null)[] {
+  return [
+    s.id,
+    s.label,
+    s.agent,
+    s.ticket,
+    s.repo,
+    s.worktree,
+    s.cwd,
+    s.owner.host,
+    s.owner.bootId,
+    s.owner.pid,
+    s.owner.startTime,
+    s.command,
+  ];
+}
+
+/** A dumped session's columns: sessionValues, then created_at, last_seen_at, ended_at, end_reason. */
+export function dumpedSessionValues(s: SessionRecord): (string | number | null)[] {
+  return [...sessionValues(s), s.createdAt, s.lastSeenAt, s.endedAt, s.endReason];
 }

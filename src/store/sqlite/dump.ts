@@ -1,6 +1,6 @@
 import type { SqliteConn } from './conn.js';
 import { notEmpty } from '../shared/errors.js';
-import { toClaim, toSession, toState } from '../shared/rows.js';
+import { dumpedSessionValues, toClaim, toSession, toState } from '../shared/rows.js';
 import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
 import type { DumpStore } from '../types.js';
 
@@ -33,25 +33,7 @@ export function sqliteDump(conn: SqliteConn): DumpStore {
         const ins =
           conn.stmt(`INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at, ended_at, end_reason)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-        for (const s of d.sessions)
-          ins.run(
-            s.id,
-            s.label,
-            s.agent,
-            s.ticket,
-            s.repo,
-            s.worktree,
-            s.cwd,
-            s.owner.host,
-            s.owner.bootId,
-            s.owner.pid,
-            s.owner.startTime,
-            s.command,
-            s.createdAt,
-            s.lastSeenAt,
-            s.endedAt,
-            s.endReason,
-          );
+        for (const s of d.sessions) ins.run(...dumpedSessionValues(s));
         const fence = conn.stmt(
           `INSERT INTO fences (scope, kind, name, last_token) VALUES (?, ?, ?, ?) ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = max(last_token, excluded.last_token)`,
         );

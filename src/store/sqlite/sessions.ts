@@ -1,6 +1,6 @@
 import { sessionExists } from '../shared/errors.js';
 import type { SqliteConn } from './conn.js';
-import { toClaim, toSession } from '../shared/rows.js';
+import { sessionValues, toClaim, toSession } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
@@ -16,22 +16,7 @@ function insertRow(conn: SqliteConn, s: NewSession, now: number): void {
       `INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(
-      s.id,
-      s.label,
-      s.agent,
-      s.ticket,
-      s.repo,
-      s.worktree,
-      s.cwd,
-      s.owner.host,
-      s.owner.bootId,
-      s.owner.pid,
-      s.owner.startTime,
-      s.command,
-      now,
-      now,
-    );
+    .run(...sessionValues(s), now, now);
 }
 
 /** Sessions on one SQLite connection; every read-modify-write is one IMMEDIATE transaction. */
