@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  existsSync,
   fsyncSync,
   lstatSync,
   openSync,
@@ -16,6 +17,7 @@ import { assertSessionId } from '../core/ids.js';
 import { assertOwner, decodeEnvelope, encodeEnvelope } from '../core/handoff-envelope.js';
 import type { Envelope } from '../core/handoff-envelope.js';
 import { runtimeRoot } from '../core/paths.js';
+import { unknownSession } from './context.js';
 import type { LanesContext } from './context.js';
 import { ensurePrivateDir } from './private-dir.js';
 
@@ -170,9 +172,16 @@ export class HandoffService {
   /** Reads a handoff of the current session (or of `from`) and proves who wrote it. */
   async get(name: string, options: { from?: string; session?: string } = {}): Promise<Envelope & { path: string }> {
     assertHandoffName(name);
-    const expected =
-      options.from !== undefined ? assertSessionId(options.from) : (await this.ctx.requireSession(options.session)).id;
-    const dir = this.dir(expected);
+    let expected: string;
+    if (options.from !== undefined) {
+      expected = assertSessionId(options.from);
+      // A reader names the writer: one the store never knew is a mistake to say, not "no handoff".
+      if (!(await this.ctx.store.getSession(expected))) throw unknownSession(expected, this.ctx.store.info.location);
+    } else expected = (await this.ctx.requireSession(options.session)).id;
+    // Reading creates nothing: a session that never wrote has no directory.
+    const root = ensurePrivateDir(runtimeRoot(this.ctx.env));
+    const dir = join(root, expected);
+    if (existsSync(dir)) ensurePrivateDir(dir);
     return { ...this.getAt(dir, name, expected), path: join(dir, name) };
   }
 

@@ -171,3 +171,21 @@ test("a session directory replaced by a symlink (someone else's directory) is re
   assert.match(r.stderr, /is a symlink or not a directory/);
   assert.deepEqual(readdirSync(elsewhere), [], 'nothing was written through the link');
 });
+
+test('get --from a session the store never knew is an unknown-session error; reading creates no directory', async () => {
+  const home = tmp('lanes-home-');
+  const env = lanesEnv(home);
+  const { a, b, as } = await twoSessions(env);
+  const unknown = await lanes(['handoff', 'get', 'x', '--from', 's-0000000000'], as(a));
+  assert.equal(unknown.code, 1, unknown.stderr);
+  assert.match(unknown.stderr, /session s-0000000000 is not known to the store/);
+  const never = await lanes(['handoff', 'get', 'x', '--from', b], as(a));
+  assert.equal(never.code, 1, never.stderr);
+  assert.match(never.stderr, new RegExp(`no handoff x from session ${b}`));
+  const mine = await lanes(['handoff', 'get', 'x'], as(a));
+  assert.equal(mine.code, 1, mine.stderr);
+  const run = join(home, 'run');
+  const dirs = readdirSync(run);
+  for (const id of ['s-0000000000', a, b])
+    assert.equal(dirs.includes(id), false, `${id} got a directory from a read: ${dirs.join(', ')}`);
+});

@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { LanesError } from '../../core/errors.js';
 import { openDatabase } from './driver.js';
 import { migrate } from './schema.js';
 import { sqliteError } from './errors.js';
@@ -59,7 +60,10 @@ export class SqliteConn {
     const busyMs = options.busyTimeoutMs ?? 5000;
     let db: BetterSqlite3.Database | undefined;
     try {
-      if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      if (file !== ':memory:') {
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        closedToOthers(file);
+      }
       const conn = openDatabase(file, { timeout: busyMs });
       db = conn;
       // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports SQLITE_BUSY for it
@@ -125,5 +129,40 @@ export class SqliteConn {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * The store file, created 0600 before SQLite opens it (SQLite gives the WAL and SHM files the
+ * database file's mode), or tightened to 0600 when an earlier lanes created it readable by others.
+ * One stat on the common path: every hook call opens the store.
+ */
+function closedToOthers(file: string): void {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (!st) {
+    try {
+      closeSync(
+        openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600),
+      );
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return; // another process created it first, 0600 too
+      throw new LanesError('E_STORE_IO', `cannot create the store ${file} (${code ?? (e as Error).message})`, {
+        hint:
+          code === 'ENOSPC' || code === 'EDQUOT'
+            ? `the disk holding ${dirname(file)} is full: free some space`
+            : `check the permissions of ${dirname(file)}`,
+        details: { file, code },
+      });
+    }
+    return;
+  }
+  if ((st.mode & 0o077) === 0 || st.uid !== process.getuid?.()) return;
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(f, 0o600);
+    } catch {
+      // a WAL or SHM that is not there (no one has the store open) needs nothing
+    }
   }
 }
