@@ -24,6 +24,11 @@ export function unknownSession(id: string, location: string, hint = 'list sessio
   });
 }
 
+/** The one "session has ended" error (why it ended, when known, and what to do instead). */
+export function sessionEnded(id: string, why: string, hint = 'start a new session with `lanes start`'): LanesError {
+  return new LanesError('E_SESSION_ENDED', `session ${id} has ended (${why})`, { hint, details: { session: id } });
+}
+
 /** Everything a service needs, built once per openLanes(). */
 export class LanesContext {
   readonly host = hostId();
@@ -134,10 +139,7 @@ export class LanesContext {
         'check LANES_SESSION / LANES_STORE, list sessions with `lanes ls --all`, or start a new one with `lanes start`',
       );
     if (session.endedAt !== null) {
-      throw new LanesError('E_SESSION_ENDED', `session ${id} has ended (${session.endReason ?? 'no reason given'})`, {
-        hint: 'start a new session with `lanes start`',
-        details: { session: id },
-      });
+      throw sessionEnded(id, session.endReason ?? 'no reason given');
     }
     return session;
   }

@@ -1,5 +1,5 @@
 import { LanesError } from '../core/errors.js';
-import type { GateRecord, StateChange, StateRecord } from '../store/types.js';
+import type { GateRecord, StateChange, StateOwner, StateRecord } from '../store/types.js';
 import type { LanesContext } from './context.js';
 import { describeHolder } from './describe.js';
 import { waitFor } from './wait.js';
@@ -9,6 +9,8 @@ export interface HeldGate {
   token: number;
   /** The session's state, read in the same step that took the gate. */
   state: StateRecord | null;
+  /** Whether that session is in the store and open, read in the same step (null: no session's state). */
+  owner: StateOwner | null;
   /** Applies the change and releases, atomically and only if the gate is still ours (E_FENCED otherwise). */
   release(change: StateChange): Promise<void>;
 }
@@ -79,6 +81,7 @@ export async function acquireGate(
   return {
     token: attempt.token,
     state: attempt.state,
+    owner: attempt.owner,
     async release(change: StateChange) {
       clearInterval(renew);
       await ctx.store.releaseGate(name, attempt.token, stateOf, change);

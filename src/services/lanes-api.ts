@@ -62,11 +62,15 @@ export interface LanesClaims {
 }
 
 export interface LanesState {
-  /** The last committed state of a session (never waits). */
+  /** The last committed state of a session, ended or not (never waits); E_UNKNOWN_SESSION for one the store never knew. */
   get(session: string): Promise<Json | undefined>;
   /** One key of a session's state (E_NOT_FOUND when absent). */
   getKey(session: string, key: string): Promise<Json>;
-  /** Runs fn under the session's gate and stores what it returns (CLEAR deletes). */
+  /**
+   * Runs fn under the session's gate and stores what it returns (CLEAR deletes). A session the
+   * store does not know is E_UNKNOWN_SESSION; an ended session's state can be cleared, not written
+   * (E_SESSION_ENDED); both are read in the same step that takes the gate.
+   */
   mutate(session: string, fn: Mutator, options?: WaitOptions): Promise<Json | undefined>;
   /** Sets one key under the gate; returns the whole new state. */
   setKey(session: string, key: string, value: Json, options?: WaitOptions): Promise<Json | undefined>;

@@ -4,7 +4,7 @@ import { LanesError } from '../core/errors.js';
 import { openStore } from '../store/open.js';
 import { ClaimService } from './claims.js';
 import { loadConfig, resolveStore } from './config.js';
-import { LanesContext } from './context.js';
+import { LanesContext, unknownSession } from './context.js';
 import type { Notice } from './context.js';
 import type { EndOptions, EndResult } from './end-session.js';
 import { HandoffService } from './handoffs.js';
@@ -66,6 +66,10 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     return (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
   };
   const guard = async () => new (await import('./guard.js')).GuardService(ctx, claims);
+  // Reading the state of a session the store never knew is a mistake to say, not an empty state.
+  const known = async (id: string): Promise<void> => {
+    if (!(await sessions.find(id))) throw unknownSession(id, store.info.location);
+  };
   let lastBeat = -Infinity;
   const heartbeat = async (): Promise<boolean> => {
     const ok = await sessions.heartbeat();
@@ -111,8 +115,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       assertFenced: (resource, token) => claims.assertFenced(resource, token),
     },
     state: {
-      get: (id) => state.get(id),
-      getKey: (id, key) => state.getKey(id, key),
+      get: async (id) => (await known(id), state.get(id)),
+      getKey: async (id, key) => (await known(id), state.getKey(id, key)),
       mutate: (id, fn, o) => state.mutate(id, fn, o),
       setKey: (id, key, value, o) => state.setKey(id, key, value, o),
       clearKey: (id, key, o) => state.clearKey(id, key, o),

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { LanesError } from '../core/errors.js';
 import { assertSessionId } from '../core/ids.js';
 import type { StateChange } from '../store/types.js';
+import { sessionEnded, unknownSession } from './context.js';
 import type { LanesContext } from './context.js';
 import { acquireGate } from './gate.js';
 import type { WaitOptions } from './wait.js';
@@ -73,6 +74,11 @@ export class StateService {
       `the state gate of session ${sessionId}`,
       options,
     );
+    if (gate.owner === 'unknown') {
+      // Read in the step that took the gate: no state is ever written for a session the store lacks.
+      await gate.release({ kind: 'keep' });
+      throw unknownSession(sessionId, this.ctx.store.info.location);
+    }
     const before = gate.state?.value;
     const own: Frame = { value: before === undefined ? undefined : (JSON.parse(before) as Json) };
     let change: StateChange;
@@ -84,6 +90,9 @@ export class StateService {
       const after = serialize(own.value, sessionId);
       change =
         after === before ? { kind: 'keep' } : after === undefined ? { kind: 'delete' } : { kind: 'set', value: after };
+      // An ended session's state can be read and cleared, never written: the session is over.
+      if (change.kind === 'set' && gate.owner === 'ended')
+        throw sessionEnded(sessionId, 'its state is kept for reading and clearing only');
     } catch (e) {
       await gate.release({ kind: 'keep' });
       throw e;

@@ -63,8 +63,19 @@ export interface StateRecord {
   updatedAt: number;
 }
 
+/** Whether the session whose state a gate guards is in the store, and open (read in the same step). */
+export type StateOwner = 'open' | 'ended' | 'unknown';
+
 export type GateAttempt =
-  | { acquired: true; token: number; previous: GateRecord | null; previousWhy: string; state: StateRecord | null }
+  | {
+      acquired: true;
+      token: number;
+      previous: GateRecord | null;
+      previousWhy: string;
+      state: StateRecord | null;
+      /** null when the gate guards no session's state. */
+      owner: StateOwner | null;
+    }
   | { acquired: false; holder: GateRecord };
 
 /** What to do with a session's state when a gate is released. */

@@ -74,3 +74,27 @@ test("start --worktree -- CMD: when the snapshot fails, CMD's exit code still co
   assert.equal(s.state, 'dead', 'not ended: its owner (lanes) exited, so doctor --fix will see it');
   assert.equal(readFileSync(`${s.worktree}/b.txt`, 'utf8'), 'y\n');
 });
+
+test('state of a session the store never knew is refused (exit 1, nothing stored); an ended one is read and cleared, never written', async () => {
+  const env = lanesEnv();
+  for (const args of [['set', 'k', '1'], ['get'], ['get', 'k'], ['clear'], ['clear', 'k']]) {
+    const r = await lanes(['state', ...args, '--session', 's-0000000000'], { env });
+    assert.equal(r.code, 1, `state ${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /session s-0000000000 is not known to the store/);
+  }
+  const status = JSON.parse((await lanes(['store', 'status', '--json'], { env })).stdout);
+  assert.equal(status.counts.stateRecords, 0, 'nothing was stored for the unknown session');
+  const id = (await lanes(['start', '--pid', String(process.pid)], { env })).stdout.trim();
+  assert.equal((await lanes(['state', 'set', 'k', '1', '--session', id], { env })).code, 0);
+  assert.equal((await lanes(['end', id], { env })).code, 0);
+  const set = await lanes(['state', 'set', 'k', '2', '--session', id], { env });
+  assert.equal(set.code, 1, set.stderr);
+  assert.match(set.stderr, new RegExp(`session ${id} has ended`));
+  assert.equal(
+    (await lanes(['state', 'get', 'k', '--session', id], { env })).stdout.trim(),
+    '1',
+    'readable, unchanged',
+  );
+  assert.equal((await lanes(['state', 'clear', '--session', id], { env })).code, 0, 'clearing it is allowed');
+  assert.equal((await lanes(['state', 'get', '--session', id], { env })).stdout.trim(), '{}');
+});

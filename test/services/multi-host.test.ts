@@ -108,7 +108,12 @@ test(
         ['host-x', 'host-x'],
         ['host-x', 'host-y'],
       ] as const) {
-        const session = `gate-${waiterHost}`;
+        // The state's session must be in the store (a gate take refuses one it does not know).
+        const started = await lanes(['start', '--label', `gate-${waiterHost}`, '--pid', String(process.pid)], {
+          env: teamEnv(url, waiterHost),
+        });
+        assert.equal(started.code, 0, started.stderr);
+        const session = started.stdout.trim();
         const holder = node('state-holder.mjs', [session, '{"v":"lost"}'], {
           env: teamEnv(url, holderHost, { LANES_GATE_LEASE_MS: '1000', LANES_LEASE_MS: '1000' }),
         });

@@ -6,6 +6,7 @@ import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewSession, OwnerJudge, Store } from '../../src/store/types.js';
 import type { ResourceRef } from '../../src/core/resource.js';
+import { gateOwnerContract } from './contract-gates.js';
 
 export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -283,5 +284,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       await store.releaseGate('state:s', taker.acquired ? taker.token : 0, 's', { kind: 'delete' });
       assert.equal(await store.readState('s'), null);
     });
+
+    gateOwnerContract(() => store);
   });
 }

@@ -1,7 +1,7 @@
 import { fenced } from '../shared/errors.js';
 import type { PgConn } from './conn.js';
 import { PG_NOW } from './schema.js';
-import { stateFrom, toGate, toState } from '../shared/rows.js';
+import { ownerFrom, stateFrom, toGate, toState } from '../shared/rows.js';
 import type { GateRow, StateRow, Taken } from '../shared/rows.js';
 import type { GateAttempt, GateHolder, GateRecord, GateStore } from '../types.js';
 
@@ -17,7 +17,8 @@ function takeFree(conn: PgConn, anyHolder: boolean): string {
   return `UPDATE ${conn.t('gates')} SET token = token + 1, session_id = $1, host = $2, boot_id = $3, pid = $4, start_time = $5, command = $6,
     acquired_at = ${PG_NOW}, lease_until = ${PG_NOW} + $7 WHERE name = $8${anyHolder ? '' : ' AND pid IS NULL'}
     RETURNING token, (SELECT value FROM ${st} WHERE session_id = $9) AS s_value, (SELECT version FROM ${st} WHERE session_id = $9) AS s_version,
-      (SELECT updated_at FROM ${st} WHERE session_id = $9) AS s_updated`;
+      (SELECT updated_at FROM ${st} WHERE session_id = $9) AS s_updated,
+      (SELECT CASE WHEN ended_at IS NULL THEN 1 ELSE 2 END FROM ${conn.t('sessions')} WHERE id = $9) AS s_session`;
 }
 
 const args = (h: GateHolder, leaseMs: number, name: string, stateOf: string | null) => [
@@ -56,6 +57,7 @@ export function pgGates(conn: PgConn): GateStore {
           previous: null,
           previousWhy: '',
           state: stateFrom(fast, stateOf),
+          owner: ownerFrom(fast, stateOf),
         };
       return conn.tx(async (q, now): Promise<GateAttempt> => {
         await q(
@@ -79,6 +81,7 @@ export function pgGates(conn: PgConn): GateStore {
           previous,
           previousWhy,
           state: taken ? stateFrom(taken, stateOf) : null,
+          owner: taken ? ownerFrom(taken, stateOf) : null,
         };
       });
     },

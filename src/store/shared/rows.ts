@@ -1,4 +1,4 @@
-import type { ClaimRecord, GateRecord, NewSession, SessionRecord, StateRecord } from '../types.js';
+import type { ClaimRecord, GateRecord, NewSession, SessionRecord, StateOwner, StateRecord } from '../types.js';
 
 export interface SessionRow {
   id: string;
@@ -55,6 +55,15 @@ export interface Taken {
   s_value: string | null;
   s_version: number | null;
   s_updated: number | null;
+  /** 1: the session is open, 2: ended, null: not in the store. */
+  s_session: number | null;
+}
+
+/** The session's standing as a gate take read it (its s_session column). */
+export function ownerFrom(t: Pick<Taken, 's_session'>, stateOf: string | null): StateOwner | null {
+  if (stateOf === null) return null;
+  const s = t.s_session === null ? null : Number(t.s_session);
+  return s === 1 ? 'open' : s === 2 ? 'ended' : 'unknown';
 }
 
 export function toSession(r: SessionRow): SessionRecord {

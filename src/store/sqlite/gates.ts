@@ -1,7 +1,7 @@
 import { fenced } from '../shared/errors.js';
 import { NOW } from './conn.js';
 import type { SqliteConn } from './conn.js';
-import { stateFrom, toGate, toState } from '../shared/rows.js';
+import { ownerFrom, stateFrom, toGate, toState } from '../shared/rows.js';
 import type { GateRow, StateRow, Taken } from '../shared/rows.js';
 import type { GateAttempt, GateHolder, GateRecord, GateStore, StateRecord } from '../types.js';
 
@@ -15,7 +15,8 @@ import type { GateAttempt, GateHolder, GateRecord, GateStore, StateRecord } from
 const TAKE_FREE = `UPDATE gates SET token = token + 1, session_id = @session, host = @host, boot_id = @boot, pid = @pid,
   start_time = @start, command = @command, acquired_at = ${NOW}, lease_until = ${NOW} + @lease WHERE name = @name AND pid IS NULL
   RETURNING token, (SELECT value FROM state WHERE session_id = @stateOf) AS s_value,
-    (SELECT version FROM state WHERE session_id = @stateOf) AS s_version, (SELECT updated_at FROM state WHERE session_id = @stateOf) AS s_updated`;
+    (SELECT version FROM state WHERE session_id = @stateOf) AS s_version, (SELECT updated_at FROM state WHERE session_id = @stateOf) AS s_updated,
+    (SELECT CASE WHEN ended_at IS NULL THEN 1 ELSE 2 END FROM sessions WHERE id = @stateOf) AS s_session`;
 
 function takeArgs(h: GateHolder, leaseMs: number, name: string, stateOf: string | null) {
   return {
@@ -39,6 +40,15 @@ function holderArgs(h: GateHolder): unknown[] {
 function stateRow(conn: SqliteConn, sessionId: string): StateRecord | null {
   const row = conn.stmt(`SELECT * FROM state WHERE session_id = ?`).get(sessionId) as StateRow | undefined;
   return row ? toState(row) : null;
+}
+
+/** The s_session column of a take, for the path that inserts the gate row. */
+function sessionStanding(conn: SqliteConn, stateOf: string | null): Pick<Taken, 's_session'> {
+  if (stateOf === null) return { s_session: null };
+  const row = conn
+    .stmt(`SELECT CASE WHEN ended_at IS NULL THEN 1 ELSE 2 END AS s_session FROM sessions WHERE id = ?`)
+    .get(stateOf) as Pick<Taken, 's_session'> | undefined;
+  return row ?? { s_session: null };
 }
 
 const FREE = `UPDATE gates SET pid = NULL, session_id = NULL, command = NULL WHERE name = ? AND token = ? AND pid IS NOT NULL`;
@@ -67,7 +77,14 @@ export function sqliteGates(conn: SqliteConn): GateStore {
         () => conn.stmt(TAKE_FREE).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken | undefined,
       );
       if (fast)
-        return { acquired: true, token: fast.token, previous: null, previousWhy: '', state: stateFrom(fast, stateOf) };
+        return {
+          acquired: true,
+          token: fast.token,
+          previous: null,
+          previousWhy: '',
+          state: stateFrom(fast, stateOf),
+          owner: ownerFrom(fast, stateOf),
+        };
       return conn.immediate((now): GateAttempt => {
         const row = conn.stmt(`SELECT * FROM gates WHERE name = ?`).get(name) as GateRow | undefined;
         let previous: GateRecord | null = null;
@@ -84,6 +101,7 @@ export function sqliteGates(conn: SqliteConn): GateStore {
             previous,
             previousWhy,
             state: stateOf === null ? null : stateRow(conn, stateOf),
+            owner: ownerFrom(sessionStanding(conn, stateOf), stateOf),
           };
         }
         if (row.pid !== null) {
@@ -97,7 +115,14 @@ export function sqliteGates(conn: SqliteConn): GateStore {
         const taken = conn
           .stmt(TAKE_FREE.replace('AND pid IS NULL', ''))
           .get(takeArgs(holder, leaseMs, name, stateOf)) as Taken;
-        return { acquired: true, token: taken.token, previous, previousWhy, state: stateFrom(taken, stateOf) };
+        return {
+          acquired: true,
+          token: taken.token,
+          previous,
+          previousWhy,
+          state: stateFrom(taken, stateOf),
+          owner: ownerFrom(taken, stateOf),
+        };
       });
     },
 
