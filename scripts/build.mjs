@@ -6,43 +6,31 @@
 // LANES_SPLIT=1 builds the split variant for comparison.
 import { build } from 'esbuild';
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
-import { basename, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 rmSync('dist', { recursive: true, force: true });
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
-// src/cli/registry.ts lists every command with a loader; a bundle that must not run a command gets
-// an empty module in its place: the dispatcher (dist/cli.cjs) runs none, dist/hot.cjs only the hot ones.
-// The services only the cold commands reach (through the library object's lazy imports) are left
-// out of dist/hot.cjs the same way: less to read, compile and collect in every tool call.
+// A module a bundle must not run is replaced, at build time, by one that throws if it ever runs:
+// src/cli/registry.ts loads every command with a dynamic import, and dist/hot.cjs runs only the hot
+// ones; the services only the cold commands reach (through the library object's lazy imports) are
+// left out of it the same way: less to read, compile and collect in every tool call.
+const COMMAND = /^src\/cli\/commands\/([a-z-]+)\.ts$/;
 const COLD_SERVICES = new Set(
-  ['doctor', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees'].map((n) => resolve(`src/services/${n}.ts`)),
+  ['doctor', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees'].map((n) => `src/services/${n}.ts`),
 );
-const coldServiceStubs = {
-  name: 'cold-service-stubs',
+const stubs = (bundle, leaveOut) => ({
+  name: `stubs-${bundle}`,
   setup(b) {
-    b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (a) => {
-      const file = resolve(a.resolveDir, a.path.replace(/\.js$/, '.ts'));
-      return a.kind === 'dynamic-import' && COLD_SERVICES.has(file)
-        ? { path: relative(process.cwd(), file), namespace: 'cold-stub' }
-        : undefined;
+    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (a) => {
+      if (a.kind !== 'dynamic-import') return undefined;
+      // Relative to the checkout: the name lands in the source map, which must not name the checkout.
+      const file = relative(process.cwd(), resolve(a.resolveDir, a.path.replace(/\.js$/, '.ts')));
+      return leaveOut(file) ? { path: file, namespace: 'stub' } : undefined;
     });
-    b.onLoad({ filter: /.*/, namespace: 'cold-stub' }, (a) => ({
-      contents: `throw new Error('lanes: ${basename(a.path)} is not in the hot bundle');`,
-      loader: 'js',
-    }));
-  },
-};
-const commandStubs = (keep) => ({
-  name: 'command-stubs',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (a) => {
-      const name = a.path.slice('./commands/'.length, -'.js'.length);
-      return keep(name) ? undefined : { path: name, namespace: 'command-stub' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'command-stub' }, (a) => ({
-      contents: `throw new Error('lanes: the command ${a.path} is not in this bundle');`,
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, (a) => ({
+      contents: `throw new Error('lanes: ${a.path} is not in the ${bundle} bundle');`,
       loader: 'js',
     }));
   },
@@ -54,7 +42,7 @@ const registry = await build({
   write: false,
   format: 'esm',
   platform: 'node',
-  plugins: [commandStubs(() => false)],
+  plugins: [stubs('registry', (file) => COMMAND.test(file))],
   logLevel: 'warning',
 });
 const { COMMANDS } = await import(
@@ -84,7 +72,9 @@ await build({
   entryPoints: { hot: 'src/cli/hot.ts' },
   external: ['*.node', 'cli-table3'],
   minify: true,
-  plugins: [commandStubs((name) => hot.has(name)), coldServiceStubs],
+  plugins: [
+    stubs('hot', (file) => COLD_SERVICES.has(file) || (COMMAND.test(file) && !hot.has(file.match(COMMAND)[1]))),
+  ],
 });
 await build({
   ...cjs,

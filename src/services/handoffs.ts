@@ -116,10 +116,14 @@ export interface HandoffWritten {
 export class HandoffService {
   constructor(private readonly ctx: LanesContext) {}
 
-  /** The session's private runtime directory (0700), created on first use. */
-  dir(sessionId: string): string {
+  /**
+   * The session's private runtime directory (0700), created on first use; with `create: false`
+   * (a reader) only checked when it exists, so a session that never wrote gets none.
+   */
+  dir(sessionId: string, options: { create?: boolean } = {}): string {
     const root = ensurePrivateDir(runtimeRoot(this.ctx.env));
-    return ensurePrivateDir(join(root, assertSessionId(sessionId)));
+    const dir = join(root, assertSessionId(sessionId));
+    return options.create === false && !existsSync(dir) ? dir : ensurePrivateDir(dir);
   }
 
   /** A per-session path for a tool that must write its own file (e.g. meta.json). */
@@ -178,10 +182,7 @@ export class HandoffService {
       // A reader names the writer: one the store never knew is a mistake to say, not "no handoff".
       if (!(await this.ctx.store.getSession(expected))) throw unknownSession(expected, this.ctx.store.info.location);
     } else expected = (await this.ctx.requireSession(options.session)).id;
-    // Reading creates nothing: a session that never wrote has no directory.
-    const root = ensurePrivateDir(runtimeRoot(this.ctx.env));
-    const dir = join(root, expected);
-    if (existsSync(dir)) ensurePrivateDir(dir);
+    const dir = this.dir(expected, { create: false });
     return { ...this.getAt(dir, name, expected), path: join(dir, name) };
   }
 

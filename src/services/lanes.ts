@@ -59,8 +59,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const handoffs = new HandoffService(ctx);
   const snapshots = new SnapshotService(ctx);
   // Loaded on use (here and below): `lanes hook` and `lanes exec` open the library in every tool
-  // call and need little of it.
-  // A string is the reason alone (the library's first API took it so).
+  // call and need little of it. A string as the end's options is the reason alone (the library's
+  // first API took it so).
   const end = async (id: string, given: EndOptions | string = {}): Promise<EndResult> => {
     const o = typeof given === 'string' ? { reason: given } : given;
     return (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
@@ -85,7 +85,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       findSession: (id) => sessions.find(id),
       attachSession: (o) => sessions.attach(o),
       claimsIn: (scopes) => store.listClaims({ scopes }),
-      statesOf: (ids) => store.readStates(ids),
+      readStates: (ids) => store.readStates(ids),
       mutateState: (id, fn) => state.mutate(id, fn),
       config: (worktree) => loadConfig(ctx, worktree),
       snapshot: (worktree, id, why) => snapshots.snapshot(worktree, id, why),

@@ -4,29 +4,12 @@
 // the judge here treats pid 666 as dead so the rules can be tested on any backend.
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import type { NewSession, OwnerJudge, Store } from '../../src/store/types.js';
+import type { Store } from '../../src/store/types.js';
 import type { ResourceRef } from '../../src/core/resource.js';
 import { gateOwnerContract } from './contract-gates.js';
+import { DEAD_PID, judge, session } from './fixtures.js';
 
 export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
-
-const DEAD_PID = 666;
-const judge: OwnerJudge = (owner) =>
-  owner.pid === DEAD_PID ? { live: false, why: 'dead for the test' } : { live: true, why: '' };
-
-function session(id: string, pid = 100): NewSession {
-  return {
-    id,
-    label: `label ${id}`,
-    agent: 'test',
-    ticket: 'SEAT-1',
-    repo: '/r/.git',
-    worktree: '/r',
-    cwd: '/r',
-    owner: { host: 'h', bootId: 'b', pid, startTime: '1' },
-    command: null,
-  };
-}
 
 const REPO = 'repo:/r/.git';
 const ref = (kind: string, name: string, scope = REPO): ResourceRef => ({ kind, name, scope });

@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
 import { tmp } from '../helpers/env.js';
+import { session } from './fixtures.js';
 
 // The store holds every session's identity, claims and state: only its owner may read it, even in
 // a LANES_HOME (or --store directory) that others can enter (issue 13, item 4).
@@ -16,17 +17,7 @@ test('a new store and its WAL and SHM files are created 0600 in a directory othe
   chmodSync(dir, 0o755);
   const file = join(dir, 'lanes.db');
   const store = SqliteStore.open(file);
-  await store.insertSession({
-    id: 's-mode000001',
-    label: null,
-    agent: null,
-    ticket: null,
-    repo: null,
-    worktree: null,
-    cwd: dir,
-    owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' },
-    command: null,
-  });
+  await store.insertSession(session('s-mode000001'));
   assert.equal(existsSync(`${file}-wal`), true, 'the store is open in WAL mode');
   for (const f of [file, `${file}-wal`, `${file}-shm`]) assert.equal(mode(f).toString(8), '600', f);
   await store.close();

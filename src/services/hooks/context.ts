@@ -23,7 +23,7 @@ export interface HookContext {
   /** The claims of these scopes (`repo:<id>`, `host:<id>`). */
   claimsIn(scopes: string[]): Promise<ClaimRecord[]>;
   /** The stored state of several sessions, in one read. */
-  statesOf(sessionIds: string[]): Promise<StateRecord[]>;
+  readStates(sessionIds: string[]): Promise<StateRecord[]>;
   /** A change of one session's state under its gate. */
   mutateState(sessionId: string, fn: Mutator): Promise<unknown>;
   /** lanes.toml of a worktree merged with the user config. */

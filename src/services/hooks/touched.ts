@@ -15,7 +15,7 @@ export function touchedOf(state: Json | undefined): string[] {
 
 /** The touched paths of several sessions, in one store read. */
 export async function touchedOfSessions(ctx: HookContext, sessionIds: string[]): Promise<Map<string, string[]>> {
-  const rows = await ctx.statesOf(sessionIds);
+  const rows = await ctx.readStates(sessionIds);
   return new Map(rows.map((r) => [r.sessionId, touchedOf(JSON.parse(r.value) as Json)]));
 }
 
