@@ -32,24 +32,29 @@ test("start --worktree -- CMD: the command's uncommitted change is snapshotted w
   assert.equal(readFileSync(`${s.worktree}/a.txt`, 'utf8'), 'x\n', 'the work itself stays in the worktree');
 });
 
-test('start --worktree -- CMD killed by a signal forwarded from lanes: snapshot, then end', async () => {
-  const env = lanesEnv();
-  const repo = gitRepo();
-  const child = lanesChild(
-    ['start', '--worktree', '--label', 'killed', '--', 'sh', '-c', 'echo y > b.txt; echo ready; exec sleep 60'],
-    { env, cwd: repo },
-  );
-  await child.waitFor(/ready/);
-  child.proc.kill('SIGTERM');
-  const exit = await child.exited;
-  assert.equal(exit.code, 143, child.stderr);
-  const refs = snapshotsOf(repo);
-  assert.equal(refs.length, 1, `one snapshot ref, got ${refs.join(', ')}`);
-  assert.equal(git(repo, 'show', `${refs[0]}:b.txt`), 'y\n');
-  const [s] = JSON.parse((await lanes(['ls', '--all', '--json'], { env })).stdout);
-  assert.equal(s.state, 'ended');
-  assert.equal(s.endReason, 'command killed by SIGTERM');
-});
+// Bounded: a lanes that stopped forwarding the signal would leave `sleep 60` running and the wait hanging.
+test(
+  'start --worktree -- CMD killed by a signal forwarded from lanes: snapshot, then end',
+  { timeout: 30_000 },
+  async () => {
+    const env = lanesEnv();
+    const repo = gitRepo();
+    const child = lanesChild(
+      ['start', '--worktree', '--label', 'killed', '--', 'sh', '-c', 'echo y > b.txt; echo ready; exec sleep 60'],
+      { env, cwd: repo },
+    );
+    await child.waitFor(/ready/);
+    child.proc.kill('SIGTERM');
+    const exit = await child.exited;
+    assert.equal(exit.code, 143, child.stderr);
+    const refs = snapshotsOf(repo);
+    assert.equal(refs.length, 1, `one snapshot ref, got ${refs.join(', ')}`);
+    assert.equal(git(repo, 'show', `${refs[0]}:b.txt`), 'y\n');
+    const [s] = JSON.parse((await lanes(['ls', '--all', '--json'], { env })).stdout);
+    assert.equal(s.state, 'ended');
+    assert.equal(s.endReason, 'command killed by SIGTERM');
+  },
+);
 
 test('start -- CMD with nothing changed ends without a snapshot ref', async () => {
   const env = lanesEnv();
