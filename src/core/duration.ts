@@ -1,19 +1,39 @@
 import { LanesError } from './errors.js';
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+const ORDER = ['h', 'm', 's', 'ms'];
+/** Longer than anyone waits for a claim; also keeps the sum a safe integer. */
+const MAX_MS = 366 * 24 * 3_600_000;
 
-/** Parses `500ms`, `30s`, `2m`, `1h`, `1m30s` or a bare number of seconds. */
+function usage(flag: string, text: string, why: string, hint = 'write a duration like 500ms, 30s, 2m, 1h or 1m30s') {
+  return new LanesError('E_USAGE', `${flag}: ${why} in ${JSON.stringify(text)}`, { hint });
+}
+
+/**
+ * Parses `500ms`, `30s`, `2m`, `1h`, `1m30s`: numbers each with a unit, largest unit first, each
+ * unit at most once. A bare `30` is refused rather than guessed (seconds? minutes?), and `1h1h`
+ * or `30s1m` are refused as likely typos.
+ */
 export function parseDuration(text: string, flag = 'duration'): number {
   const trimmed = text.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  if (/^\d+(\.\d+)?$/.test(trimmed))
+    throw usage(flag, text, 'no unit', `say the unit: ${trimmed}s, ${trimmed}m or ${trimmed}ms`);
   const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  const joined = parts.map((p) => p[0]).join('');
-  if (parts.length === 0 || joined !== trimmed) {
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed)
     throw new LanesError('E_USAGE', `${flag}: cannot read ${JSON.stringify(text)} as a duration`, {
       hint: 'write a duration like 500ms, 30s, 2m, 1h or 1m30s',
     });
+  let last = -1;
+  let total = 0;
+  for (const [, num, unit] of parts) {
+    const at = ORDER.indexOf(unit ?? '');
+    if (at === last) throw usage(flag, text, `the unit "${unit}" twice`);
+    if (at < last) throw usage(flag, text, 'units out of order', 'write the largest unit first, as in 1m30s');
+    last = at;
+    total += Number(num) * (UNITS[unit ?? ''] ?? 0);
   }
-  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * (UNITS[p[2] ?? 's'] ?? 1000), 0));
+  if (!(total <= MAX_MS)) throw usage(flag, text, 'a duration too long', 'use at most 366 days (8784h)');
+  return Math.round(total);
 }
 
 export function formatAge(ms: number): string {

@@ -24,6 +24,38 @@ const KIND = /^[a-z][a-z0-9-]*$/;
 const REPO_KINDS = new Set(['ticket', 'path', 'branch']);
 const MAX_NAME = 1024;
 
+/**
+ * Characters that make two different names look alike or reorder what a reader sees: C0/C1
+ * controls and DEL, bidirectional marks, overrides and isolates (`lock:\u202eevil` shows as
+ * `lock:live`), zero-width spaces, the BOM and the Unicode line separators. The zero-width joiner
+ * (U+200D) is allowed: emoji sequences need it.
+ */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200c\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/u;
+
+function describeInvisible(ch: string): string {
+  const code = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  if (ch === '\0') return 'a NUL byte';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(ch)) return `a control character (${code})`;
+  if (/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(ch))
+    return `a bidirectional control character (${code}), which reorders what a reader sees`;
+  return `an invisible character (${code})`;
+}
+
+/**
+ * A branch claim must name a branch git could have (the rules of `git check-ref-format --branch`),
+ * so `branch:../../x` or `branch:main.lock` cannot pass for a claim on a real branch.
+ */
+function checkBranchName(text: string, name: string): void {
+  const why =
+    name.startsWith('-') || name === '@'
+      ? `it cannot begin with "-" or be "@"`
+      : /[\s~^:?*[\\]|\.\.|@\{|\/\/|^\/|\/$|\.$|\.lock$|\.lock\//.test(name) ||
+          name.split('/').some((part) => part.startsWith('.'))
+        ? 'git does not allow it as a branch name'
+        : null;
+  if (why) throw bad(text, why, 'name a branch git accepts (see git check-ref-format --branch), e.g. branch:feature/x');
+}
+
 export function formatResource(r: Pick<ResourceRef, 'kind' | 'name'>): string {
   return `${r.kind}:${r.name}`;
 }
@@ -42,10 +74,14 @@ export function parseResource(text: string, ctx: ResourceContext): ResourceRef {
     throw bad(text, `kind ${JSON.stringify(kind)} must match [a-z][a-z0-9-]*`, `write it as ${kinds}`);
   if (rawName.length === 0) throw bad(text, 'the name after ":" is empty', `write it as ${kinds}`);
   if (rawName.includes('\0')) throw bad(text, 'the name contains a NUL byte', 'remove the NUL byte');
-  if (/[\u0001-\u001f\u007f]/.test(rawName))
-    throw bad(text, 'the name contains control characters', 'use printable characters only');
   if (rawName.length > MAX_NAME)
     throw bad(text, `the name is longer than ${MAX_NAME} characters`, 'use a shorter name');
+  const unseen = INVISIBLE.exec(rawName);
+  if (unseen) throw bad(text, `the name contains ${describeInvisible(unseen[0])}`, 'use printable characters only');
+  if (rawName.trim() === '') throw bad(text, 'the name is only whitespace', `write it as ${kinds}`);
+  if (kind !== 'path' && rawName.trim() !== rawName)
+    throw bad(text, 'the name begins or ends with whitespace', 'remove the spaces around the name');
+  if (kind === 'branch') checkBranchName(text, rawName);
 
   const repoScoped = REPO_KINDS.has(kind) || ctx.forceRepoScope === true;
   if (repoScoped && !ctx.repoId) {

@@ -58,3 +58,53 @@ test('path overlap: equal, or a directory containing the other', () => {
     'a file claim src/a does not cover src/a/b (only a directory claim does)',
   );
 });
+
+test('names that look like another name or hide their text are refused (issue 13, item 7)', () => {
+  const refused: Array<[string, RegExp]> = [
+    ['lock:\u202eevil', /bidirectional control character \(U\+202E\)/],
+    ['lock:a\u2066b', /bidirectional/],
+    ['lock:\u200fx', /bidirectional/],
+    ['lock:a\u0085b', /control character \(U\+0085\)/],
+    ['lock:a\u009bb', /control character \(U\+009B\)/],
+    ['lock:a\u200bb', /invisible character \(U\+200B\)/],
+    ['lock:\ufeffa', /invisible character \(U\+FEFF\)/],
+    ['ticket: ', /only whitespace/],
+    ['ticket:\t', /control character/],
+    ['ticket:\u3000', /only whitespace/],
+    ['ticket: SEAT-1', /begins or ends with whitespace/],
+    ['ticket:SEAT-1 ', /begins or ends with whitespace/],
+    ['path: ', /only whitespace/],
+    ['branch:../../x', /not allow it as a branch name/],
+    ['branch:a/../b', /not allow/],
+    ['branch:.hidden', /not allow/],
+    ['branch:x/.y', /not allow/],
+    ['branch:main.lock', /not allow/],
+    ['branch:a//b', /not allow/],
+    ['branch:/a', /not allow/],
+    ['branch:a/', /not allow/],
+    ['branch:a.', /not allow/],
+    ['branch:a b', /not allow/],
+    ['branch:a~1', /not allow/],
+    ['branch:a^', /not allow/],
+    ['branch:a:b', /not allow/],
+    ['branch:a?', /not allow/],
+    ['branch:a*', /not allow/],
+    ['branch:a[b', /not allow/],
+    ['branch:a\\b', /not allow/],
+    ['branch:a@{1}', /not allow/],
+    ['branch:-x', /cannot begin with "-"/],
+    ['branch:@', /be "@"/],
+  ];
+  for (const [text, why] of refused) {
+    assert.throws(
+      () => parseResource(text, ctx),
+      (e: { code?: string; message?: string }) => e.code === 'E_BAD_RESOURCE' && why.test(e.message ?? ''),
+      JSON.stringify(text),
+    );
+  }
+  // Still accepted: emoji sequences (joined by U+200D), accents, inner spaces, real branch names.
+  assert.equal(parseResource('ticket:👨\u200d👩\u200d👧 team', ctx).name, '👨\u200d👩\u200d👧 team');
+  assert.equal(parseResource('path:docs/a b.md', ctx).name, 'src/docs/a b.md');
+  for (const b of ['main', 'feature/x-1', 'lanes/ä-😀', 'release/v1.2', 'a.b/c@d', 'user@host'])
+    assert.equal(parseResource(`branch:${b}`, ctx).name, b);
+});
