@@ -21,6 +21,8 @@ export interface ConfigSource {
 
 const PORT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SAFE_VALUE = /^[A-Za-z0-9_.:-]+$/;
+const PLACEHOLDER = /\{(repo|slug|session|ticket)\}/g;
 const STRIP = /^[A-Za-z0-9_*?]+$/;
 
 /** The 1-based line of `key` inside `[section]` of a TOML text (0 when not found). */
@@ -141,6 +143,10 @@ export function validateConfig(
           .map((m) => m[1])
           .filter((p) => !['repo', 'slug', 'session', 'ticket'].includes(p ?? ''));
         if (bad.length) fail(src, 'env', k, 'placeholders among {repo}, {slug}, {session}, {ticket}', `{${bad[0]}}`);
+        // The fixed text must be safe by itself, so every command refuses a template that could
+        // never render (not only `lanes env`, which renders it). {ticket} is checked per session.
+        if (!SAFE_VALUE.test(v.replace(PLACEHOLDER, 'x')))
+          fail(src, 'env', k, 'a template of letters, digits, _ . : - and placeholders', v);
         out.env.templates![k] = v;
       }
     }
@@ -196,7 +202,6 @@ export function matchesStrip(name: string, patterns: string[]): boolean {
   );
 }
 
-const SAFE_VALUE = /^[A-Za-z0-9_.:-]+$/;
 
 /** Renders a template; a result that is not identifier-safe is an error, never a mangled name. */
 export function renderTemplate(
@@ -204,7 +209,7 @@ export function renderTemplate(
   template: string,
   values: { repo: string; slug: string; session: string; ticket: string | null },
 ): string {
-  const out = template.replace(/\{(repo|slug|session|ticket)\}/g, (_, k: keyof typeof values) => {
+  const out = template.replace(PLACEHOLDER, (_, k: keyof typeof values) => {
     const v = values[k];
     if (v === null)
       throw new LanesError('E_CONFIG', `[env] ${name} = "${template}" uses {ticket}, and this session has no ticket`, {

@@ -136,3 +136,16 @@ test('config errors name the file, line and key; unknown keys and unsafe templat
   assert.equal(unsafe.code, 2);
   assert.match(unsafe.stderr, /not a safe name/);
 });
+
+test('a template that can never render is refused by every command, `lanes port` as well as `lanes env` (issue 13, item 7)', async () => {
+  const env = lanesEnv();
+  for (const template of ['my db {slug}', '', '{slug}/{repo}', 'ä{slug}']) {
+    const repo = repoWithConfig(`[ports]\nnames = ["web"]\n\n[env]\nDB = ${JSON.stringify(template)}\n`);
+    const id = (await lanes(['start', '--pid', String(process.pid)], { env, cwd: repo })).stdout.trim();
+    for (const args of [['env'], ['port', 'web'], ['exec', '--', 'true']]) {
+      const r = await lanes(args, { env: { ...env, LANES_SESSION: id }, cwd: repo });
+      assert.equal(r.code, 2, `${template} / ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /lanes\.toml:5: env\.DB: expected a template of letters, digits/);
+    }
+  }
+});
