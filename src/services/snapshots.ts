@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { LanesError } from '../core/errors.js';
@@ -8,6 +8,7 @@ import { captureWorktree, commitTree, createRef, diffNames, listRefs } from '../
 import type { RefEntry } from '../git/snapshot.js';
 import { addWorktree, branchExists, revParse } from '../git/worktree.js';
 import type { LanesContext } from './context.js';
+import { prepareRestoreTarget } from './restore-target.js';
 import { lanesWorktreeDir } from './worktree-dir.js';
 
 export const SNAPSHOT_PREFIX = 'refs/lanes/snapshots/';
@@ -138,12 +139,7 @@ export class SnapshotService {
     const repo = await this.ctx.repo();
     if (!repo) throw new LanesError('E_USAGE', 'restore needs to run inside the repository');
     if (into !== undefined) {
-      if (existsSync(into) && readdirSync(into).length > 0) {
-        throw new LanesError('E_USAGE', `${into} is not empty; lanes restores only into a new or empty directory`, {
-          hint: 'name a new directory, or omit --into for a new worktree',
-        });
-      }
-      mkdirSync(into, { recursive: true });
+      into = prepareRestoreTarget(into, this.ctx.cwd);
       const index = join(tmpdir(), `lanes-restore-${process.pid}-${Date.now()}.index`);
       try {
         // A throw-away index: read-tree -u writes the snapshot's files into the directory.

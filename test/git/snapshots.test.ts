@@ -1,7 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 
@@ -145,3 +155,42 @@ test(
     assert.equal(usage.code, 2);
   },
 );
+
+test('restore --into refuses a file, a symlink (dangling or not) and a path through a file, writing nothing (issue 13, item 7)', async () => {
+  const repo = gitRepo();
+  const env = lanesEnv();
+  const s = (await lanes(['start', '--pid', String(process.pid)], { env, cwd: repo })).stdout.trim();
+  const as = { env: { ...env, LANES_SESSION: s }, cwd: repo };
+  writeFileSync(join(repo, 'work.txt'), 'unsaved\n');
+  assert.equal((await lanes(['snapshot'], as)).code, 0);
+  const base = tmp();
+  const file = join(base, 'file');
+  writeFileSync(file, 'mine\n');
+  const target = join(base, 'target');
+  mkdirSync(target);
+  symlinkSync(target, join(base, 'link'));
+  symlinkSync(join(base, 'nowhere'), join(base, 'dangling'));
+  const cases: Array<[string, RegExp]> = [
+    [file, /exists and is not a directory/],
+    [join(file, 'sub'), /a part of this path is a file/],
+    [join(base, 'link'), /is a symlink; lanes restores only into a real directory/],
+    [join(base, 'dangling'), /is a symlink/],
+    ['', /--into needs a directory/],
+  ];
+  for (const [into, why] of cases) {
+    const r = await lanes(['restore', `${s}/1`, '--into', into], as);
+    assert.equal(r.code, 2, `${into}: ${r.stderr}`);
+    assert.match(r.stderr, why);
+    assert.doesNotMatch(r.stderr, /internal error/);
+  }
+  assert.deepEqual(readdirSync(target), [], 'nothing written through the link');
+  assert.equal(readFileSync(file, 'utf8'), 'mine\n');
+  assert.ok(!existsSync(join(base, 'nowhere')), 'the dangling link target was not created');
+  // A relative --into is read from the caller's cwd.
+  const sub = join(repo, 'deep');
+  mkdirSync(sub);
+  const rel = await lanes(['restore', `${s}/1`, '--into', 'out', '--json'], { ...as, cwd: sub });
+  assert.equal(rel.code, 0, rel.stderr);
+  assert.equal(JSON.parse(rel.stdout).path, join(sub, 'out'));
+  assert.equal(readFileSync(join(sub, 'out', 'work.txt'), 'utf8'), 'unsaved\n');
+});
