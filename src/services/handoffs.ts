@@ -18,6 +18,7 @@ import { assertOwner, decodeEnvelope, encodeEnvelope } from '../core/handoff-env
 import type { Envelope } from '../core/handoff-envelope.js';
 import { runtimeRoot } from '../core/paths.js';
 import { unknownSession } from './context.js';
+import { removeStaleTemps } from './stale-temps.js';
 import type { LanesContext } from './context.js';
 import { ensurePrivateDir } from './private-dir.js';
 
@@ -169,6 +170,7 @@ export class HandoffService {
       bytes,
     );
     const path = writeAtomic(dir, name, envelope);
+    removeStaleTemps(dir);
     const header = decodeEnvelope(envelope, path).header;
     return { path, session: sessionId, seq, size: header.size, sha256: header.sha256 };
   }

@@ -10,6 +10,7 @@ import {
   writeFileSync,
   readdirSync,
   copyFileSync,
+  utimesSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,4 +189,25 @@ test('get --from a session the store never knew is an unknown-session error; rea
   const dirs = readdirSync(run);
   for (const id of ['s-0000000000', a, b])
     assert.equal(dirs.includes(id), false, `${id} got a directory from a read: ${dirs.join(', ')}`);
+});
+
+test("temp files of interrupted writes are removed by the next put; a live writer's temp is kept (issue 13, item 7)", async () => {
+  const env = lanesEnv(tmp());
+  const { a, as } = await twoSessions(env);
+  const first = JSON.parse((await lanes(['handoff', 'put', 'meta.json', '--json'], { ...as(a), input: 'v1' })).stdout);
+  const dir = join(first.path, '..');
+  const gone = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  const dead = `.meta.json.${gone}.0123456789ab.tmp`;
+  const live = `.meta.json.${process.pid}.00000000abcd.tmp`;
+  const old = `.other.name.${process.pid}.ffffffffffff.tmp`;
+  const foreign = '.notes.tmp';
+  for (const f of [dead, live, old, foreign]) writeFileSync(join(dir, f), 'half a write');
+  const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+  utimesSync(join(dir, old), twoHoursAgo, twoHoursAgo);
+  const put = await lanes(['handoff', 'put', 'meta.json'], { ...as(a), input: 'v2' });
+  assert.equal(put.code, 0, put.stderr);
+  assert.deepEqual(readdirSync(dir).sort(), [foreign, live, 'meta.json'].sort());
+  assert.equal((await lanes(['handoff', 'get', 'meta.json'], as(a))).stdout, 'v2');
 });
