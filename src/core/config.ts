@@ -5,12 +5,15 @@ export interface LanesConfig {
   ports: { names: string[]; range: { low: number; high: number } };
   env: { templates: Record<string, string>; strip: string[] };
   snapshot: { onStop: boolean };
+  /** `[worktree]`, user config only: what `.worktreeinclude` may copy from outside the repository. */
+  worktree: { includeLinksOutside: boolean };
 }
 
 export const DEFAULT_CONFIG: LanesConfig = {
   ports: { names: [], range: { low: 20000, high: 29999 } },
   env: { templates: {}, strip: [] },
   snapshot: { onStop: false },
+  worktree: { includeLinksOutside: false },
 };
 
 export interface ConfigSource {
@@ -89,6 +92,7 @@ export function validateConfig(
   ports: Partial<LanesConfig['ports']>;
   env: Partial<LanesConfig['env']>;
   snapshot: Partial<LanesConfig['snapshot']>;
+  worktree: LanesConfig['worktree'];
 }> {
   for (const key of Object.keys(src.data)) {
     if (key === 'store') {
@@ -103,8 +107,11 @@ export function validateConfig(
       storeUrlOf(src);
       continue;
     }
-    if (!['ports', 'env', 'snapshot'].includes(key))
-      fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot] (unknown table)');
+    if (key === 'worktree' && !options.user)
+      // Copying files from outside the repository is each user's choice, never a repository's.
+      fail(src, 'worktree', undefined, '[worktree] only in the user config (~/.config/lanes/config.toml)');
+    if (!['ports', 'env', 'snapshot', 'worktree'].includes(key))
+      fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot], [worktree] (unknown table)');
   }
   const out: ReturnType<typeof validateConfig> = {};
   const ports = table(src, 'ports');
@@ -160,6 +167,12 @@ export function validateConfig(
       out.snapshot.onStop = v as boolean;
     }
   }
+  const worktree = table(src, 'worktree');
+  for (const [k, v] of Object.entries(worktree)) {
+    if (k !== 'include_links_outside') fail(src, 'worktree', k, 'include_links_outside (unknown key)');
+    if (typeof v !== 'boolean') fail(src, 'worktree', k, 'true or false', v);
+    out.worktree = { includeLinksOutside: v as boolean };
+  }
   return out;
 }
 
@@ -186,6 +199,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.env?.templates) Object.assign(c.env.templates, p.env.templates);
     if (p.env?.strip) c.env.strip = [...new Set([...c.env.strip, ...p.env.strip])];
     if (p.snapshot?.onStop !== undefined) c.snapshot.onStop = p.snapshot.onStop;
+    if (p.worktree) c.worktree = p.worktree;
   }
   return c;
 }
@@ -201,7 +215,6 @@ export function matchesStrip(name: string, patterns: string[]): boolean {
     ).test(name),
   );
 }
-
 
 /** Renders a template; a result that is not identifier-safe is an error, never a mangled name. */
 export function renderTemplate(

@@ -11,6 +11,13 @@ export interface IncludeReport {
   files: number;
   bytes: number;
   ms: number;
+  /** Listed entries not copied, and why (a link pointing outside the repository, a dangling link). */
+  skipped: Array<{ path: string; reason: string }>;
+}
+
+export interface IncludeOptions {
+  /** Copy the content of a listed link whose target lies outside the repository (user config opt-in). */
+  linksOutside?: boolean;
 }
 
 /**
@@ -20,7 +27,11 @@ export interface IncludeReport {
  * plain copy otherwise; never a symlink to the original (a shared node_modules or .env would be
  * shared state again). Tracked files are git's business and are not touched.
  */
-export async function copyWorktreeIncludes(from: string, to: string): Promise<IncludeReport | null> {
+export async function copyWorktreeIncludes(
+  from: string,
+  to: string,
+  options: IncludeOptions = {},
+): Promise<IncludeReport | null> {
   const include = join(from, '.worktreeinclude');
   if (!existsSync(include)) return null;
   const started = performance.now();
@@ -40,6 +51,7 @@ export async function copyWorktreeIncludes(from: string, to: string): Promise<In
   const entries = [...picked].filter((e) => ![...picked].some((o) => o !== e && o.endsWith('/') && e.startsWith(o)));
   let files = 0;
   let bytes = 0;
+  const skipped: IncludeReport['skipped'] = [];
   for (const rel of entries) {
     const src = join(from, rel);
     const dst = join(to, rel);
@@ -48,27 +60,59 @@ export async function copyWorktreeIncludes(from: string, to: string): Promise<In
       const counted = countTree(src);
       files += counted.files;
       bytes += counted.bytes;
-      // A whole directory: coreutils cp, copy-on-write where the filesystem supports it, links kept as links.
-      await run('cp', [
-        '-R',
-        '--reflink=auto',
-        '--no-dereference',
-        '--preserve=mode,timestamps',
-        '--',
-        src.replace(/\/$/, ''),
-        dirname(dst.replace(/\/$/, '')),
-      ]);
+      await copyTree(src.replace(/\/$/, ''), dst.replace(/\/$/, ''));
       continue;
     }
     const st = await fsp.lstat(src);
-    if (st.isSymbolicLink()) await fsp.symlink(await fsp.readlink(src), dst);
-    else {
-      await fsp.copyFile(src, dst, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
-      bytes += st.size;
+    let source = src;
+    if (st.isSymbolicLink()) {
+      // A link would make the "copy" shared state again: copy what it points to, or skip it loudly.
+      const target = await linkTarget(src, from, options);
+      if ('reason' in target) {
+        skipped.push({ path: rel, reason: target.reason });
+        continue;
+      }
+      source = target.path;
+      if (target.dir) {
+        const counted = countTree(source);
+        files += counted.files;
+        bytes += counted.bytes;
+        await copyTree(source, dst);
+        continue;
+      }
     }
+    await fsp.copyFile(source, dst, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
+    bytes += (await fsp.stat(source)).size;
     files++;
   }
-  return { files, bytes, ms: Math.round(performance.now() - started) };
+  return { files, bytes, ms: Math.round(performance.now() - started), skipped };
+}
+
+/** Where a listed link leads, when lanes may copy it: inside the repository, or outside with the opt-in. */
+async function linkTarget(
+  link: string,
+  repoRoot: string,
+  options: IncludeOptions,
+): Promise<{ path: string; dir: boolean } | { reason: string }> {
+  const shown = await fsp.readlink(link);
+  let path: string;
+  try {
+    path = await fsp.realpath(link);
+  } catch {
+    return { reason: `it is a link to ${shown}, which does not exist` };
+  }
+  const root = await fsp.realpath(repoRoot);
+  const inside = path === root || path.startsWith(`${root}/`);
+  if (path === root) return { reason: `it is a link to the repository itself (${shown})` };
+  if (!inside && options.linksOutside !== true)
+    return {
+      reason:
+        `it is a link to ${path}, outside the repository; lanes copies a link's content only from inside ` +
+        'the repository unless you opt in: [worktree] include_links_outside = true in ~/.config/lanes/config.toml',
+    };
+  const st = await fsp.stat(path);
+  if (!st.isFile() && !st.isDirectory()) return { reason: `it is a link to ${path}, which is not a file or directory` };
+  return { path, dir: st.isDirectory() };
 }
 
 /** Files and bytes under a directory (synchronous: 20,000 awaited lstat calls cost a second). */
@@ -81,6 +125,15 @@ function countTree(dir: string): { files: number; bytes: number } {
     if (e.isFile()) bytes += lstatSync(join(e.parentPath ?? e.path, e.name)).size;
   }
   return { files, bytes };
+}
+
+/**
+ * Copies a directory's content into `to` (created): coreutils cp, copy-on-write where the
+ * filesystem supports it, links inside kept as links (node_modules/.bin needs them).
+ */
+async function copyTree(from: string, to: string): Promise<void> {
+  await fsp.mkdir(to, { recursive: true });
+  await run('cp', ['-R', '--reflink=auto', '--no-dereference', '--preserve=mode,timestamps', '--', `${from}/.`, to]);
 }
 
 function run(file: string, args: string[]): Promise<void> {

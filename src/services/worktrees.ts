@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { LanesError } from '../core/errors.js';
 import { slugify } from '../core/slug.js';
 import { addWorktree, branchExists, revParse } from '../git/worktree.js';
+import { loadConfig } from './config.js';
 import type { LanesContext } from './context.js';
 import { copyWorktreeIncludes } from './worktree-include.js';
 import type { IncludeReport } from './worktree-include.js';
@@ -43,6 +44,9 @@ export async function createSessionWorktree(
       },
     );
   }
+  const mainRoot = basename(repo.commonDir) === '.git' ? dirname(repo.commonDir) : repo.worktreeRoot;
+  // Read before the worktree exists: a config error must not leave a half-made worktree behind.
+  const { worktree } = await loadConfig(ctx, mainRoot);
   const root = await lanesWorktreeDir(ctx.cwd, repo.commonDir);
   const stem = slugify(options.ticket ?? options.label ?? 'session');
   for (let i = 1; i < 1000; i++) {
@@ -62,8 +66,8 @@ export async function createSessionWorktree(
       }
       throw e;
     }
-    const mainRoot = basename(repo.commonDir) === '.git' ? dirname(repo.commonDir) : repo.worktreeRoot;
-    return { path, branch, slug, base, included: await copyWorktreeIncludes(mainRoot, path) };
+    const included = await copyWorktreeIncludes(mainRoot, path, { linksOutside: worktree.includeLinksOutside });
+    return { path, branch, slug, base, included };
   }
   throw new LanesError('E_USAGE', `no free worktree name for ${stem}`, {
     hint: 'remove old worktrees (git worktree list) or pass another --ticket/--label',

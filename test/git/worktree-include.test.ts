@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 
 test(
   '.worktreeinclude copies ignored matching files into a new worktree (copies, not links) and leaves tracked ones to git',
@@ -50,3 +50,75 @@ test(
     assert.equal(readFileSync(join(repo, '.env'), 'utf8'), 'SECRET=ü😀\n');
   },
 );
+
+test(
+  '.worktreeinclude never recreates a listed link: content from inside the repository, outside only by opt-in (issue 13, item 5)',
+  { timeout: 60_000 },
+  async () => {
+    const repo = gitRepo();
+    const env = lanesEnv();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
+    const outside = tmp('lanes-outside-');
+    writeFileSync(join(outside, '.env'), 'SHARED=1\n');
+    writeFileSync(join(repo, '.gitignore'), '*.env\nconf/\ncache\n');
+    writeFileSync(join(repo, '.worktreeinclude'), 'secret.env\nlocal.env\ndangling.env\ncache\nself.env\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'base');
+    mkdirSync(join(repo, 'conf'));
+    writeFileSync(join(repo, 'conf', 'real.env'), 'LOCAL=ü\n');
+    mkdirSync(join(repo, 'conf', 'cache-data'));
+    writeFileSync(join(repo, 'conf', 'cache-data', 'a.bin'), 'cached\n');
+    symlinkSync(join(outside, '.env'), join(repo, 'secret.env'));
+    symlinkSync('conf/real.env', join(repo, 'local.env'));
+    symlinkSync(join(repo, 'nowhere.env'), join(repo, 'dangling.env'));
+    symlinkSync('conf/cache-data', join(repo, 'cache'));
+    symlinkSync('.', join(repo, 'self.env'));
+    const start = (e: Record<string, string>) =>
+      lanes(['start', '--worktree', '--json', '--pid', String(process.pid)], { env: e, cwd: repo });
+
+    const r = await start(env);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    const wt = s.worktree as string;
+    for (const f of ['local.env', 'cache', join('cache', 'a.bin')])
+      assert.ok(!lstatSync(join(wt, f)).isSymbolicLink(), `${f}: a copy, never a link`);
+    assert.equal(readFileSync(join(wt, 'local.env'), 'utf8'), 'LOCAL=ü\n');
+    assert.equal(readFileSync(join(wt, 'cache', 'a.bin'), 'utf8'), 'cached\n');
+    for (const f of ['secret.env', 'dangling.env', 'self.env'])
+      assert.ok(!existsSync(join(wt, f)) && !isLink(join(wt, f)), `${f} is not copied`);
+    const skipped = Object.fromEntries(
+      (s.included.skipped as Array<{ path: string; reason: string }>).map((k) => [k.path, k.reason]),
+    );
+    assert.match(skipped['secret.env'] ?? '', /outside the repository.*include_links_outside = true/);
+    assert.match(skipped['dangling.env'] ?? '', /does not exist/);
+    assert.match(skipped['self.env'] ?? '', /the repository itself/);
+    // The human output says the same as warnings.
+    const human = await lanes(['start', '--worktree', '--pid', String(process.pid)], { env, cwd: repo });
+    assert.match(human.stderr, /warning: \.worktreeinclude: secret\.env not copied: .*outside the repository/);
+
+    // A repository cannot opt in for its user; the user's own config can.
+    const cfg = join(tmp(), 'config.toml');
+    writeFileSync(cfg, '[worktree]\ninclude_links_outside = true\n');
+    const opted = await start({ ...env, LANES_CONFIG: cfg });
+    assert.equal(opted.code, 0, opted.stderr);
+    const wt2 = JSON.parse(opted.stdout).worktree as string;
+    assert.ok(!isLink(join(wt2, 'secret.env')));
+    assert.equal(readFileSync(join(wt2, 'secret.env'), 'utf8'), 'SHARED=1\n');
+    writeFileSync(join(wt2, 'secret.env'), 'changed\n');
+    assert.equal(readFileSync(join(outside, '.env'), 'utf8'), 'SHARED=1\n', 'the original is untouched');
+    writeFileSync(join(repo, 'lanes.toml'), '[worktree]\ninclude_links_outside = true\n');
+    const worktrees = git('worktree', 'list');
+    const refused = await start(env);
+    assert.equal(git('worktree', 'list'), worktrees, 'a config error leaves no worktree behind');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stdout + refused.stderr, /\[worktree\] only in the user config/);
+  },
+);
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

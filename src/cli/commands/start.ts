@@ -67,6 +67,8 @@ export const command: CommandSpec = {
         io.stderr(
           `.worktreeinclude: copied ${made.included.files} files, ${(made.included.bytes / 1048576).toFixed(1)} MiB in ${made.included.ms} ms\n`,
         );
+      for (const s of made.included?.skipped ?? [])
+        io.stderr(`lanes: warning: .worktreeinclude: ${s.path} not copied: ${s.reason}\n`);
     }
     if (args.rest.length === 0) {
       if (io.json) printJson(io.stdout, made ? { ...session, branch: made.branch, included: made.included } : session);
