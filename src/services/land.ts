@@ -4,11 +4,13 @@ import { git } from '../git/run.js';
 import { previewMerge } from '../git/merge.js';
 import { status } from '../git/status.js';
 import { currentBranch, defaultBranch, isAncestor, listWorktrees, revParse } from '../git/worktree.js';
-import type { Grant } from '../store/types.js';
+import type { ResourceRef } from '../core/resource.js';
+import type { ClaimRecord, Grant, SessionRecord } from '../store/types.js';
 import type { ClaimService } from './claims.js';
 import { unknownSession } from './context.js';
 import type { LanesContext } from './context.js';
 import { describeSession } from './describe.js';
+import { acquireGate } from './gate.js';
 
 export type LandMode = 'ff' | 'merge' | 'squash';
 
@@ -24,6 +26,17 @@ export interface LandResult {
 }
 
 const ZERO = '0000000000000000000000000000000000000000';
+
+/** What land checked before taking the landing gate: the session, its held ticket and the target. */
+interface LandTarget {
+  me: SessionRecord;
+  ref: ResourceRef;
+  held: ClaimRecord;
+  ticket: string;
+  branchRef: string;
+  targetName: string;
+  targetRef: string;
+}
 
 /**
  * Publishes the session's branch onto the target, fenced: the session must hold its ticket claim,
@@ -66,6 +79,24 @@ export async function land(
       'E_USAGE',
       `the session is on ${targetName} itself; land publishes a session branch onto another branch`,
     );
+  // One landing into a target at a time: a second one reading the target while the first is
+  // between moving it and bringing its checked-out worktree along would take that worktree for dirty.
+  const gate = await acquireGate(ctx, `land:${ref.scope}:${targetRef}`, null, `the landing into ${targetName}`);
+  try {
+    return await landHeld(ctx, claims, { me, ref, held, ticket, branchRef, targetName, targetRef }, options);
+  } finally {
+    await gate.release({ kind: 'keep' });
+  }
+}
+
+async function landHeld(
+  ctx: LanesContext,
+  claims: ClaimService,
+  o: LandTarget,
+  options: { mode?: LandMode },
+): Promise<LandResult> {
+  const { me, ref, held, ticket, branchRef, targetName, targetRef } = o;
+  if (!me.worktree) throw new LanesError('E_USAGE', `session ${me.id} has no worktree to land from`);
   const tip = await revParse(me.worktree, branchRef);
   const old = await revParse(me.worktree, targetRef);
   if (!tip || !old) throw new LanesError('E_USAGE', `branch ${old ? branchRef : targetName} has no commits`);
@@ -103,6 +134,7 @@ export async function land(
         ).trim();
   const checkedOut = (await listWorktrees(me.worktree)).find((w) => w.branch === targetRef);
   if (checkedOut && (await status(checkedOut.path)).length > 0) {
+    if ((await revParse(me.worktree, targetRef)) !== old) throw movedWhileLanding(targetName);
     throw new LanesError(
       'E_REPO_STATE',
       `${targetName} is checked out in ${checkedOut.path}, which has uncommitted changes; not moving it under them`,
@@ -118,10 +150,7 @@ export async function land(
       env: { LANES_LANDING: '1' },
     });
   } catch (e) {
-    throw new LanesError('E_FLAGGED', `${targetName} moved while landing; nothing was published`, {
-      hint: 'run lanes land again',
-      cause: e,
-    });
+    throw movedWhileLanding(targetName, e);
   }
   if (checkedOut) await git(['read-tree', '-m', '-u', old, to], { cwd: checkedOut.path });
   return {
@@ -134,6 +163,13 @@ export async function land(
     token: held.token,
     updatedWorktree: checkedOut?.path ?? null,
   };
+}
+
+function movedWhileLanding(target: string, cause?: unknown): LanesError {
+  return new LanesError('E_FLAGGED', `${target} moved while landing; nothing was published`, {
+    hint: `see what moved it (git log -3 ${target}), then run lanes land again: it lands on top of the new ${target}`,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /**
