@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { LanesError } from '../../core/errors.js';
 import { openDatabase } from './driver.js';
-import { migrate } from './schema.js';
+import { outOfSpace } from './full-disk.js';
+import { migrate, schemaVersionOf } from './schema.js';
 import { sqliteError } from './errors.js';
 
 export interface SqliteOptions {
@@ -77,7 +78,29 @@ export class SqliteConn {
       return new SqliteConn(conn, file, busyMs, version);
     } catch (e) {
       db?.close();
+      if (outOfSpace(e, file)) return SqliteConn.openOnFullDisk(file, busyMs, e);
       throw sqliteError(e, file, busyMs);
+    }
+  }
+
+  /**
+   * A store whose disk is full cannot be opened the usual way (WAL mode sizes a shared-memory file
+   * on open), yet a handoff or a state must stay readable until space is freed. In EXCLUSIVE
+   * locking mode SQLite keeps the WAL index in this process' memory and needs no SHM, so reads
+   * work; any write still fails with the disk-full error (nothing is half-written: SQLite rolls it
+   * back). The lock is held until this process closes the store, so other processes wait for it
+   * (a CLI call lasts milliseconds). No schema upgrade happens here: it would need the space.
+   */
+  private static openOnFullDisk(file: string, busyMs: number, first: unknown): SqliteConn {
+    let db: BetterSqlite3.Database | undefined;
+    try {
+      db = openDatabase(file, { timeout: busyMs, fileMustExist: true });
+      db.pragma('locking_mode = EXCLUSIVE');
+      const version = schemaVersionOf(db, file);
+      return new SqliteConn(db, file, busyMs, version);
+    } catch (e) {
+      db?.close();
+      throw sqliteError(e instanceof LanesError ? e : first, file, busyMs);
     }
   }
 

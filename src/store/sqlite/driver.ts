@@ -25,7 +25,7 @@ function nativeBinding(): object | null {
   return addon;
 }
 
-export function openDatabase(file: string, options: { timeout: number }): Database.Database {
+export function openDatabase(file: string, options: { timeout: number; fileMustExist?: boolean }): Database.Database {
   const binding = nativeBinding();
   return new Database(file, binding ? { ...options, nativeBinding: binding as unknown as string } : options);
 }

@@ -1,4 +1,6 @@
+import { dirname } from 'node:path';
 import { LanesError } from '../../core/errors.js';
+import { describeSpace, outOfSpace } from './full-disk.js';
 
 /** Translates a better-sqlite3 error into a LanesError that names the file and what to do. */
 export function sqliteError(e: unknown, file: string, busyTimeoutMs: number): unknown {
@@ -24,12 +26,17 @@ export function sqliteError(e: unknown, file: string, busyTimeoutMs: number): un
       },
     );
   }
-  if (code === 'SQLITE_FULL' || (code === 'SQLITE_IOERR_WRITE' && /space/i.test(String((e as Error).message)))) {
-    return new LanesError('E_STORE_FULL', `the disk holding the store ${file} is full`, {
-      hint: 'free some space on that filesystem and run the command again; nothing was changed',
-      details,
-      cause: e,
-    });
+  const space = outOfSpace(e, file);
+  if (space || (code === 'SQLITE_IOERR_WRITE' && /space/i.test(String((e as Error).message)))) {
+    return new LanesError(
+      'E_STORE_FULL',
+      `the disk holding the store ${file} is full${describeSpace(space)}: nothing was changed`,
+      {
+        hint: `free some space on the filesystem of ${dirname(file)} (df -h '${dirname(file)}') and run the command again; commands that only read still work`,
+        details: { ...details, ...(space ? { freeBytes: space.free } : {}) },
+        cause: e,
+      },
+    );
   }
   if (
     code === 'SQLITE_CANTOPEN' ||

@@ -73,8 +73,11 @@ export function sqliteGates(conn: SqliteConn): GateStore {
     },
 
     async tryAcquireGate(name, holder, leaseMs, judge, stateOf) {
+      // all(), never get(): in autocommit a RETURNING statement commits when it runs to its end, and
+      // get() stops at the first row and resets, which drops a failed commit (a full disk) silently:
+      // the caller would hold a token that was never written, and its release would look fenced.
       const fast = await conn.run(
-        () => conn.stmt(TAKE_FREE).get(takeArgs(holder, leaseMs, name, stateOf)) as Taken | undefined,
+        () => (conn.stmt(TAKE_FREE).all(takeArgs(holder, leaseMs, name, stateOf)) as Taken[])[0],
       );
       if (fast)
         return {

@@ -59,6 +59,18 @@ export function migrate(db: Database.Database, file: string): number {
   return SCHEMA_VERSION;
 }
 
+/** The schema version of a store that cannot be changed now (a full disk): current, or an error. */
+export function schemaVersionOf(db: Database.Database, file: string): number {
+  const seen = currentVersion(db);
+  if (seen > SCHEMA_VERSION) throw newerSchema(file, seen);
+  if (seen < SCHEMA_VERSION)
+    throw new LanesError('E_STORE_FULL', `the store ${file} needs an upgrade, and its disk is full`, {
+      hint: 'free some space on that filesystem and run the command again; nothing was changed',
+      details: { file, schemaVersion: seen },
+    });
+  return seen;
+}
+
 function newerSchema(file: string, seen: number): LanesError {
   return new LanesError(
     'E_STORE_NEWER',
