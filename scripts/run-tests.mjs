@@ -18,7 +18,11 @@ if (selected.length === 0) {
   console.error(`no test file matches ${filter.join(' ')}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], {
-  stdio: 'inherit',
-});
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-timeout=180000', '--test-reporter=spec', ...selected.sort()],
+  {
+    stdio: 'inherit',
+  },
+);
 process.exit(r.status ?? 1);

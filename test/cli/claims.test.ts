@@ -92,25 +92,29 @@ test('ending a session releases its claims atomically', async () => {
   assert.equal((await lanes(['claim', 'ticket:X', 'branch:feature', 'lock:db'], as(b))).code, 0);
 });
 
-test('--wait waits for the holder, honours its deadline (exit 5) and Ctrl-C (exit 5, nothing claimed)', async () => {
-  const { start, as } = await setup();
-  const a = await start('a');
-  const b = await start('b');
-  await lanes(['claim', 'lock:deploy'], as(a));
-  const timed = await lanes(['claim', '--wait=300ms', 'lock:deploy', 'lock:other'], as(b));
-  assert.equal(timed.code, 5, timed.stderr);
-  assert.match(timed.stderr, /gave up waiting for lock:deploy, lock:other after 300 ms/);
-  const waiter = lanesChild(['claim', '--wait', 'lock:deploy'], as(b));
-  await waiter.waitFor(/waiting for lock:deploy: .*held by session/, 'stderr');
-  waiter.proc.kill('SIGINT');
-  assert.equal((await waiter.exited).code, 5);
-  assert.equal((await lanes(['check', 'lock:other'], as(a))).code, 0);
-  const patient = lanesChild(['claim', '--wait=30s', 'lock:deploy'], as(b));
-  await patient.waitFor(/waiting for/, 'stderr');
-  await lanes(['release', 'lock:deploy'], as(a));
-  assert.equal((await patient.exited).code, 0, patient.stderr);
-  assert.match(patient.stdout, /claimed lock:deploy \(token 2\)/);
-});
+test(
+  '--wait waits for the holder, honours its deadline (exit 5) and Ctrl-C (exit 5, nothing claimed)',
+  { timeout: 30_000 },
+  async () => {
+    const { start, as } = await setup();
+    const a = await start('a');
+    const b = await start('b');
+    await lanes(['claim', 'lock:deploy'], as(a));
+    const timed = await lanes(['claim', '--wait=300ms', 'lock:deploy', 'lock:other'], as(b));
+    assert.equal(timed.code, 5, timed.stderr);
+    assert.match(timed.stderr, /gave up waiting for lock:deploy, lock:other after 300 ms/);
+    const waiter = lanesChild(['claim', '--wait', 'lock:deploy'], as(b));
+    await waiter.waitFor(/waiting for lock:deploy: .*held by session/, 'stderr');
+    waiter.proc.kill('SIGINT');
+    assert.equal((await waiter.exited).code, 5);
+    assert.equal((await lanes(['check', 'lock:other'], as(a))).code, 0);
+    const patient = lanesChild(['claim', '--wait=30s', 'lock:deploy'], as(b));
+    await patient.waitFor(/waiting for/, 'stderr');
+    await lanes(['release', 'lock:deploy'], as(a));
+    assert.equal((await patient.exited).code, 0, patient.stderr);
+    assert.match(patient.stdout, /claimed lock:deploy \(token 2\)/);
+  },
+);
 
 test('claims need a session; bad resources exit 2', async () => {
   const { env, repo, start, as } = await setup();

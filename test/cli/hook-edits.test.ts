@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
 import { answer, fixture, hook } from '../helpers/hooks.js';
 
 // Two simulated agent sessions in one repository: A claims and edits, B is stopped or warned in
@@ -256,4 +256,22 @@ test('at the end of its turn a session in its own worktree records what git says
   execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: wt });
   await hook('claude-code', 'stop', fixture('claude-code', 'stop', wt, A), { env, cwd: wt });
   assert.equal((await hook('claude-code', 'pre-tool-use', editOf('src/billing/seat.ts'), opts)).stdout, '');
+});
+
+test('a claim of a session that died without ending does not block an edit (it is still in the store)', async () => {
+  const { repo, env, opts } = world();
+  const owner = node('sleeper.mjs', [], { env });
+  const [, pid] = (await owner.waitFor(/ready (\d+)/)) as RegExpMatchArray;
+  const dead = (await lanes(['start', '--pid', pid!], opts)).stdout.trim();
+  const claimed = await lanes(['claim', 'path:src/billing'], { ...opts, env: { ...env, LANES_SESSION: dead } });
+  assert.equal(claimed.code, 0, claimed.stderr);
+  const edit = fixture('claude-code', 'pre-tool-use-edit', repo, B);
+  const whileAlive = answer(await hook('claude-code', 'pre-tool-use', edit, opts));
+  assert.equal((whileAlive['hookSpecificOutput'] as Record<string, string>)['permissionDecision'], 'deny');
+  owner.proc.kill('SIGKILL');
+  await owner.exited;
+  assert.match((await lanes(['claims'], opts)).stdout, /path:src\/billing\//, 'the claim is still in the store');
+  const r = await hook('claude-code', 'pre-tool-use', edit, opts);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /deny/, 'a dead holder blocks nobody');
 });

@@ -12,31 +12,35 @@ async function world() {
   return { env, lib, session };
 }
 
-test('clear waits for a mutation held by another process: no lost write, no resurrection', async () => {
-  const { env, lib, session } = await world();
-  await lib.state.mutate(session, () => ({ v: 0 }));
-  const holder = node('state-holder.mjs', [session, '{"v":1}'], { env });
-  await holder.waitFor(/holding/);
-  let clearedAt = 0;
-  let doneSeenAt = 0;
-  const clearing = lib.state.clear(session).then((existed) => {
-    clearedAt = performance.now();
-    return existed;
-  });
-  // The clear must still be pending while the other process holds the gate.
-  await new Promise((r) => setImmediate(r));
-  assert.equal(clearedAt, 0, 'clear did not wait for the gate');
-  holder.send('go');
-  await holder.waitFor(/done/);
-  doneSeenAt = performance.now();
-  assert.equal(await clearing, true);
-  assert.ok(clearedAt > 0);
-  assert.equal((await holder.exited).code, 0);
-  // The holder's locked write landed first, then the clear removed it: the state is gone for good.
-  assert.equal(await lib.state.get(session), undefined, 'the state must stay cleared (no resurrection)');
-  assert.ok(doneSeenAt > 0);
-  await lib.close();
-});
+test(
+  'clear waits for a mutation held by another process: no lost write, no resurrection',
+  { timeout: 30_000 },
+  async () => {
+    const { env, lib, session } = await world();
+    await lib.state.mutate(session, () => ({ v: 0 }));
+    const holder = node('state-holder.mjs', [session, '{"v":1}'], { env });
+    await holder.waitFor(/holding/);
+    let clearedAt = 0;
+    let doneSeenAt = 0;
+    const clearing = lib.state.clear(session).then((existed) => {
+      clearedAt = performance.now();
+      return existed;
+    });
+    // The clear must still be pending while the other process holds the gate.
+    await new Promise((r) => setImmediate(r));
+    assert.equal(clearedAt, 0, 'clear did not wait for the gate');
+    holder.send('go');
+    await holder.waitFor(/done/);
+    doneSeenAt = performance.now();
+    assert.equal(await clearing, true);
+    assert.ok(clearedAt > 0);
+    assert.equal((await holder.exited).code, 0);
+    // The holder's locked write landed first, then the clear removed it: the state is gone for good.
+    assert.equal(await lib.state.get(session), undefined, 'the state must stay cleared (no resurrection)');
+    assert.ok(doneSeenAt > 0);
+    await lib.close();
+  },
+);
 
 test(
   'a clear inside a mutate of the same session is refused; nested mutates join the frame',
@@ -81,27 +85,31 @@ test('a failing mutation writes nothing and releases the gate', async () => {
   await lib.close();
 });
 
-test('a waiting CLI prints ONE notice after 1 s naming the holder; an uncontended call prints nothing', async () => {
-  const { env, lib, session } = await world();
-  const quiet = await lanes(['state', 'set', 'k', '1', '--session', session], { env });
-  assert.equal(quiet.code, 0, quiet.stderr);
-  assert.equal(quiet.stderr, '');
-  const holder = node('state-holder.mjs', [session, '{"k":2}'], { env });
-  const [, pid] = (await holder.waitFor(/holding (\d+)/)) as RegExpMatchArray;
-  const waiter = lanesChild(['state', 'set', 'w', '3', '--session', session], { env });
-  await waiter.waitFor(/waiting for the state gate/, 'stderr');
-  assert.match(waiter.stderr, new RegExp(`pid ${pid} `));
-  assert.match(waiter.stderr, /state-holder\.mjs/);
-  assert.match(waiter.stderr, /since \d\d:\d\d:\d\d UTC/);
-  assert.match(waiter.stderr, /Ctrl-C/);
-  holder.send('go');
-  assert.equal((await waiter.exited).code, 0);
-  assert.equal(waiter.stderr.match(/waiting for/g)?.length, 1, 'exactly one notice');
-  assert.deepEqual(await lib.state.get(session), { k: 2, w: 3 }, "the waiter saw the holder's write");
-  await lib.close();
-});
+test(
+  'a waiting CLI prints ONE notice after 1 s naming the holder; an uncontended call prints nothing',
+  { timeout: 30_000 },
+  async () => {
+    const { env, lib, session } = await world();
+    const quiet = await lanes(['state', 'set', 'k', '1', '--session', session], { env });
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.equal(quiet.stderr, '');
+    const holder = node('state-holder.mjs', [session, '{"k":2}'], { env });
+    const [, pid] = (await holder.waitFor(/holding (\d+)/)) as RegExpMatchArray;
+    const waiter = lanesChild(['state', 'set', 'w', '3', '--session', session], { env });
+    await waiter.waitFor(/waiting for the state gate/, 'stderr');
+    assert.match(waiter.stderr, new RegExp(`pid ${pid} `));
+    assert.match(waiter.stderr, /state-holder\.mjs/);
+    assert.match(waiter.stderr, /since \d\d:\d\d:\d\d UTC/);
+    assert.match(waiter.stderr, /Ctrl-C/);
+    holder.send('go');
+    assert.equal((await waiter.exited).code, 0);
+    assert.equal(waiter.stderr.match(/waiting for/g)?.length, 1, 'exactly one notice');
+    assert.deepEqual(await lib.state.get(session), { k: 2, w: 3 }, "the waiter saw the holder's write");
+    await lib.close();
+  },
+);
 
-test('Ctrl-C ends a wait with exit 5 and nothing changed; --timeout gives exit 5', async () => {
+test('Ctrl-C ends a wait with exit 5 and nothing changed; --timeout gives exit 5', { timeout: 30_000 }, async () => {
   const { env, lib, session } = await world();
   await lib.state.mutate(session, () => ({ v: 'before' }));
   const holder = node('state-holder.mjs', [session, '{"v":"holder"}'], { env });
@@ -169,3 +177,27 @@ test('state keys: getKey of an absent key (even one an object inherits, like toS
   );
   await lib.close();
 });
+
+test(
+  'a waiter that has seen the holder alive gets the gate promptly once that holder dies (SIGKILL mid-mutate)',
+  { timeout: 30_000 },
+  async () => {
+    const { env, lib, session } = await world();
+    await lib.state.mutate(session, () => ({ v: 'before' }));
+    const holder = node('state-holder.mjs', [session, '{"v":"never"}'], { env });
+    await holder.waitFor(/holding/);
+    const waiter = lanesChild(['state', 'set', 'w', '1', '--session', session], { env });
+    // The notice comes after the waiter has judged the holder live at least once (and kept polling).
+    await waiter.waitFor(/waiting for the state gate/, 'stderr');
+    const killedAt = performance.now();
+    holder.proc.kill('SIGKILL');
+    const exit = await waiter.exited;
+    const tookMs = performance.now() - killedAt;
+    assert.equal(exit.code, 0, waiter.stderr);
+    // A bound on liveness, not a speed target: trusting a proven-live holder for longer than a
+    // moment would keep a dead holder's gate shut (judged once; never re-judged would hang here).
+    assert.ok(tookMs < 5000, `the waiter got the gate ${Math.round(tookMs)} ms after the holder died`);
+    assert.deepEqual(await lib.state.get(session), { v: 'before', w: 1 }, "the dead holder's write never landed");
+    await lib.close();
+  },
+);
