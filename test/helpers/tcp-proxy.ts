@@ -12,6 +12,9 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private open = true;
   private blackhole = false;
+  /** Bytes seen per direction over every connection, and a one-shot cut armed at a byte count. */
+  readonly bytes = { toServer: 0, toClient: 0 };
+  private trip: { at: number; direction: 'toServer' | 'toClient'; done: () => void } | null = null;
   port = 0;
 
   private constructor(targetHost: string, targetPort: number) {
@@ -27,12 +30,24 @@ export class TcpProxy {
         s.on('error', () => undefined);
       }
       // Forwarded by hand so a black hole can swallow bytes while the sockets stay open.
-      client.on('data', (d: Buffer) => {
-        if (!this.blackhole) upstream.write(d);
-      });
-      upstream.on('data', (d: Buffer) => {
-        if (!this.blackhole) client.write(d);
-      });
+      const pass = (direction: 'toServer' | 'toClient', d: Buffer, to: Socket) => {
+        if (this.blackhole) return;
+        const trip = this.trip;
+        if (trip && trip.direction === direction && this.bytes[direction] + d.length > trip.at) {
+          // Forward up to the cut point, then drop this connection (both sides): a network blip.
+          to.write(d.subarray(0, Math.max(0, trip.at - this.bytes[direction])));
+          this.bytes[direction] = trip.at;
+          this.trip = null;
+          client.destroy();
+          upstream.destroy();
+          trip.done();
+          return;
+        }
+        this.bytes[direction] += d.length;
+        to.write(d);
+      };
+      client.on('data', (d: Buffer) => pass('toServer', d, upstream));
+      upstream.on('data', (d: Buffer) => pass('toClient', d, client));
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -56,6 +71,21 @@ export class TcpProxy {
   /** A half-open network: connections stay up, no byte gets through either way. */
   swallow(): void {
     this.blackhole = true;
+  }
+
+  /**
+   * Drops the connection that carries byte number `at` (counted from now) in `direction`, once;
+   * connections made afterwards pass. Resolves when it has cut (never, if that many bytes never flow).
+   */
+  cutAfter(at: number, direction: 'toServer' | 'toClient'): Promise<void> {
+    return new Promise((done) => {
+      this.trip = { at: this.bytes[direction] + at, direction, done };
+    });
+  }
+
+  /** Disarms a cut that has not happened. */
+  disarm(): void {
+    this.trip = null;
   }
 
   restore(): void {

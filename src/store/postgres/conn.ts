@@ -88,6 +88,10 @@ export class PgConn {
       },
     });
     pool.on('error', () => undefined); // an idle client dropped by the server: the next checkout reconnects
+    // A checked-out client whose connection drops emits 'error' on itself as well as failing its
+    // query; with no listener that event would crash the process (seen with a connection cut
+    // between two statements of a transaction). The failing query carries the error to the caller.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000);
     try {
       conn.schemaVersion = await conn.withClient(async (c) => {

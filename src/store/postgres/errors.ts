@@ -23,7 +23,7 @@ export function isTransient(e: unknown): boolean {
     code === '57P01' ||
     code === '57P02' ||
     code === '57P03' ||
-    /Connection terminated|timeout expired|Connection ended/i.test(msg)
+    /Connection terminated|timeout expired|Connection ended|not queryable/i.test(msg)
   );
 }
 
