@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { parseResource, pathsOverlap, resourcesConflict } from '../../src/core/resource.js';
 import type { ResourceContext, ResourceRef } from '../../src/core/resource.js';
 import { expectedOverlap, expectedResource } from './resource-model.js';
-import { codeOf, params } from './runs.js';
+import { codeOf, params, show } from './runs.js';
 
 // Characters that have broken name handling somewhere: separators, dots, spaces of several kinds,
 // C0/C1 controls, DEL, bidi overrides and marks, a colon, a backslash, non-BMP text.
@@ -78,8 +78,8 @@ test('parseResource accepts exactly what the rules accept, and normalizes paths 
       // Whatever the input, a refusal is E_BAD_RESOURCE (exit 2), never a crash.
       if (!got.ok) assert.equal(got.code, 'E_BAD_RESOURCE');
       if (want === 'either') return;
-      if (!want.ok) assert.equal(got.ok, false, `accepted ${JSON.stringify(text)} as ${JSON.stringify(got)}`);
-      else assert.deepEqual(got, want);
+      if (!want.ok) assert.equal(got.ok, false, `accepted ${show(text)} as ${show(got)}`);
+      else assert.deepEqual(got, want, show(text));
     }),
     params(),
   );

@@ -35,3 +35,11 @@ export function codeOf(e: unknown): string {
     return (e as { code: string }).code;
   return e instanceof Error ? e.constructor.name : typeof e;
 }
+
+/** JSON with invisible and direction-changing characters escaped, so a counterexample reads as it is. */
+export function show(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u00a0\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\u3000\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
