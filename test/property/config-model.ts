@@ -23,17 +23,21 @@ function envValid(t: Data): boolean {
     if (k === 'strip') return stringsMatching(v, /^[A-Za-z0-9_*?]+$/);
     // __proto__ is a valid name for a shell, but silently lost as a key of a JS object: refused.
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) || k === '__proto__' || typeof v !== 'string') return false;
-    return [...v.matchAll(/\{([^}]*)\}/g)].every((m) => PLACEHOLDERS.includes(m[1] ?? ''));
+    // Placeholders among the four, and the fixed text around them letters, digits, _ . : - only.
+    const known = [...v.matchAll(/\{([^}]*)\}/g)].every((m) => PLACEHOLDERS.includes(m[1] ?? ''));
+    return known && /^[A-Za-z0-9_.:-]+$/.test(v.replace(/\{(repo|slug|session|ticket)\}/g, 'x'));
   });
 }
 
-/** Whether one file's data is valid; `[store]` (a url, nothing else) only in the user's file. */
+/** Whether one file's data is valid; `[store]` and `[worktree]` only in the user's file. */
 export function configValid(data: Data, user: boolean): boolean {
   return Object.entries(data).every(([k, v]) => {
     if (!isTable(v)) return false;
     if (k === 'ports') return portsValid(v);
     if (k === 'env') return envValid(v);
     if (k === 'snapshot') return Object.entries(v).every(([sk, sv]) => sk === 'on_stop' && typeof sv === 'boolean');
+    if (k === 'worktree')
+      return user && Object.entries(v).every(([wk, wv]) => wk === 'include_links_outside' && typeof wv === 'boolean');
     if (k === 'store')
       return user && Object.entries(v).every(([sk, sv]) => sk === 'url' && typeof sv === 'string' && sv.trim() !== '');
     return false;
@@ -46,6 +50,7 @@ export function configMerged(files: Data[]): LanesConfig {
     ports: { names: [], range: { low: 20000, high: 29999 } },
     env: { templates: {}, strip: [] },
     snapshot: { onStop: false },
+    worktree: { includeLinksOutside: false },
   };
   const templates = new Map<string, string>();
   for (const f of files) {
@@ -60,6 +65,8 @@ export function configMerged(files: Data[]): LanesConfig {
     for (const [k, v] of Object.entries(env)) if (k !== 'strip') templates.set(k, v as string);
     for (const s of (env['strip'] ?? []) as string[]) if (!c.env.strip.includes(s)) c.env.strip.push(s);
     if (typeof snapshot['on_stop'] === 'boolean') c.snapshot.onStop = snapshot['on_stop'];
+    const links = ((f['worktree'] ?? {}) as Data)['include_links_outside'];
+    if (typeof links === 'boolean') c.worktree = { includeLinksOutside: links };
   }
   c.env.templates = Object.fromEntries(templates);
   return c;

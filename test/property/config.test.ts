@@ -51,8 +51,8 @@ const envKey = mostly(
   fc.oneof(fc.constantFrom('1A', 'A-B', 'a b', ''), fc.string({ maxLength: 4 })),
 );
 const template = mostly(
-  fc.array(fc.constantFrom('{repo}', '{slug}', '{session}', '{ticket}', '_', 'x', '-', '}', '{'), { maxLength: 4 }),
-  fc.oneof(fc.constantFrom(['{nope}'], ['{}'], ['x{', 'repo}']), junk),
+  fc.array(fc.constantFrom('{repo}', '{slug}', '{session}', '{ticket}', '_', 'x', '-', ':', '.'), { maxLength: 4 }),
+  fc.oneof(fc.constantFrom(['{nope}'], ['{}'], ['x{', 'repo}'], ['{repo}', ' '], ['a/b'], ['$x'], ['}'], ['{']), junk),
 ).map((t) => (Array.isArray(t) && t.every((x) => typeof x === 'string') ? t.join('') : t));
 const strip = mostly(
   fc.array(fc.constantFrom('ANTHROPIC_API_KEY', '*_API_KEY', 'A?'), { maxLength: 3 }),
@@ -70,6 +70,9 @@ const env = fc
 const snapshot = fc
   .record({ on_stop: mostly(fc.boolean(), junk), other: rarely(junk) }, { requiredKeys: [] })
   .map(compact);
+const worktree = fc
+  .record({ include_links_outside: mostly(fc.boolean(), junk), other: rarely(junk) }, { requiredKeys: [] })
+  .map(compact);
 const store = fc
   .record({
     url: mostly(fc.constantFrom('postgres://u@h/db', '/tmp/x.db'), fc.constantFrom(' ', '', 1)),
@@ -84,6 +87,7 @@ const configData = (user: boolean) =>
       env: fc.option(mostly(env, junk), { nil: undefined }),
       snapshot: fc.option(mostly(snapshot, junk), { nil: undefined }),
       store: user ? fc.option(mostly(store, junk), { nil: undefined }) : rarely(store),
+      worktree: user ? fc.option(mostly(worktree, junk), { nil: undefined }) : rarely(worktree),
       other: rarely(junk),
     })
     .map(compact);

@@ -13,14 +13,25 @@ function isControl(code: number): boolean {
   return code <= 0x1f || (code >= 0x7f && code <= 0x9f);
 }
 
-/** Bidirectional embeddings, overrides and isolates: they make a name read as another one. */
-function isBidiOverride(code: number): boolean {
-  return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+/** Bidirectional marks, embeddings, overrides and isolates: they make a name read as another one. */
+function isBidi(code: number): boolean {
+  return (
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0x200e ||
+    code === 0x200f ||
+    code === 0x061c
+  );
 }
 
-/** Marks (LRM, RLM, ALM) the rules do not name: accepted or refused, either is fine. */
-function isBidiMark(code: number): boolean {
-  return code === 0x200e || code === 0x200f || code === 0x061c;
+/** Zero-width spaces and the BOM: invisible, so two different names would look the same. */
+function isZeroWidth(code: number): boolean {
+  return code === 0x200b || code === 0x200c || code === 0x2060 || code === 0xfeff;
+}
+
+/** Line and paragraph separators: the rules do not name them; accepted or refused, either is fine. */
+function isSeparator(code: number): boolean {
+  return code === 0x2028 || code === 0x2029;
 }
 
 /** A branch name every reasonable rule accepts: plain segments, no `..`, no `.lock` ending. */
@@ -58,8 +69,10 @@ export function expectedResource(text: string, ctx: ResourceContext): Expected {
   if (!/^[a-z][a-z0-9-]*$/.test(kind)) return { ok: false };
   if (name.length === 0 || name.length > 1024) return { ok: false };
   const codes = [...name].map((c) => c.codePointAt(0) ?? 0);
-  if (codes.some((c) => isControl(c) || isBidiOverride(c))) return { ok: false };
+  if (codes.some((c) => isControl(c) || isBidi(c) || isZeroWidth(c))) return { ok: false };
   if (name.trim() === '') return { ok: false };
+  // Spaces around a name (`ticket: SEAT-1`) are refused, except in a path, where they are the file's.
+  if (kind !== 'path' && name.trim() !== name) return { ok: false };
   const repoScoped = REPO_KINDS.includes(kind) || ctx.forceRepoScope === true;
   if (repoScoped && !ctx.repoId) return { ok: false };
   if (kind === 'branch' && name.includes('..')) return { ok: false };
@@ -69,7 +82,7 @@ export function expectedResource(text: string, ctx: ResourceContext): Expected {
     if (p === null) return { ok: false };
     normalized = p;
   }
-  if (codes.some(isBidiMark)) return 'either';
+  if (codes.some(isSeparator)) return 'either';
   if (kind === 'branch' && !plainBranch(name)) return 'either';
   const scope = repoScoped ? `repo:${ctx.repoId}` : `host:${ctx.host}`;
   return { ok: true, ref: { kind, name: normalized, scope } };
