@@ -1,7 +1,8 @@
 // How many cases each property runs, and how to replay a failure. fast-check puts the seed and the
 // shrunk counterexample's path in the message of the error fc.assert throws; node:test prints that
 // message under the failing test, so a CI log is enough to replay it:
-//   LANES_PROPERTY_SEED=<seed> LANES_PROPERTY_PATH=<path> node scripts/run-tests.mjs test/property/<file>
+//   LANES_PROPERTY_SEED=<seed> LANES_PROPERTY_PATH=<path> \
+//     node --import tsx --test --test-name-pattern=<test name> test/property/<file>.test.ts
 import type fc from 'fast-check';
 
 function envInt(name: string, fallback: number): number {
