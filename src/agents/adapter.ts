@@ -36,10 +36,11 @@ export function record(value: unknown): Payload {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Payload) : {};
 }
 
-/** The event's working directory: absolute, else the hook process' own. */
-export function cwdOf(payload: Payload, fallback = process.cwd()): string {
+/** The event's working directory: absolute, else the fallback when absolute, else the hook process' own. */
+export function cwdOf(payload: Payload, fallback?: string): string {
   const cwd = text(payload, 'cwd');
-  return cwd && isAbsolute(cwd) ? cwd : fallback;
+  if (cwd && isAbsolute(cwd)) return cwd;
+  return fallback && isAbsolute(fallback) ? fallback : process.cwd();
 }
 
 export function absolute(cwd: string, path: string): string {

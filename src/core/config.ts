@@ -143,7 +143,9 @@ export function validateConfig(
     for (const [k, v] of Object.entries(env)) {
       if (k === 'strip')
         out.env.strip = stringList(src, 'env', k, v, STRIP, 'variable names or globs (letters, digits, _, * and ?)');
-      else if (!ENV_NAME.test(k)) fail(src, 'env', k, 'an environment variable name ([A-Za-z_][A-Za-z0-9_]*)');
+      // __proto__ matches the pattern but cannot be a key of the objects the environment is built in.
+      else if (!ENV_NAME.test(k) || k === '__proto__')
+        fail(src, 'env', k, 'an environment variable name ([A-Za-z_][A-Za-z0-9_]*, not __proto__)');
       else if (typeof v !== 'string') fail(src, 'env', k, 'a template string such as "{repo}_{slug}"', v);
       else {
         const bad = [...v.matchAll(/\{([^}]*)\}/g)]

@@ -104,7 +104,8 @@ export function parseResource(text: string, ctx: ResourceContext): ResourceRef {
 export function normalizeClaimPath(text: string, rawName: string, ctx: ResourceContext): string {
   const root = ctx.worktreeRoot;
   if (!root) throw bad(text, 'path claims need a git repository', 'run it inside the repository');
-  const isDir = rawName.endsWith('/') || rawName.endsWith('/.') || rawName === '.' || rawName.endsWith('/..');
+  const isDir =
+    rawName.endsWith('/') || rawName.endsWith('/.') || rawName.endsWith('/..') || rawName === '.' || rawName === '..';
   const absolute = isAbsolute(rawName) ? resolve(rawName) : resolve(ctx.cwd, rawName);
   const rel = relative(root, absolute);
   if (rel === '')

@@ -6,6 +6,7 @@ import {
   asShell,
   badInput,
   baseEvent,
+  cwdOf,
   json,
   lifecycle,
   record,
@@ -26,7 +27,7 @@ export const cursor: AgentAdapter = {
     const id = cursorSessionId(payload);
     if (!id) throw badInput('cursor', 'the payload has no conversation_id');
     const roots = workspaceRoots(payload);
-    const cwd = text(payload, 'cwd') ?? roots[0] ?? process.cwd();
+    const cwd = cwdOf(payload, roots[0]);
     const e = baseEvent('cursor', 'ignore', id, cwd);
     const tool = text(payload, 'tool_name');
     const input = record(payload['tool_input']);
