@@ -20,7 +20,7 @@ if (selected.length === 0) {
 }
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-timeout=180000', '--test-reporter=spec', ...selected.sort()],
+  ['--import', 'tsx', '--test', '--test-timeout=1200000', '--test-reporter=spec', ...selected.sort()],
   {
     stdio: 'inherit',
   },
