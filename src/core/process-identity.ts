@@ -42,9 +42,16 @@ export function identityOf(pid: number): OwnerIdentity | null {
   return facts ? identityFrom(facts) : null;
 }
 
-/** `pid` and its ancestors, nearest first (one read of the process table on the `ps` path). */
+/**
+ * `pid` and its ancestors, nearest first (one read of the process table on the `ps` path); [] when
+ * they cannot be read: the caller then settles for `pid`, whose own proof says what is wrong.
+ */
 export function lineage(pid: number, max = 13): ProcessFacts[] {
-  return platform()?.lineage(pid, max) ?? [];
+  try {
+    return platform()?.lineage(pid, max) ?? [];
+  } catch {
+    return [];
+  }
 }
 
 // Launchers that exit as soon as lanes does: a session owned by one of them would die at once.

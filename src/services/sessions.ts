@@ -1,4 +1,4 @@
-import { LanesError } from '../core/errors.js';
+import { LanesError, isLanesError } from '../core/errors.js';
 import { assertSessionId, newSessionId } from '../core/ids.js';
 import type { SessionState } from '../core/liveness.js';
 import { assertCanJudge } from '../core/platform/select.js';
@@ -59,7 +59,12 @@ function checkText(what: string, value: string | null | undefined): string | nul
  * a session whose liveness nobody can prove), then blame the pid.
  */
 function ownerOf(pid: number, hint: string): OwnerIdentity {
-  const owner = identityOf(pid);
+  let owner: OwnerIdentity | null = null;
+  try {
+    owner = identityOf(pid);
+  } catch (e) {
+    if (!isLanesError(e, 'E_PLATFORM')) throw e;
+  }
   if (!owner || owner.bootId === 'unknown-boot') assertCanJudge();
   if (!owner) throw new LanesError('E_USAGE', `pid ${pid} is not a running process on this host`, { hint });
   return owner;
