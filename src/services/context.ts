@@ -3,7 +3,8 @@ import { assertSessionId } from '../core/ids.js';
 import { judgeOwners } from '../core/liveness.js';
 import type { SessionState, Verdict } from '../core/liveness.js';
 import { platform } from '../core/platform/select.js';
-import { bootId, hostId, identityOf, readCommandLine } from '../core/process-identity.js';
+import type { ProcessFacts } from '../core/platform/types.js';
+import { bootId, hostId } from '../core/process-identity.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import { repoInfo } from '../git/repo.js';
 import { originIdentity } from '../git/repo-id.js';
@@ -82,23 +83,34 @@ export class LanesContext {
     return id;
   }
 
+  private selfFacts: ProcessFacts | null | undefined;
+
+  /** This process' facts with its command line, read once (one `ps` on macOS for both uses below). */
+  private facts(): ProcessFacts | null {
+    if (this.selfFacts === undefined) {
+      try {
+        this.selfFacts = platform()?.facts([process.pid], true).get(process.pid) ?? null;
+      } catch {
+        this.selfFacts = null;
+      }
+    }
+    return this.selfFacts;
+  }
+
   /** This process, as a gate holder. */
   self(): OwnerIdentity {
-    this.selfIdentity ??= identityOf(process.pid) ?? {
+    this.selfIdentity ??= {
       host: this.host,
       bootId: this.bootId,
       pid: process.pid,
-      startTime: '',
+      startTime: this.facts()?.startTime ?? '',
     };
     return this.selfIdentity;
   }
 
-  private selfCommandLine: string | undefined;
-
-  /** This process' command line, read once (it is shown in other processes' wait notices). */
+  /** This process' command line (it is shown in other processes' wait notices). */
   selfCommand(): string {
-    this.selfCommandLine ??= readCommandLine(process.pid) || process.argv.join(' ');
-    return this.selfCommandLine;
+    return this.facts()?.command.slice(0, 200) || process.argv.join(' ');
   }
 
   async stateOf(session: SessionRecord): Promise<SessionLiveness> {

@@ -12,8 +12,12 @@ import type { OwnerIdentity } from '../../src/core/process-identity.js';
 
 // The same liveness rules over both ways of reading process facts: /proc (Linux) and `ps` (macOS,
 // the BSDs; procps' ps stands in for the Mac's here, with an injected boot identity).
-process.env['LANES_TEST_BOOT_ID'] = 'test-boot-for-the-ps-path';
-const PLATFORMS: ProcessPlatform[] = [procPlatform('linux'), psPlatform('darwin')];
+// On a Mac the ps path is the real one (and there is no /proc to test).
+if (process.platform !== 'darwin') process.env['LANES_TEST_BOOT_ID'] = 'test-boot-for-the-ps-path';
+const PLATFORMS: ProcessPlatform[] = [
+  ...(process.platform === 'linux' ? [procPlatform('linux')] : []),
+  psPlatform(process.platform === 'linux' ? 'darwin' : process.platform),
+];
 
 const here = (p: ProcessPlatform): LivenessContext => ({
   host: hostId(),
