@@ -56,7 +56,11 @@ export function renderClaudeShaped(event: HookEvent, d: HookDecision): HookOutpu
       });
     return SILENT;
   }
+  // The context is the model's; a notice (lanes cannot protect this session, …) is the person's.
   if (event.kind === 'session-start' && d.context)
-    return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: d.context } });
+    return json({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: d.context },
+      ...(d.notice ? { systemMessage: `lanes: ${d.notice}` } : {}),
+    });
   return d.notice ? { ...SILENT, stderr: `lanes: ${d.notice}\n` } : SILENT;
 }

@@ -44,6 +44,7 @@ export type ErrorCode =
   | 'E_HOOK_INPUT'
   | 'E_FLAGGED'
   | 'E_IO'
+  | 'E_PLATFORM'
   | 'E_INTERNAL';
 
 const EXIT_BY_CODE: Record<ErrorCode, number> = {
@@ -77,6 +78,8 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   E_STORE_VERSION: EXIT.error,
   E_STORE_NOT_EMPTY: EXIT.error,
   E_GIT: EXIT.error,
+  // This OS gives lanes no way to prove liveness (unsupported, /proc hidden, ps missing).
+  E_PLATFORM: EXIT.error,
   E_REPO_STATE: EXIT.error,
   E_CONFIG: EXIT.usage,
   E_FLAGGED: EXIT.held,

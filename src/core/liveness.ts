@@ -1,4 +1,5 @@
-import type { OwnerIdentity, ProcStat } from './process-identity.js';
+import type { ProcessFacts } from './platform/types.js';
+import type { OwnerIdentity } from './process-identity.js';
 
 export type SessionState = 'live' | 'dead' | 'ended';
 
@@ -8,11 +9,20 @@ export interface Verdict {
   why: string;
 }
 
+/** One owner to judge, with its last heartbeat on the store's clock (for owners on other hosts). */
+export interface OwnerToJudge {
+  owner: OwnerIdentity;
+  lastSeenMs: number;
+}
+
 export interface LivenessContext {
   host: string;
   bootId: string;
-  /** Reads a local process' state; injected so the rule stays pure and testable. */
-  probe: (pid: number) => ProcStat | null;
+  /**
+   * Reads the facts of local processes, all pids of one decision at once (one `ps` on macOS);
+   * injected so the rule stays pure and testable. Pids that do not exist are absent.
+   */
+  probe: (pids: readonly number[]) => Map<number, Pick<ProcessFacts, 'state' | 'startTime'>>;
   /** The store's clock, for leases of other hosts. */
   nowMs: number;
   leaseMs: number;
@@ -21,23 +31,34 @@ export interface LivenessContext {
 /**
  * Liveness is proven, not guessed. On this host the owner is live only if the boot id, pid and
  * process start time all match and the process is not a zombie. Another host's owner is live
- * while its lease (last heartbeat + leaseMs, both on the store's clock) has not expired.
+ * while its lease (last heartbeat + leaseMs, both on the store's clock) has not expired. The
+ * facts of every local owner are read in one probe.
  */
+export function judgeOwners(owners: readonly OwnerToJudge[], ctx: LivenessContext): Verdict[] {
+  const provable = (o: OwnerIdentity) => o.host === ctx.host && o.bootId === ctx.bootId;
+  const pids = owners.filter((o) => provable(o.owner)).map((o) => o.owner.pid);
+  const facts = pids.length > 0 ? ctx.probe(pids) : new Map();
+  return owners.map(({ owner, lastSeenMs }): Verdict => {
+    if (owner.host !== ctx.host) {
+      const expires = lastSeenMs + ctx.leaseMs;
+      return expires > ctx.nowMs
+        ? { live: true, why: '' }
+        : {
+            live: false,
+            why: `host ${owner.host} stopped heartbeating (lease expired ${Math.round((ctx.nowMs - expires) / 1000)}s ago)`,
+          };
+    }
+    if (owner.bootId !== ctx.bootId) return { live: false, why: 'this host rebooted since the session started' };
+    const stat = facts.get(owner.pid);
+    if (!stat) return { live: false, why: `pid ${owner.pid} has exited` };
+    if (stat.state === 'Z' || stat.state === 'X') return { live: false, why: `pid ${owner.pid} has exited (zombie)` };
+    if (owner.startTime !== stat.startTime)
+      return { live: false, why: `pid ${owner.pid} now belongs to another process (pid reused)` };
+    return { live: true, why: '' };
+  });
+}
+
+/** One owner: judgeOwners of one. */
 export function judgeOwner(owner: OwnerIdentity, lastSeenMs: number, ctx: LivenessContext): Verdict {
-  if (owner.host !== ctx.host) {
-    const expires = lastSeenMs + ctx.leaseMs;
-    return expires > ctx.nowMs
-      ? { live: true, why: '' }
-      : {
-          live: false,
-          why: `host ${owner.host} stopped heartbeating (lease expired ${Math.round((ctx.nowMs - expires) / 1000)}s ago)`,
-        };
-  }
-  if (owner.bootId !== ctx.bootId) return { live: false, why: 'this host rebooted since the session started' };
-  const stat = ctx.probe(owner.pid);
-  if (!stat) return { live: false, why: `pid ${owner.pid} has exited` };
-  if (stat.state === 'Z' || stat.state === 'X') return { live: false, why: `pid ${owner.pid} has exited (zombie)` };
-  if (owner.startTime !== stat.startTime)
-    return { live: false, why: `pid ${owner.pid} now belongs to another process (pid reused)` };
-  return { live: true, why: '' };
+  return judgeOwners([{ owner, lastSeenMs }], ctx)[0]!;
 }

@@ -1,8 +1,10 @@
 import { LanesError } from '../core/errors.js';
 import { assertSessionId } from '../core/ids.js';
-import { judgeOwner } from '../core/liveness.js';
+import { judgeOwners } from '../core/liveness.js';
 import type { SessionState, Verdict } from '../core/liveness.js';
-import { bootId, hostId, identityOf, readCommandLine, readProcStat } from '../core/process-identity.js';
+import { platform } from '../core/platform/select.js';
+import type { ProcessFacts } from '../core/platform/types.js';
+import { bootId, hostId } from '../core/process-identity.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import { repoInfo } from '../git/repo.js';
 import { originIdentity } from '../git/repo-id.js';
@@ -48,11 +50,12 @@ export class LanesContext {
     readonly gateLeaseMs: number,
     readonly notice: Notice,
   ) {
-    this.judge = (owner, lastSeenMs, nowMs) =>
-      judgeOwner(owner, lastSeenMs, {
+    this.judge = (owners, nowMs) =>
+      judgeOwners(owners, {
         host: this.host,
         bootId: this.bootId,
-        probe: readProcStat,
+        // An OS lanes cannot judge has no local process facts (and `lanes start` refuses it).
+        probe: (pids) => platform()?.facts(pids) ?? new Map(),
         nowMs,
         leaseMs: this.leaseMs,
       });
@@ -80,33 +83,59 @@ export class LanesContext {
     return id;
   }
 
+  private selfFacts: ProcessFacts | null | undefined;
+
+  /** This process' facts with its command line, read once (one `ps` on macOS for both uses below). */
+  private facts(): ProcessFacts | null {
+    if (this.selfFacts === undefined) {
+      try {
+        this.selfFacts = platform()?.facts([process.pid], true).get(process.pid) ?? null;
+      } catch {
+        this.selfFacts = null;
+      }
+    }
+    return this.selfFacts;
+  }
+
   /** This process, as a gate holder. */
   self(): OwnerIdentity {
-    this.selfIdentity ??= identityOf(process.pid) ?? {
+    this.selfIdentity ??= {
       host: this.host,
       bootId: this.bootId,
       pid: process.pid,
-      startTime: '',
+      startTime: this.facts()?.startTime ?? '',
     };
     return this.selfIdentity;
   }
 
-  private selfCommandLine: string | undefined;
-
-  /** This process' command line, read once (it is shown in other processes' wait notices). */
+  /** This process' command line (it is shown in other processes' wait notices). */
   selfCommand(): string {
-    this.selfCommandLine ??= readCommandLine(process.pid) || process.argv.join(' ');
-    return this.selfCommandLine;
+    return this.facts()?.command.slice(0, 200) || process.argv.join(' ');
   }
 
   async stateOf(session: SessionRecord): Promise<SessionLiveness> {
-    return this.stateAt(session, session.endedAt === null ? await this.store.now() : 0);
+    return (await this.statesOf([session])).get(session.id)!;
   }
 
-  /** Liveness of many sessions against ONE reading of the store's clock (not a query per session). */
+  /**
+   * Liveness of many sessions against ONE reading of the store's clock (not a query per session)
+   * and one read of process facts (not a `ps` per session).
+   */
   async statesOf(sessions: SessionRecord[]): Promise<Map<string, SessionLiveness>> {
-    const now = sessions.some((s) => s.endedAt === null) ? await this.store.now() : 0;
-    return new Map(sessions.map((s) => [s.id, this.stateAt(s, now)]));
+    const open = sessions.filter((s) => s.endedAt === null);
+    const now = open.length > 0 ? await this.store.now() : 0;
+    const verdicts = this.judge(
+      open.map((s) => ({ owner: s.owner, lastSeenMs: s.lastSeenAt })),
+      now,
+    );
+    const judged = new Map(open.map((s, i) => [s.id, verdicts[i]!]));
+    return new Map(
+      sessions.map((s): [string, SessionLiveness] => {
+        const verdict = judged.get(s.id);
+        if (!verdict) return [s.id, { state: 'ended', verdict: { live: false, why: s.endReason ?? 'ended' } }];
+        return [s.id, { state: verdict.live ? 'live' : 'dead', verdict }];
+      }),
+    );
   }
 
   /** The sessions that are live right now (not ended, owner proven alive or lease current), among those `which` keeps. */
@@ -114,13 +143,6 @@ export class LanesContext {
     const candidates = (await this.store.listSessions({ includeEnded: false })).filter(which);
     const states = await this.statesOf(candidates);
     return candidates.filter((s) => states.get(s.id)?.state === 'live');
-  }
-
-  private stateAt(session: SessionRecord, nowMs: number): SessionLiveness {
-    if (session.endedAt !== null)
-      return { state: 'ended', verdict: { live: false, why: session.endReason ?? 'ended' } };
-    const verdict = this.judge(session.owner, session.lastSeenAt, nowMs);
-    return { state: verdict.live ? 'live' : 'dead', verdict };
   }
 
   /** The session this process acts as (LANES_SESSION or an explicit id), checked against the store. */

@@ -35,7 +35,7 @@ export async function acquireGate(
   const holder = { owner: ctx.self(), sessionId: ctx.sessionId, command: ctx.selfCommand() };
   let tries = 0;
   // The last holder judged live, by token: re-proving the same holder on every poll would cost a
-  // /proc read (and, for other hosts, the store's clock) each time; 50 ms of trust keeps a
+  // read of process facts (and, for other hosts, the store's clock) each time; 50 ms of trust keeps a
   // SIGKILLed holder's gate free again within one tick of that.
   let trusted = { token: -1, until: 0 };
   const attempt = await waitFor(
@@ -49,7 +49,7 @@ export async function acquireGate(
         if (seen.token === trusted.token && Date.now() < trusted.until)
           return { done: false, blockedBy: () => blockedBy(seen) };
         const now = local ? 0 : await ctx.store.now();
-        if (ctx.judge(seen.owner, seen.leaseUntil - ctx.gateLeaseMs, now).live) {
+        if (ctx.judge([{ owner: seen.owner, lastSeenMs: seen.leaseUntil - ctx.gateLeaseMs }], now)[0]!.live) {
           trusted = { token: seen.token, until: Date.now() + 50 };
           return { done: false, blockedBy: () => blockedBy(seen) };
         }

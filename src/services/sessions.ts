@@ -1,7 +1,9 @@
-import { LanesError } from '../core/errors.js';
+import { LanesError, isLanesError } from '../core/errors.js';
 import { assertSessionId, newSessionId } from '../core/ids.js';
 import type { SessionState } from '../core/liveness.js';
+import { assertCanJudge } from '../core/platform/select.js';
 import { identityOf } from '../core/process-identity.js';
+import type { OwnerIdentity } from '../core/process-identity.js';
 import { repoInfo } from '../git/repo.js';
 import type { ClaimRecord, SessionRecord } from '../store/types.js';
 import { unknownSession } from './context.js';
@@ -51,16 +53,28 @@ function checkText(what: string, value: string | null | undefined): string | nul
   return value;
 }
 
+/**
+ * The identity a new session is owned by. When the owner cannot be read, first make sure lanes can
+ * read process facts on this OS at all (else E_PLATFORM naming the OS and what it cannot read, never
+ * a session whose liveness nobody can prove), then blame the pid.
+ */
+function ownerOf(pid: number, hint: string): OwnerIdentity {
+  let owner: OwnerIdentity | null = null;
+  try {
+    owner = identityOf(pid);
+  } catch (e) {
+    if (!isLanesError(e, 'E_PLATFORM')) throw e;
+  }
+  if (!owner || owner.bootId === 'unknown-boot') assertCanJudge();
+  if (!owner) throw new LanesError('E_USAGE', `pid ${pid} is not a running process on this host`, { hint });
+  return owner;
+}
+
 export class SessionService {
   constructor(private readonly ctx: LanesContext) {}
 
   async start(options: StartOptions): Promise<SessionRecord> {
-    const owner = identityOf(options.pid);
-    if (!owner) {
-      throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, {
-        hint: 'pass the pid of the process that owns the session (--pid), or omit --pid',
-      });
-    }
+    const owner = ownerOf(options.pid, 'pass the pid of the process that owns the session (--pid), or omit --pid');
     const repo = await this.ctx.repo();
     return this.ctx.store.insertSession({
       id: options.id === undefined ? newSessionId() : assertSessionId(options.id),
@@ -80,11 +94,7 @@ export class SessionService {
    * compact reuses its session id); a re-attach keeps the ticket and reopens an ended session.
    */
   async attach(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
-    const owner = identityOf(options.pid);
-    if (!owner)
-      throw new LanesError('E_USAGE', `pid ${options.pid} is not a running process on this host`, {
-        hint: 'attach a session to a running process',
-      });
+    const owner = ownerOf(options.pid, 'attach a session to a running process');
     // The agent's directory decides the repository (the object may have been opened elsewhere).
     const repo = options.cwd === this.ctx.cwd ? await this.ctx.repo() : await repoInfo(options.cwd);
     return this.ctx.store.attachSession({

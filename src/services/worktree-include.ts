@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { childProcess } from '../core/builtins.js';
 import { LanesError } from '../core/errors.js';
+import { platformName } from '../core/platform/select.js';
 // fs.promises, not node:fs/promises: that module loads readline and watchers at import, a cost
 // every command would pay through the library entry (measured on `lanes exec`).
 import { existsSync, lstatSync, promises as fsp, readdirSync } from 'node:fs';
@@ -23,8 +24,8 @@ export interface IncludeOptions {
 /**
  * Copies into a new worktree the files of the main worktree that git IGNORES and that match
  * `.worktreeinclude` (gitignore syntax; the convention Claude Code, the Codex app, worktrunk and
- * ccmanager share): a .env, a node_modules. Copy-on-write (FICLONE) where the filesystem can, a
- * plain copy otherwise; never a symlink to the original (a shared node_modules or .env would be
+ * ccmanager share): a .env, a node_modules. Copy-on-write (FICLONE on Linux, clonefile on macOS)
+ * where the filesystem can, a plain copy otherwise; never a symlink to the original (a shared node_modules or .env would be
  * shared state again). Tracked files are git's business and are not touched.
  */
 export async function copyWorktreeIncludes(
@@ -128,12 +129,40 @@ function countTree(dir: string): { files: number; bytes: number } {
 }
 
 /**
- * Copies a directory's content into `to` (created): coreutils cp, copy-on-write where the
- * filesystem supports it, links inside kept as links (node_modules/.bin needs them).
+ * Copies a directory's content into `to` (created): copy-on-write where the filesystem supports
+ * it, links inside kept as links (node_modules/.bin needs them), mode and times kept. GNU
+ * coreutils (Linux) says so with --reflink=auto; BSD cp (macOS) has no long options: -c clones
+ * with clonefile(2) on APFS, -P keeps links, -p mode and times. Where a form is refused as usage
+ * (another cp than expected), the next is tried; the one that worked is kept for the process.
  */
+type CpForm = (from: string, to: string) => string[];
+const GNU: CpForm = (from, to) => [
+  '-R',
+  '--reflink=auto',
+  '--no-dereference',
+  '--preserve=mode,timestamps',
+  '--',
+  `${from}/.`,
+  to,
+];
+const BSD_CLONE: CpForm = (from, to) => ['-R', '-P', '-p', '-c', '--', `${from}/.`, to];
+const BSD: CpForm = (from, to) => ['-R', '-P', '-p', '--', `${from}/.`, to];
+// Usage errors of GNU and BSD cp, and a clone the volume cannot make (not APFS).
+const REFUSED = /illegal option|unrecognized option|invalid option|usage:|not supported|clonefile/i;
+let cpForms: CpForm[] | undefined;
+
 async function copyTree(from: string, to: string): Promise<void> {
   await fsp.mkdir(to, { recursive: true });
-  await run('cp', ['-R', '--reflink=auto', '--no-dereference', '--preserve=mode,timestamps', '--', `${from}/.`, to]);
+  cpForms ??= platformName() === 'darwin' ? [BSD_CLONE, BSD] : [GNU, BSD_CLONE, BSD];
+  for (;;) {
+    const [form, ...rest] = cpForms;
+    try {
+      return await run('cp', form!(from, to));
+    } catch (e) {
+      if (rest.length === 0 || !REFUSED.test((e as Error).message)) throw e;
+      cpForms = rest;
+    }
+  }
 }
 
 function run(file: string, args: string[]): Promise<void> {

@@ -1,7 +1,7 @@
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
-import type { Verdict } from '../core/liveness.js';
+import type { OwnerToJudge, Verdict } from '../core/liveness.js';
 
 // The one storage interface. Every backend (SQLite, PostgreSQL) implements it and runs
 // the same contract suite (test/store/contract.ts). Times are milliseconds since the epoch on the
@@ -28,8 +28,11 @@ export type NewSession = Omit<SessionRecord, 'createdAt' | 'lastSeenAt' | 'ended
 
 export type ClaimRecord = HeldClaim;
 
-/** Judges a session's owner; receives the store's clock. Must be synchronous and side-effect free. */
-export type OwnerJudge = (owner: OwnerIdentity, lastSeenMs: number, nowMs: number) => Verdict;
+/**
+ * Judges owners, all those of one decision at once (one read of process facts: one `ps` process on
+ * macOS, not one per owner); receives the store's clock. Synchronous and side-effect free.
+ */
+export type OwnerJudge = (owners: readonly OwnerToJudge[], nowMs: number) => Verdict[];
 
 export interface Grant {
   ref: ResourceRef;

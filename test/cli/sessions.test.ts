@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { CLI, lanes, lanesChild, lanesEnv, node, gitRepo, run, tmp } from '../helpers/env.js';
 
 test('start prints an id; --json the record with repository, worktree and owner', async () => {
@@ -112,12 +113,20 @@ test('--json errors are JSON on stdout with the code', async () => {
   assert.equal(JSON.parse(r.stdout).error.code, 'E_NO_SESSION');
 });
 
-test('the owner skips launchers: under `timeout lanes start` the owner is the shell, not timeout', async () => {
-  const env = lanesEnv();
-  // `timeout` forks and waits, so it really sits between the calling shell and lanes, and exits with it.
-  const r = await run('sh', ['-c', `timeout 30 "${process.execPath}" "${CLI}" start --json; echo "sh=$$"`], { env });
-  assert.equal(r.code, 0, r.stderr);
-  const rec = JSON.parse(r.stdout.slice(0, r.stdout.lastIndexOf('}') + 1));
-  const shPid = Number(/sh=(\d+)/.exec(r.stdout)?.[1]);
-  assert.equal(rec.owner.pid, shPid);
-});
+// GNU coreutils' timeout (macOS has none unless installed).
+const noTimeout =
+  spawnSync('sh', ['-c', 'command -v timeout']).status === 0 ? false : 'no `timeout` command on this system';
+
+test(
+  'the owner skips launchers: under `timeout lanes start` the owner is the shell, not timeout',
+  { skip: noTimeout },
+  async () => {
+    const env = lanesEnv();
+    // `timeout` forks and waits, so it really sits between the calling shell and lanes, and exits with it.
+    const r = await run('sh', ['-c', `timeout 30 "${process.execPath}" "${CLI}" start --json; echo "sh=$$"`], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const rec = JSON.parse(r.stdout.slice(0, r.stdout.lastIndexOf('}') + 1));
+    const shPid = Number(/sh=(\d+)/.exec(r.stdout)?.[1]);
+    assert.equal(rec.owner.pid, shPid);
+  },
+);

@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 
@@ -122,3 +131,50 @@ function isLink(p: string): boolean {
     return false;
   }
 }
+
+test(
+  'a cp without --reflink (BSD cp, as on macOS) gets -c (clonefile) with -R -P -p instead',
+  { timeout: 60_000 },
+  async () => {
+    const repo = gitRepo();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
+    writeFileSync(join(repo, '.gitignore'), 'node_modules/\n');
+    writeFileSync(join(repo, '.worktreeinclude'), 'node_modules/\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'base');
+    mkdirSync(join(repo, 'node_modules', 'pkg', 'bin'), { recursive: true });
+    writeFileSync(join(repo, 'node_modules', 'pkg', 'index.js'), 'module.exports = 1;\n');
+    symlinkSync('../pkg/index.js', join(repo, 'node_modules', 'pkg', 'bin', 'tool'));
+    // A cp that answers like BSD cp: any long option is a usage error (exit 64); the rest is done by
+    // the real cp, with -c (which GNU cp lacks) recorded and left out.
+    const bin = tmp('lanes-bsd-cp-');
+    const log = join(bin, 'calls.log');
+    const realCp = execFileSync('sh', ['-c', 'command -v cp'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      join(bin, 'cp'),
+      [
+        '#!/bin/sh',
+        `echo "$*" >> '${log}'`,
+        'for a in "$@"; do case "$a" in --) break ;; --*) echo "cp: illegal option -- -" >&2; echo "usage: cp [-R [-H | -L | -P]] [-fi | -n] [-aclpSsvXx] source_file target_file" >&2; exit 64 ;; esac; done',
+        'args=""; for a in "$@"; do [ "$a" = "-c" ] || args="$args \'$a\'"; done',
+        `eval exec '${realCp}' $args`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(join(bin, 'cp'), 0o755);
+    const env = { ...lanesEnv(), PATH: `${bin}:${process.env['PATH']}` };
+    const r = await lanes(['start', '--worktree', '--ticket', 'BSD-1', '--json', '--pid', String(process.pid)], {
+      env,
+      cwd: repo,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const wt = JSON.parse(r.stdout).worktree as string;
+    assert.equal(readFileSync(join(wt, 'node_modules', 'pkg', 'index.js'), 'utf8'), 'module.exports = 1;\n');
+    assert.equal(readlinkSync(join(wt, 'node_modules', 'pkg', 'bin', 'tool')), '../pkg/index.js');
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    // Linux tries GNU's form first; macOS starts with BSD's.
+    if (process.platform !== 'darwin') assert.match(calls.shift()!, /--reflink=auto/, 'GNU form first on Linux');
+    assert.match(calls.shift()!, /^-R -P -p -c -- /, 'then BSD cp with -c');
+    assert.deepEqual(calls, []);
+  },
+);

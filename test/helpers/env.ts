@@ -17,11 +17,14 @@ export function tmp(prefix = 'lanes-test-'): string {
   return dir;
 }
 
+// The switches of the run on the `ps` path (scripts/test-ps-path.mjs) reach every lanes process.
+const SIMULATION = new Set(['LANES_PLATFORM', 'LANES_TEST_BOOT_ID', 'LANES_PROC_GUARD_LOG']);
+
 /** An isolated lanes world: its own LANES_HOME (store + runtime dirs), no inherited session. */
 export function lanesEnv(home = tmp('lanes-home-')): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !k.startsWith('LANES_') && k !== 'XDG_RUNTIME_DIR') env[k] = v;
+    if (v !== undefined && (!k.startsWith('LANES_') || SIMULATION.has(k)) && k !== 'XDG_RUNTIME_DIR') env[k] = v;
   env['LANES_HOME'] = home;
   env['NO_COLOR'] = '1';
   return env;

@@ -4,8 +4,10 @@ import type { GateHolder, NewSession, OwnerJudge } from '../../src/store/types.j
 
 export const DEAD_PID = 666;
 
-export const judge: OwnerJudge = (owner) =>
-  owner.pid === DEAD_PID ? { live: false, why: 'dead for the test' } : { live: true, why: '' };
+export const judge: OwnerJudge = (owners) =>
+  owners.map(({ owner }) =>
+    owner.pid === DEAD_PID ? { live: false, why: 'dead for the test' } : { live: true, why: '' },
+  );
 
 export function session(id: string, pid = 100): NewSession {
   return {

@@ -53,7 +53,7 @@ export const cursor: AgentAdapter = {
   render(event: HookEvent, d: HookDecision): HookOutput {
     if (d.permission === 'deny')
       return json({ permission: 'deny', agent_message: d.reason, user_message: d.notice ?? d.reason }, d.notice);
-    if (event.kind === 'session-start' && d.context) return json({ additional_context: d.context });
+    if (event.kind === 'session-start' && d.context) return json({ additional_context: d.context }, d.notice);
     // A warning informs the agent and decides nothing (no "permission" key: Cursor's own approval rules stay in charge).
     if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell'))
       return json({ agent_message: d.context }, d.notice);

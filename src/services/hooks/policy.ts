@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { ALLOW, capText, hookSessionId } from '../../core/hook-event.js';
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
-import { agentPid, callerPid, identityOf } from '../../core/process-identity.js';
+import { isLanesError } from '../../core/errors.js';
+import type { ProcessFacts } from '../../core/platform/types.js';
+import { agentPid, callerPid, identityOf, lineage } from '../../core/process-identity.js';
 import { locateInRepo } from '../../git/repo-path.js';
 import type { SessionRecord } from '../../store/types.js';
 import { briefing } from './briefing.js';
@@ -45,14 +47,31 @@ function attach(
   ctx: HookContext,
   event: HookEvent,
 ): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
-  const named = event.agentPid ?? agentPid(process.ppid);
-  const pid = [named, callerPid(process.ppid), process.ppid].find((p) => identityOf(p) !== null);
-  if (pid === undefined) throw new Error(`cannot read the identity of the agent process ${named}`);
+  // The hook's ancestors are read once (one `ps` for the whole walk on macOS), and only when needed.
+  let chain: ProcessFacts[] | undefined;
+  const up = () => (chain ??= lineage(process.ppid));
+  const known = (pid: number) => chain?.some((f) => f.pid === pid) || identityOf(pid) !== null;
+  const named = event.agentPid ?? agentPid(process.ppid, up());
+  // The hook's parent last, unchecked: attaching proves it runs, or says why lanes cannot tell.
+  let pid = process.ppid;
+  for (const candidate of [() => named, () => callerPid(process.ppid, up())]) {
+    const p = candidate();
+    if (known(p)) {
+      pid = p;
+      break;
+    }
+  }
   return ctx.attachSession({ id: hookSessionId(event), agent: event.agent, cwd: event.cwd, pid });
 }
 
 async function sessionStart(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
-  const { session } = await attach(ctx, event);
+  let session: SessionRecord;
+  try {
+    ({ session } = await attach(ctx, event));
+  } catch (e) {
+    if (isLanesError(e, 'E_PLATFORM')) return unprotected(e.message);
+    throw e;
+  }
   let notice: string | null = null;
   if (event.envFile) {
     try {
@@ -62,6 +81,16 @@ async function sessionStart(ctx: HookContext, event: HookEvent): Promise<HookDec
     }
   }
   return { ...ALLOW, context: capText(await briefing(ctx, session)), notice };
+}
+
+/**
+ * lanes cannot prove liveness on this host (unsupported OS, /proc hidden, ps missing): the session
+ * is not registered, so nothing it does is checked. The model and the person are told so, and why,
+ * instead of an agent working in the belief that lanes guards it.
+ */
+function unprotected(why: string): HookDecision {
+  const text = `lanes cannot protect this session: ${why}. Other sessions' claims are not checked and this session's edits are not recorded; coordinate with other sessions yourself.`;
+  return { ...ALLOW, context: text, notice: text };
 }
 
 /** The session's record, registering it when the agent's session-start hook never ran (hooks installed mid-session). */

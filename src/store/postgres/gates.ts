@@ -69,10 +69,10 @@ export function pgGates(conn: PgConn): GateStore {
         let previousWhy = '';
         if (row && row.pid !== null) {
           const current = toGate(row);
-          const verdict = judge(current.owner, current.leaseUntil - leaseMs, now);
-          if (verdict.live) return { acquired: false, holder: current };
+          const [verdict] = judge([{ owner: current.owner, lastSeenMs: current.leaseUntil - leaseMs }], now);
+          if (verdict!.live) return { acquired: false, holder: current };
           previous = current;
-          previousWhy = verdict.why;
+          previousWhy = verdict!.why;
         }
         const [taken] = await q<Taken>(takeFree(conn, true), args(holder, leaseMs, name, stateOf));
         return {

@@ -48,11 +48,22 @@ export function decideClaims(
   judge: OwnerJudge,
   now: number,
 ): Decision {
+  // The holders the plan will ask about (other sessions' conflicting claims), judged in one batch.
+  const asked = new Set(
+    existing
+      .filter((c) => c.sessionId !== sessionId && wanted.some((w) => resourcesConflict(w, c)))
+      .map((c) => c.sessionId),
+  );
+  const judged = [...asked].flatMap((id) => {
+    const s = holder(id);
+    return s && s.endedAt === null ? [{ id, owner: s.owner, lastSeenMs: s.lastSeenAt }] : [];
+  });
+  const verdicts = new Map(judge(judged, now).map((v, i) => [judged[i]!.id, v]));
   const plan = planClaims(sessionId, wanted, existing, (id) => {
     const s = holder(id);
     if (!s) return { live: false, why: 'its session is no longer in the store' };
     if (s.endedAt !== null) return { live: false, why: `its session ended (${s.endReason ?? 'no reason'})` };
-    return judge(s.owner, s.lastSeenAt, now);
+    return verdicts.get(id) ?? judge([{ owner: s.owner, lastSeenMs: s.lastSeenAt }], now)[0]!;
   });
   if (plan.blockers.length > 0)
     return {

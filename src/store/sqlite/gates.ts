@@ -110,10 +110,10 @@ export function sqliteGates(conn: SqliteConn): GateStore {
         if (row.pid !== null) {
           const current = toGate(row);
           // A gate's lease is its holder's heartbeat: it matters only for holders on other hosts.
-          const verdict = judge(current.owner, current.leaseUntil - leaseMs, now);
-          if (verdict.live) return { acquired: false, holder: current };
+          const [verdict] = judge([{ owner: current.owner, lastSeenMs: current.leaseUntil - leaseMs }], now);
+          if (verdict!.live) return { acquired: false, holder: current };
           previous = current;
-          previousWhy = verdict.why;
+          previousWhy = verdict!.why;
         }
         const taken = conn
           .stmt(TAKE_FREE.replace('AND pid IS NULL', ''))

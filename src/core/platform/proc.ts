@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import type { ProcessFacts, ProcessPlatform } from './types.js';
+
+/** One process' /proc/<pid>/stat, parsed. */
+export interface ProcStat {
+  /** One-letter process state: R, S, D, Z (zombie), X (dead), … */
+  state: string;
+  startTime: string;
+  /** Parent pid (field 4). */
+  ppid?: number;
+  /** Command name (field 2, at most 15 characters). */
+  comm?: string;
+}
+
+/**
+ * Parses /proc/<pid>/stat. The command name (field 2) is in parentheses and may itself contain
+ * spaces and ')' characters, so fields are counted only after the LAST ')'.
+ */
+export function parseProcStat(text: string): ProcStat | null {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const rest = text.slice(close + 2).split(' ');
+  // rest[0] is field 3 (state), rest[1] field 4 (ppid); field 22 (starttime) is rest[19].
+  const state = rest[0];
+  const startTime = rest[19];
+  if (!state || !startTime || !/^\d+$/.test(startTime)) return null;
+  return { state, startTime, ppid: Number(rest[1]), comm: text.slice(open + 1, close) };
+}
+
+export function readProcStat(pid: number): ProcStat | null {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function readCmdline(pid: number): string {
+  try {
+    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return raw.split('\0').filter(Boolean).join(' ');
+  } catch {
+    return '';
+  }
+}
+
+function factsOf(pid: number, withCommand: boolean): ProcessFacts | null {
+  const stat = readProcStat(pid);
+  if (!stat) return null;
+  return {
+    pid,
+    ppid: stat.ppid ?? 0,
+    state: stat.state,
+    startTime: stat.startTime,
+    name: stat.comm ?? '',
+    command: withCommand ? readCmdline(pid) : '',
+  };
+}
+
+const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
+
+/** Linux: one small file per pid under /proc (cheaper than any process), the kernel's boot id. */
+export function procPlatform(os: string): ProcessPlatform {
+  let boot: string | null | undefined;
+  return {
+    kind: 'proc',
+    os,
+    facts(pids, withCommand = false) {
+      const out = new Map<number, ProcessFacts>();
+      for (const pid of pids) {
+        if (out.has(pid)) continue;
+        const f = factsOf(pid, withCommand);
+        if (f) out.set(pid, f);
+      }
+      return out;
+    },
+    lineage(pid, max) {
+      const chain: ProcessFacts[] = [];
+      for (let p = pid; chain.length < max && p > 0;) {
+        const f = factsOf(p, true);
+        if (!f) break;
+        chain.push(f);
+        p = f.ppid;
+      }
+      return chain;
+    },
+    bootId() {
+      if (boot === undefined) {
+        try {
+          boot = readFileSync(BOOT_ID_FILE, 'utf8').trim() || null;
+        } catch {
+          boot = null;
+        }
+      }
+      return boot;
+    },
+    selfCheck() {
+      const missing: string[] = [];
+      if (!readProcStat(process.pid))
+        missing.push(`process start times and states (/proc/${process.pid}/stat cannot be read)`);
+      if (this.bootId() === null) missing.push(`the boot id (${BOOT_ID_FILE} cannot be read)`);
+      return missing;
+    },
+  };
+}
