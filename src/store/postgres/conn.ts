@@ -189,6 +189,27 @@ export class PgConn {
   }
 
   /**
+   * One statement that is a transaction of its own (a call of a server-side function), run again on
+   * a serialization failure or deadlock (bounded), as tx() does.
+   */
+  async call<R extends QueryResultRow = QueryResultRow>(sql: string, args: unknown[] = []): Promise<R[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.query<R>(sql, args);
+      } catch (e) {
+        const cause = (e as { cause?: unknown }).cause ?? e;
+        if (!isRetryableTx(cause) || attempt >= 8) throw e;
+        await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+      }
+    }
+  }
+
+  /** lock_timeout for one transaction, as set_config() takes it. */
+  get lockTimeout(): string {
+    return String(Math.max(1, Math.floor(this.busyMs)));
+  }
+
+  /**
    * BEGIN … COMMIT with the server's clock; rolled back whole on any error; run again on a
    * serialization failure or deadlock (bounded). lock_timeout bounds waits for other clients.
    */
@@ -203,7 +224,7 @@ export class PgConn {
             const now = Number(
               (
                 await c.query<{ now: string }>(`SELECT set_config('lock_timeout', $1, true), ${PG_NOW} AS now`, [
-                  String(Math.max(1, Math.floor(this.busyMs))),
+                  this.lockTimeout,
                 ])
               ).rows[0]?.now,
             );
