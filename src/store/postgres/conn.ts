@@ -95,9 +95,7 @@ export class PgConn {
     const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000);
     try {
       conn.schemaVersion = await conn.withClient(async (c) => {
-        const v = Number(
-          (await c.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]?.server_version_num ?? 0,
-        );
+        const { v, seen } = await conn.versions(c);
         // LANES_TEST_PG_MIN_VERSION: the tests raise the bar to see this refusal against their real server (no older server is installable here).
         const min = Number(process.env['LANES_TEST_PG_MIN_VERSION'] || PG_MIN_VERSION);
         if (v < min) {
@@ -110,12 +108,33 @@ export class PgConn {
             },
           );
         }
-        return conn.migrate(c);
+        return conn.migrate(c, seen);
       }, 'connect');
       return conn;
     } catch (e) {
       await pool.end().catch(() => undefined);
       throw e;
+    }
+  }
+
+  /**
+   * The server's version and the schema's, in one round trip on an existing store (every CLI call
+   * opens the store, so every round trip here is one of each hook call); a store not created yet
+   * (no schema or meta table) costs one more.
+   */
+  private async versions(c: PoolClient): Promise<{ v: number; seen: number }> {
+    try {
+      const [row] = (
+        await c.query<{ v: string; seen: string | null }>(
+          `SELECT current_setting('server_version_num') AS v, (SELECT value FROM ${this.t('meta')} WHERE key = 'schema_version') AS seen`,
+        )
+      ).rows;
+      return { v: Number(row?.v ?? 0), seen: Number(row?.seen ?? 0) };
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (code !== '42P01' && code !== '3F000') throw e;
+      const [row] = (await c.query<{ server_version_num: string }>('SHOW server_version_num')).rows;
+      return { v: Number(row?.server_version_num ?? 0), seen: 0 };
     }
   }
 
@@ -136,8 +155,8 @@ export class PgConn {
   }
 
   /** Brings the schema to this version; refuses a newer one untouched. */
-  async migrate(c: PoolClient): Promise<number> {
-    const seen = await this.readVersion(c);
+  async migrate(c: PoolClient, known?: number): Promise<number> {
+    const seen = known ?? (await this.readVersion(c));
     if (seen > PG_SCHEMA_VERSION) throw newer(this.target.display, seen);
     if (seen === PG_SCHEMA_VERSION) return seen;
     await c.query('BEGIN');
