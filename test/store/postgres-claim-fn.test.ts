@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import type * as Pg from 'pg';
 import { pathsOverlap } from '../../src/core/resource.js';
+import { PgConn } from '../../src/store/postgres/conn.js';
 import { PostgresStore } from '../../src/store/postgres/store.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
 import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
@@ -85,3 +86,24 @@ test('the server-side conflict test of path claims agrees with pathsOverlap', { 
     await drop();
   }
 });
+
+test(
+  'a named statement the server connection no longer has (as behind PgBouncer in transaction mode) runs again unnamed',
+  { skip: PG_SKIP },
+  async () => {
+    const { url, drop } = pgSchemaUrl();
+    // One connection, so the second call reuses the client that believes the statement is prepared.
+    const conn = await PgConn.open(url, { poolSize: 1 });
+    try {
+      assert.deepEqual(await conn.call(`SELECT 1 AS one`), [{ one: 1 }]);
+      // What a transaction-mode pooler does: the next transaction lands on a server connection
+      // that never saw the name.
+      await conn.query('DEALLOCATE ALL');
+      assert.deepEqual(await conn.call(`SELECT 1 AS one`), [{ one: 1 }]);
+      assert.deepEqual(await conn.call(`SELECT 2 AS two`), [{ two: 2 }], 'and later statements run unnamed');
+    } finally {
+      await conn.close();
+      await drop();
+    }
+  },
+);

@@ -6,7 +6,7 @@ import { loadBundle } from '../../core/code-cache.js';
 import type * as Pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { LanesError } from '../../core/errors.js';
-import { isRetryableTx, isTransient, pgError } from './errors.js';
+import { isRetryableTx, isTransient, newer, pgError } from './errors.js';
 import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './schema.js';
 import { pgTarget } from './url.js';
 import type { PgTarget } from './url.js';
@@ -214,12 +214,37 @@ export class PgConn {
   async call<R extends QueryResultRow = QueryResultRow>(sql: string, args: unknown[] = []): Promise<R[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.query<R>(sql, args);
+        return await this.prepared<R>(sql, args);
       } catch (e) {
         const cause = (e as { cause?: unknown }).cause ?? e;
         if (!isRetryableTx(cause) || attempt >= 8) throw e;
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
+    }
+  }
+
+  /** Whether named prepared statements work on this connection (not behind PgBouncer's transaction pooling). */
+  private named = true;
+
+  /**
+   * A statement as a named prepared statement, parsed and planned once per server connection. The
+   * name is derived from the text, so a server connection that already holds it holds the same
+   * statement. Behind a pooler that hands each transaction to any server connection (PgBouncer in
+   * transaction mode before 1.21) the name is missing there or already taken (26000, 42P05): the
+   * statement has not run, so it runs again unnamed, and so does every later one on this pool.
+   */
+  private async prepared<R extends QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
+    if (!this.named) return this.query<R>(sql, args);
+    try {
+      return await this.withClient(
+        async (c) => (await c.query<R>({ name: `lanes_${hashName(sql)}`, text: sql, values: args })).rows,
+        'query',
+      );
+    } catch (e) {
+      const code = ((e as { cause?: unknown }).cause as { code?: unknown } | undefined)?.code;
+      if (code !== '26000' && code !== '42P05') throw e;
+      this.named = false;
+      return this.query<R>(sql, args);
     }
   }
 
@@ -270,13 +295,9 @@ export class PgConn {
   }
 }
 
-function newer(display: string, seen: number): LanesError {
-  return new LanesError(
-    'E_STORE_NEWER',
-    `the store ${display} has schema version ${seen}, newer than this lanes understands (${PG_SCHEMA_VERSION})`,
-    {
-      hint: 'upgrade lanes on this machine; the store was not changed',
-      details: { store: display, schemaVersion: seen, supported: PG_SCHEMA_VERSION },
-    },
-  );
+/** A short stable name for a statement's text (FNV-1a, 32 bits, in base 36). */
+function hashName(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }
