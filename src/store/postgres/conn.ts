@@ -117,11 +117,7 @@ export class PgConn {
     }
   }
 
-  /**
-   * The server's version and the schema's, in one round trip on an existing store (every CLI call
-   * opens the store, so every round trip here is one of each hook call); a store not created yet
-   * (no schema or meta table) costs one more.
-   */
+  /** The server's and the schema's versions in one round trip (a store not created yet costs two): every hook call opens the store. */
   private async versions(c: PoolClient): Promise<{ v: number; seen: number }> {
     try {
       const [row] = (
@@ -227,11 +223,10 @@ export class PgConn {
   private named = true;
 
   /**
-   * A statement as a named prepared statement, parsed and planned once per server connection. The
-   * name is derived from the text, so a server connection that already holds it holds the same
-   * statement. Behind a pooler that hands each transaction to any server connection (PgBouncer in
-   * transaction mode before 1.21) the name is missing there or already taken (26000, 42P05): the
-   * statement has not run, so it runs again unnamed, and so does every later one on this pool.
+   * A named prepared statement, parsed and planned once per server connection; named after its
+   * text, so a server connection holding the name holds the same statement. Behind a pooler that
+   * hands each transaction to any server connection (PgBouncer's transaction mode before 1.21) the
+   * name is missing or taken (26000, 42P05): nothing ran, so it runs unnamed, as all later ones do.
    */
   private async prepared<R extends QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
     if (!this.named) return this.query<R>(sql, args);
