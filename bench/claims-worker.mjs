@@ -5,7 +5,10 @@
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { openLanes } from '../dist/index.js';
+// LANES_BENCH_DIST: another build to measure (an A/B in one run); default this checkout's dist/.
+const { openLanes } = await import(
+  process.env.LANES_BENCH_DIST ? `${process.env.LANES_BENCH_DIST}/index.js` : '../dist/index.js'
+);
 
 const [store, n, r, markers, seedText] = process.argv.slice(2);
 const N = Number(n);

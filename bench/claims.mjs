@@ -1,7 +1,8 @@
 // bench/claims: 16 concurrent clients x 1,000 claim/release cycles on 100 resources, on
 // PostgreSQL and on SQLite in the same run: throughput, p50/p99 of one cycle, and the invariants
 // (never two holders at once; per resource, the tokens granted are exactly 1..k, each once).
-// Usage: node bench/claims.mjs [--clients 16] [--cycles 1000] [--resources 100] [--pg URL]
+// Usage: node bench/claims.mjs [--clients 16] [--cycles 1000] [--resources 100] [--pg URL] [--stores sqlite,pg]
+//   [--dist DIR] (another build's dist/, e.g. an older checkout's, for an A/B against this one)
 // (--pg defaults to $LANES_TEST_PG_URL; without a server only SQLite runs, and it says so).
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
@@ -16,10 +17,13 @@ const CLIENTS = Number(opt('--clients', 16));
 const CYCLES = Number(opt('--cycles', 1000));
 const RESOURCES = Number(opt('--resources', 100));
 const PG = opt('--pg', process.env.LANES_TEST_PG_URL ?? '');
+const STORES = opt('--stores', 'sqlite,pg').split(',');
+const DIST = opt('--dist', '');
 const base = scratch('lanes-bench-claims-');
 const env = { ...process.env, LANES_HOME: join(base, 'home') };
 delete env.LANES_SESSION;
 delete env.LANES_STORE;
+if (DIST) env.LANES_BENCH_DIST = DIST;
 
 async function pgStore() {
   const schema = `bench_${process.pid}`;
@@ -81,8 +85,8 @@ async function run(name, store) {
   ];
 }
 
-const rows = [await run('SQLite', join(base, 'lanes.db'))];
-if (PG) {
+const rows = STORES.includes('sqlite') ? [await run('SQLite', join(base, 'lanes.db'))] : [];
+if (PG && STORES.includes('pg')) {
   const { url, drop } = await pgStore();
   try {
     rows.push(await run('PostgreSQL', url));

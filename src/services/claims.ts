@@ -67,21 +67,29 @@ export class ClaimService {
 
   /** Claims all resources or none. Each grant carries a fencing token. */
   async claim(texts: string[], options: ClaimOptions = {}): Promise<Grant[]> {
-    const me = await this.ctx.requireSession(options.session);
+    const id = this.ctx.sessionIdFor(options.session);
     const refs = await this.parse(texts, options.scope);
     const what = refs.map(formatResource).join(', ');
     return waitFor(
       what,
       async () => {
-        const result = await this.ctx.store.acquireClaims(me.id, refs, this.ctx.judge);
+        // The store checks the claimant in the claim's own step (one round trip on a team store);
+        // its refusal is then told as every command tells it.
+        const result = await this.ctx.store.acquireClaims(id, refs, this.ctx.judge).catch(async (e: unknown) => {
+          const code = (e as { code?: unknown }).code;
+          if (code === 'E_UNKNOWN_SESSION' || code === 'E_SESSION_ENDED')
+            await this.ctx.requireSession(options.session);
+          throw e;
+        });
         if (result.ok) {
           // A session without a ticket takes the first ticket it claims: `lanes ls` and the agents'
           // deny messages then name the work, not only the session id.
           const ticket = refs.find((r) => r.kind === 'ticket');
-          if (ticket && me.ticket === null) await this.ctx.store.updateSession(me.id, { ticket: ticket.name });
+          if (ticket && (await this.ctx.store.getSession(id))?.ticket === null)
+            await this.ctx.store.updateSession(id, { ticket: ticket.name });
           return { done: true, value: result.grants };
         }
-        const now = await this.ctx.store.now();
+        const now = result.now ?? (await this.ctx.store.now());
         const reason = result.blockers
           .map(
             (b) =>
@@ -112,8 +120,12 @@ export class ClaimService {
     texts: string[],
     options: { session?: string } = {},
   ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }> {
-    const me = await this.ctx.requireSession(options.session);
-    return this.ctx.store.releaseClaims(me.id, await this.parse(texts));
+    const id = this.ctx.sessionIdFor(options.session);
+    const result = await this.ctx.store.releaseClaims(id, await this.parse(texts));
+    // Released everything: the session holds claims, so it is known and open (an ended session
+    // holds none). Otherwise an unknown or ended session is refused as before.
+    if (result.notHeld.length > 0) await this.ctx.requireSession(options.session);
+    return result;
   }
 
   /** Claims of this repository and this host (all: every claim in the store), with their holders' state. */

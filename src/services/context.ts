@@ -145,15 +145,21 @@ export class LanesContext {
     return candidates.filter((s) => states.get(s.id)?.state === 'live');
   }
 
-  /** The session this process acts as (LANES_SESSION or an explicit id), checked against the store. */
-  async requireSession(explicit?: string | null): Promise<SessionRecord> {
+  /** The id of the session this process acts as (LANES_SESSION or an explicit id), checked for form only. */
+  sessionIdFor(explicit?: string | null): string {
     const id = explicit ?? this.sessionId;
     if (!id) {
       throw new LanesError('E_NO_SESSION', 'no session: LANES_SESSION is not set', {
         hint: 'start one first: export LANES_SESSION=$(lanes start --label NAME), or run your command under `lanes start -- CMD`',
       });
     }
-    const session = await this.store.getSession(assertSessionId(id, explicit ? 'session id' : 'LANES_SESSION'));
+    return assertSessionId(id, explicit ? 'session id' : 'LANES_SESSION');
+  }
+
+  /** The session this process acts as (LANES_SESSION or an explicit id), checked against the store. */
+  async requireSession(explicit?: string | null): Promise<SessionRecord> {
+    const id = this.sessionIdFor(explicit);
+    const session = await this.store.getSession(id);
     if (!session)
       throw unknownSession(
         id,

@@ -43,7 +43,12 @@ export interface Grant {
 
 export type ClaimResult =
   | { ok: true; grants: Grant[] }
-  | { ok: false; blockers: { wanted: ResourceRef; held: ClaimRecord; holder: SessionRecord | null }[] };
+  | {
+      ok: false;
+      blockers: { wanted: ResourceRef; held: ClaimRecord; holder: SessionRecord | null }[];
+      /** The store's clock when the claim was refused, when the store read it anyway (saves a read to describe the holders). */
+      now?: number;
+    };
 
 export interface GateHolder {
   owner: OwnerIdentity;

@@ -2,91 +2,139 @@ import type { ResourceRef } from '../../core/resource.js';
 import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
 import type { PgConn } from './conn.js';
 import { sessionIn } from './sessions.js';
-import { toClaim } from '../shared/rows.js';
-import type { ClaimRow } from '../shared/rows.js';
-import type { ClaimRecord, ClaimResult, ClaimStore, Grant, SessionRecord } from '../types.js';
+import { toClaim, toSession } from '../shared/rows.js';
+import type { ClaimRow, SessionRow } from '../shared/rows.js';
+import type { ClaimRecord, ClaimResult, ClaimStore, Grant, OwnerJudge, SessionRecord } from '../types.js';
+
+/** The advisory locks a claim request takes (one per named resource, one per scope for path claims), sorted. */
+function lockKeys(conn: PgConn, wanted: ResourceRef[]): string[] {
+  // Requests that could conflict take turns: a path conflicts with the paths inside it, so path
+  // claims lock their whole scope. Sorted, so two requests never deadlock.
+  return [
+    ...new Set(
+      wanted.map(
+        (w) => `lanes:claims:${conn.target.schema}:${w.scope}:${w.kind}${w.kind === 'path' ? '' : `:${w.name}`}`,
+      ),
+    ),
+  ].sort();
+}
+
+/** What lanes_claim() (schema.ts, migration 2) returns. */
+type FastClaim =
+  | { status: 'unknown'; now: number }
+  | { status: 'ended'; now: number; me: SessionRow }
+  | { status: 'granted'; now: number; tokens: number[] }
+  | { status: 'conflict'; now: number; me: SessionRow; claims: ClaimRow[]; holders: SessionRow[] };
 
 /**
- * Claims on PostgreSQL: claim operations serialize per scope with transaction-level advisory
- * locks, and the claiming session's row is locked (FOR UPDATE) so it cannot end meanwhile.
+ * The transactional claim: loads every candidate claim and holder, judges, takes over the claims
+ * of dead holders and grants, under the same advisory locks as the one-round-trip path. Used when
+ * lanes_claim() found conflicting claims whose holders are all dead or ended.
+ */
+function acquireInTx(conn: PgConn, sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult> {
+  return conn.tx(async (q, now): Promise<ClaimResult> => {
+    await q(
+      `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`,
+      [lockKeys(conn, wanted)],
+    );
+    const me = claimant(await sessionIn(conn, q, sessionId, true), sessionId, conn.target.display);
+    const existing: ClaimRecord[] = [];
+    for (const w of claimLookups(wanted)) {
+      const rows =
+        w.kind === 'path'
+          ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
+          : await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`, [
+              w.scope,
+              w.kind,
+              wanted.map((x) => x.name),
+            ]);
+      existing.push(...rows.map(toClaim));
+    }
+    const holders = new Map<string, SessionRecord | null>();
+    for (const c of existing)
+      if (!holders.has(c.sessionId))
+        holders.set(c.sessionId, c.sessionId === sessionId ? me : await sessionIn(conn, q, c.sessionId));
+    const holder = (id: string) => holders.get(id) ?? null;
+    const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
+    if (!decision.ok) return decision.result;
+    const { plan } = decision;
+    for (const t of plan.takeovers)
+      await q(`DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [
+        t.held.scope,
+        t.held.kind,
+        t.held.name,
+      ]);
+    const grants: Grant[] = [];
+    for (const w of wanted) {
+      // The next token and the claim in one statement of the same transaction.
+      const [row] = await q<{ token: number }>(
+        `WITH f AS (INSERT INTO ${conn.t('fences')} (scope, kind, name, last_token) VALUES ($1, $2, $3, 1)
+           ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = ${conn.t('fences')}.last_token + 1 RETURNING last_token)
+         INSERT INTO ${conn.t('claims')} (scope, kind, name, session_id, token, acquired_at) SELECT $1, $2, $3, $4, last_token, $5 FROM f
+         ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at
+         RETURNING token`,
+        [w.scope, w.kind, w.name, sessionId, now],
+      );
+      grants.push(grantOf(w, Number(row?.token), plan, holder));
+    }
+    await q(`UPDATE ${conn.t('sessions')} SET last_seen_at = $1 WHERE id = $2`, [now, sessionId]);
+    return { ok: true, grants };
+  });
+}
+
+/**
+ * Claims on PostgreSQL: claim operations serialize per resource (per scope for paths) with
+ * transaction-level advisory locks, and the claiming session's row is locked (FOR UPDATE) so it
+ * cannot end meanwhile. A claim is one round trip (lanes_claim) unless it must take over a dead
+ * holder's claim; a release is one statement.
  */
 export function pgClaims(conn: PgConn): ClaimStore {
   return {
-    acquireClaims(sessionId, wanted, judge) {
-      return conn.tx(async (q, now): Promise<ClaimResult> => {
-        // Requests that could conflict take turns: one lock per named resource, and one per scope for
-        // path claims (a path conflicts with the paths inside it). Taken in sorted order in one
-        // statement, so two requests never deadlock.
-        const keys = [
-          ...new Set(
-            wanted.map(
-              (w) => `lanes:claims:${conn.target.schema}:${w.scope}:${w.kind}${w.kind === 'path' ? '' : `:${w.name}`}`,
-            ),
-          ),
-        ].sort();
-        await q(
-          `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`,
-          [keys],
-        );
-        const me = claimant(await sessionIn(conn, q, sessionId, true), sessionId, conn.target.display);
-        const existing: ClaimRecord[] = [];
-        for (const w of claimLookups(wanted)) {
-          const rows =
-            w.kind === 'path'
-              ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
-              : await q<ClaimRow>(
-                  `SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`,
-                  [w.scope, w.kind, wanted.map((x) => x.name)],
-                );
-          existing.push(...rows.map(toClaim));
-        }
-        const holders = new Map<string, SessionRecord | null>();
-        for (const c of existing)
-          if (!holders.has(c.sessionId))
-            holders.set(c.sessionId, c.sessionId === sessionId ? me : await sessionIn(conn, q, c.sessionId));
-        const holder = (id: string) => holders.get(id) ?? null;
-        const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
-        if (!decision.ok) return decision.result;
-        const { plan } = decision;
-        for (const t of plan.takeovers)
-          await q(`DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [
-            t.held.scope,
-            t.held.kind,
-            t.held.name,
-          ]);
-        const grants: Grant[] = [];
-        for (const w of wanted) {
-          // The next token and the claim in one statement of the same transaction.
-          const [row] = await q<{ token: number }>(
-            `WITH f AS (INSERT INTO ${conn.t('fences')} (scope, kind, name, last_token) VALUES ($1, $2, $3, 1)
-               ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = ${conn.t('fences')}.last_token + 1 RETURNING last_token)
-             INSERT INTO ${conn.t('claims')} (scope, kind, name, session_id, token, acquired_at) SELECT $1, $2, $3, $4, last_token, $5 FROM f
-             ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at
-             RETURNING token`,
-            [w.scope, w.kind, w.name, sessionId, now],
-          );
-          const token = Number(row?.token);
-          grants.push(grantOf(w, token, plan, holder));
-        }
-        await q(`UPDATE ${conn.t('sessions')} SET last_seen_at = $1 WHERE id = $2`, [now, sessionId]);
-        return { ok: true, grants };
-      });
+    async acquireClaims(sessionId, wanted, judge) {
+      const [row] = await conn.call<{ r: FastClaim }>(`SELECT ${conn.t('lanes_claim')}($1, $2, $3, $4, $5, $6) AS r`, [
+        sessionId,
+        wanted.map((w) => w.scope),
+        wanted.map((w) => w.kind),
+        wanted.map((w) => w.name),
+        lockKeys(conn, wanted),
+        conn.lockTimeout,
+      ]);
+      const r = row?.r;
+      if (!r) throw new Error('lanes_claim returned nothing');
+      if (r.status === 'unknown') throw claimant(null, sessionId, conn.target.display);
+      if (r.status === 'ended') throw claimant(toSession(r.me), sessionId, conn.target.display);
+      if (r.status === 'granted')
+        return { ok: true, grants: wanted.map((ref, i) => ({ ref, token: Number(r.tokens[i]) })) };
+      const holders = new Map<string, SessionRecord>(r.holders.map((h) => [h.id, toSession(h)]));
+      holders.set(sessionId, toSession(r.me));
+      const decision = decideClaims(
+        sessionId,
+        wanted,
+        r.claims.map(toClaim),
+        (id) => holders.get(id) ?? null,
+        judge,
+        r.now,
+      );
+      // Every conflicting holder is dead or ended: take over, judging again inside one transaction.
+      return decision.ok ? acquireInTx(conn, sessionId, wanted, judge) : { ...decision.result, now: r.now };
     },
 
-    releaseClaims(sessionId, refs) {
-      return conn.tx(async (q) => {
-        const released: ClaimRecord[] = [];
-        const notHeld: ResourceRef[] = [];
-        for (const r of refs) {
-          const [row] = await q<ClaimRow>(
-            `DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3 AND session_id = $4 RETURNING *`,
-            [r.scope, r.kind, r.name, sessionId],
-          );
-          if (row) released.push(toClaim(row));
-          else notHeld.push(r);
-        }
-        return { released, notHeld };
-      });
+    async releaseClaims(sessionId, refs) {
+      const rows = await conn.call<ClaimRow>(`SELECT * FROM ${conn.t('lanes_release')}($1, $2, $3, $4, $5)`, [
+        sessionId,
+        refs.map((r) => r.scope),
+        refs.map((r) => r.kind),
+        refs.map((r) => r.name),
+        conn.lockTimeout,
+      ]);
+      const released: ClaimRecord[] = [];
+      const notHeld: ResourceRef[] = [];
+      for (const r of refs) {
+        const row = rows.find((x) => x.scope === r.scope && x.kind === r.kind && x.name === r.name);
+        if (row) released.push(toClaim(row));
+        else notHeld.push(r);
+      }
+      return { released, notHeld };
     },
 
     async listClaims(filter = {}) {

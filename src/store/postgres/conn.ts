@@ -6,7 +6,7 @@ import { loadBundle } from '../../core/code-cache.js';
 import type * as Pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { LanesError } from '../../core/errors.js';
-import { isRetryableTx, isTransient, pgError } from './errors.js';
+import { isRetryableTx, isTransient, newer, pgError } from './errors.js';
 import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './schema.js';
 import { pgTarget } from './url.js';
 import type { PgTarget } from './url.js';
@@ -95,9 +95,7 @@ export class PgConn {
     const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000);
     try {
       conn.schemaVersion = await conn.withClient(async (c) => {
-        const v = Number(
-          (await c.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]?.server_version_num ?? 0,
-        );
+        const { v, seen } = await conn.versions(c);
         // LANES_TEST_PG_MIN_VERSION: the tests raise the bar to see this refusal against their real server (no older server is installable here).
         const min = Number(process.env['LANES_TEST_PG_MIN_VERSION'] || PG_MIN_VERSION);
         if (v < min) {
@@ -110,12 +108,29 @@ export class PgConn {
             },
           );
         }
-        return conn.migrate(c);
+        return conn.migrate(c, seen);
       }, 'connect');
       return conn;
     } catch (e) {
       await pool.end().catch(() => undefined);
       throw e;
+    }
+  }
+
+  /** The server's and the schema's versions in one round trip (a store not created yet costs two): every hook call opens the store. */
+  private async versions(c: PoolClient): Promise<{ v: number; seen: number }> {
+    try {
+      const [row] = (
+        await c.query<{ v: string; seen: string | null }>(
+          `SELECT current_setting('server_version_num') AS v, (SELECT value FROM ${this.t('meta')} WHERE key = 'schema_version') AS seen`,
+        )
+      ).rows;
+      return { v: Number(row?.v ?? 0), seen: Number(row?.seen ?? 0) };
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (code !== '42P01' && code !== '3F000') throw e;
+      const [row] = (await c.query<{ server_version_num: string }>('SHOW server_version_num')).rows;
+      return { v: Number(row?.server_version_num ?? 0), seen: 0 };
     }
   }
 
@@ -136,8 +151,8 @@ export class PgConn {
   }
 
   /** Brings the schema to this version; refuses a newer one untouched. */
-  async migrate(c: PoolClient): Promise<number> {
-    const seen = await this.readVersion(c);
+  async migrate(c: PoolClient, known?: number): Promise<number> {
+    const seen = known ?? (await this.readVersion(c));
     if (seen > PG_SCHEMA_VERSION) throw newer(this.target.display, seen);
     if (seen === PG_SCHEMA_VERSION) return seen;
     await c.query('BEGIN');
@@ -189,6 +204,51 @@ export class PgConn {
   }
 
   /**
+   * One statement that is a transaction of its own (a call of a server-side function), run again on
+   * a serialization failure or deadlock (bounded), as tx() does.
+   */
+  async call<R extends QueryResultRow = QueryResultRow>(sql: string, args: unknown[] = []): Promise<R[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.prepared<R>(sql, args);
+      } catch (e) {
+        const cause = (e as { cause?: unknown }).cause ?? e;
+        if (!isRetryableTx(cause) || attempt >= 8) throw e;
+        await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+      }
+    }
+  }
+
+  /** Whether named prepared statements work on this connection (not behind PgBouncer's transaction pooling). */
+  private named = true;
+
+  /**
+   * A named prepared statement, parsed and planned once per server connection; named after its
+   * text, so a server connection holding the name holds the same statement. Behind a pooler that
+   * hands each transaction to any server connection (PgBouncer's transaction mode before 1.21) the
+   * name is missing or taken (26000, 42P05): nothing ran, so it runs unnamed, as all later ones do.
+   */
+  private async prepared<R extends QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
+    if (!this.named) return this.query<R>(sql, args);
+    try {
+      return await this.withClient(
+        async (c) => (await c.query<R>({ name: `lanes_${hashName(sql)}`, text: sql, values: args })).rows,
+        'query',
+      );
+    } catch (e) {
+      const code = ((e as { cause?: unknown }).cause as { code?: unknown } | undefined)?.code;
+      if (code !== '26000' && code !== '42P05') throw e;
+      this.named = false;
+      return this.query<R>(sql, args);
+    }
+  }
+
+  /** lock_timeout for one transaction, as set_config() takes it. */
+  get lockTimeout(): string {
+    return String(Math.max(1, Math.floor(this.busyMs)));
+  }
+
+  /**
    * BEGIN … COMMIT with the server's clock; rolled back whole on any error; run again on a
    * serialization failure or deadlock (bounded). lock_timeout bounds waits for other clients.
    */
@@ -203,7 +263,7 @@ export class PgConn {
             const now = Number(
               (
                 await c.query<{ now: string }>(`SELECT set_config('lock_timeout', $1, true), ${PG_NOW} AS now`, [
-                  String(Math.max(1, Math.floor(this.busyMs))),
+                  this.lockTimeout,
                 ])
               ).rows[0]?.now,
             );
@@ -230,13 +290,9 @@ export class PgConn {
   }
 }
 
-function newer(display: string, seen: number): LanesError {
-  return new LanesError(
-    'E_STORE_NEWER',
-    `the store ${display} has schema version ${seen}, newer than this lanes understands (${PG_SCHEMA_VERSION})`,
-    {
-      hint: 'upgrade lanes on this machine; the store was not changed',
-      details: { store: display, schemaVersion: seen, supported: PG_SCHEMA_VERSION },
-    },
-  );
+/** A short stable name for a statement's text (FNV-1a, 32 bits, in base 36). */
+function hashName(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }

@@ -1,4 +1,5 @@
 import { LanesError } from '../../core/errors.js';
+import { PG_SCHEMA_VERSION } from './schema.js';
 
 // PostgreSQL and network failures as one-line LanesErrors that name the server (never its
 // password) and what to do.
@@ -94,4 +95,16 @@ export function pgError(e: unknown, display: string, phase: 'connect' | 'query' 
     });
   }
   return new LanesError('E_STORE_IO', `store ${display}: ${msg}${code ? ` (${code})` : ''}`, { details, cause: e });
+}
+
+/** A store whose schema is newer than this lanes: refused untouched. */
+export function newer(display: string, seen: number): LanesError {
+  return new LanesError(
+    'E_STORE_NEWER',
+    `the store ${display} has schema version ${seen}, newer than this lanes understands (${PG_SCHEMA_VERSION})`,
+    {
+      hint: 'upgrade lanes on this machine; the store was not changed',
+      details: { store: display, schemaVersion: seen, supported: PG_SCHEMA_VERSION },
+    },
+  );
 }

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import type * as Pg from 'pg';
+import { pathsOverlap } from '../../src/core/resource.js';
+import { PgConn } from '../../src/store/postgres/conn.js';
+import { PostgresStore } from '../../src/store/postgres/store.js';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
+import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
+import { judge, session } from './fixtures.js';
+
+// The one-round-trip claim (lanes_claim, schema version 2): a store made by the previous version
+// is upgraded in place at open, and the server-side conflict test agrees with core/resource.ts.
+
+const REPO = 'repo:/r/.git';
+
+async function client(): Promise<Pg.Client> {
+  const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  return c;
+}
+
+test(
+  'a version 1 store is upgraded at open: its claims, tokens and sessions carry over',
+  { skip: PG_SKIP },
+  async () => {
+    const { url, schema, drop } = pgSchemaUrl();
+    const c = await client();
+    try {
+      // The store as the previous lanes left it: version 1, a session holding a claim with token 3.
+      const s = `"${schema}"`;
+      await c.query((PG_MIGRATIONS[0] as (s: string) => string)(s));
+      await c.query(`INSERT INTO ${s}.meta (key, value) VALUES ('schema_version', '1')`);
+      await c.query(
+        `INSERT INTO ${s}.sessions (id, cwd, host, boot_id, pid, start_time, created_at, last_seen_at) VALUES ('old', '/r', 'h', 'b', 100, '1', 1, 1), ('new', '/r', 'h', 'b', 101, '1', 1, 1)`,
+      );
+      await c.query(`INSERT INTO ${s}.fences VALUES ('${REPO}', 'ticket', 'T', 3)`);
+      await c.query(`INSERT INTO ${s}.claims VALUES ('${REPO}', 'ticket', 'T', 'old', 3, 1)`);
+      const store = await PostgresStore.open(url);
+      try {
+        assert.equal(store.info.schemaVersion, PG_SCHEMA_VERSION);
+        assert.equal(PG_SCHEMA_VERSION, 2);
+        const ref = { scope: REPO, kind: 'ticket', name: 'T' };
+        const blocked = await store.acquireClaims('new', [ref], judge);
+        assert.equal(blocked.ok, false, 'the claim made before the upgrade still blocks');
+        assert.deepEqual(await store.releaseClaims('old', [ref]), {
+          released: [{ ...ref, sessionId: 'old', token: 3, acquiredAt: 1 }],
+          notHeld: [],
+        });
+        const granted = await store.acquireClaims('new', [ref], judge);
+        assert.ok(granted.ok);
+        assert.equal(granted.grants[0]?.token, 4, 'the fencing counter goes on from where version 1 left it');
+        const version = await c.query(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
+        assert.equal(version.rows[0].value, '2');
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await c.end();
+      await drop();
+    }
+  },
+);
+
+test('the server-side conflict test of path claims agrees with pathsOverlap', { skip: PG_SKIP }, async () => {
+  const { url, drop } = pgSchemaUrl();
+  const store = await PostgresStore.open(url);
+  try {
+    const paths = ['a', 'a/', 'a/b', 'a/b/', 'a/b/c.ts', 'ab', 'ab/', 'a.b', 'b/a/', 'a%/', 'a_/x', 'A/b'];
+    await store.insertSession({ ...session('x'), ticket: null });
+    await store.insertSession({ ...session('y', 101), ticket: null });
+    for (const held of paths) {
+      const h = { scope: REPO, kind: 'path', name: held };
+      assert.ok((await store.acquireClaims('x', [h], judge)).ok);
+      for (const wanted of paths) {
+        const w = { scope: REPO, kind: 'path', name: wanted };
+        const r = await store.acquireClaims('y', [w], judge);
+        assert.equal(!r.ok, pathsOverlap(held, wanted), `${wanted} wanted while ${held} is held`);
+        if (r.ok) await store.releaseClaims('y', [w]);
+      }
+      await store.releaseClaims('x', [h]);
+    }
+  } finally {
+    await store.close();
+    await drop();
+  }
+});
+
+test(
+  'a named statement the server connection no longer has (as behind PgBouncer in transaction mode) runs again unnamed',
+  { skip: PG_SKIP },
+  async () => {
+    const { url, drop } = pgSchemaUrl();
+    // One connection, so the second call reuses the client that believes the statement is prepared.
+    const conn = await PgConn.open(url, { poolSize: 1 });
+    try {
+      assert.deepEqual(await conn.call(`SELECT 1 AS one`), [{ one: 1 }]);
+      // What a transaction-mode pooler does: the next transaction lands on a server connection
+      // that never saw the name.
+      await conn.query('DEALLOCATE ALL');
+      assert.deepEqual(await conn.call(`SELECT 1 AS one`), [{ one: 1 }]);
+      assert.deepEqual(await conn.call(`SELECT 2 AS two`), [{ two: 2 }], 'and later statements run unnamed');
+    } finally {
+      await conn.close();
+      await drop();
+    }
+  },
+);
