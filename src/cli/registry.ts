@@ -198,6 +198,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "lanes' hooks in Claude Code, Codex, Gemini CLI, Cursor configs",
   },
   {
+    name: 'mcp',
+    hot: false,
+    load: () => import('./commands/mcp.js'),
+    usage: 'mcp [--agent AGENT]',
+    summary: 'serve lanes to an agent over the Model Context Protocol (stdio)',
+  },
+  {
     name: 'hook',
     hot: true,
     load: () => import('./commands/hook.js'),
