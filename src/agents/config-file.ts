@@ -148,8 +148,12 @@ export function withLanesHooks(
   for (const entry of spec.entries) {
     const root = readConfig(file, text);
     if (lanesEvents(root, spec).includes(entry.event)) continue;
+    // A named handler (Gemini) gets one name per entry: Gemini disables hooks by name, and one
+    // name shared by all would turn them all off at once.
+    const named =
+      typeof spec.handlerExtra['name'] === 'string' ? { name: `${spec.handlerExtra['name']}-${entry.arg}` } : {};
     const handler = {
-      ...(spec.shape === 'nested' ? { ...spec.handlerExtra, type: 'command' } : {}),
+      ...(spec.shape === 'nested' ? { ...spec.handlerExtra, ...named, type: 'command' } : {}),
       command: `${commandPrefix} hook ${spec.agent} ${entry.arg}`,
       timeout: entry.timeout,
     };

@@ -6,6 +6,7 @@ export const geminiInstall: InstallSpec = {
   projectFile: '.gemini/settings.json',
   userFile: '.gemini/settings.json',
   shape: 'nested',
+  // Each entry is named lanes-<event> (lanes-before-tool, …): see config-file.ts.
   handlerExtra: { name: 'lanes' },
   newFile: {},
   entries: [
