@@ -212,6 +212,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'answer one agent hook call (JSON on stdin); used by the installed hooks',
   },
   {
+    name: 'statusline',
+    hot: true,
+    load: () => import('./commands/statusline.js'),
+    usage: 'statusline',
+    summary: "Claude Code's status line: this session, its claims, who else works here (JSON on stdin)",
+  },
+  {
     name: 'store',
     hot: false,
     load: () => import('./commands/store.js'),
