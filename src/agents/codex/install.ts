@@ -20,4 +20,5 @@ export const codexInstall: InstallSpec = {
     'Codex runs these hooks only after you trust them: open `/hooks` in Codex and approve the lanes entries.',
     'Codex reads project hooks (.codex/) only in a project it trusts; a headless `codex exec` in an untrusted project skips them without a word: `lanes hooks status` says whether this one is trusted.',
   ],
+  mcp: { projectFile: '.codex/config.toml', userFile: '.codex/config.toml', format: 'toml', notes: [] },
 };

@@ -17,4 +17,5 @@ export const geminiInstall: InstallSpec = {
     { event: 'SessionEnd', arg: 'session-end', timeout: 5000 },
   ],
   notes: [],
+  mcp: { projectFile: '.gemini/settings.json', userFile: '.gemini/settings.json', format: 'json', notes: [] },
 };

@@ -3,14 +3,8 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createPatch } from 'diff';
 import { agentName } from '../../agents/index.js';
-import {
-  INSTALL_SPECS,
-  applyChange,
-  configFile,
-  hookStatus,
-  planInstall,
-  planUninstall,
-} from '../../agents/install.js';
+import { INSTALL_SPECS, applyChange, configFile, hookStatus } from '../../agents/install.js';
+import { planChanges } from '../../agents/install-plan.js';
 import type { ConfigChange } from '../../agents/install.js';
 import { EXIT } from '../../core/errors.js';
 import { AGENTS } from '../../core/hook-event.js';
@@ -35,6 +29,10 @@ export const command: CommandSpec = {
   options: {
     user: { type: 'boolean', help: "the user's config (~/.claude/settings.json, …) instead of the project's" },
     'dry-run': { type: 'boolean', help: 'print the diff; write nothing' },
+    statusline: {
+      type: 'boolean',
+      help: "with install claude-code: also set Claude Code's statusLine to `lanes statusline` (only when none is set)",
+    },
     command: {
       type: 'string',
       arg: 'CMD',
@@ -92,10 +90,16 @@ export const command: CommandSpec = {
       return rows.some((r) => r.error) ? EXIT.usage : EXIT.ok;
     }
 
+    const statusLine = args.values['statusline'] === true;
+    if (statusLine && (action !== 'install' || !agents.includes('claude-code')))
+      throw usageError(this, '--statusline goes with install claude-code (uninstall removes it with the hooks)');
     // Every file is planned (and so validated) before any is written: one bad config changes nothing.
-    const changes: ConfigChange[] = agents.map((a) => {
-      const file = configFile(a, { projectRoot, home, user });
-      return action === 'install' ? planInstall(a, file, prefix) : planUninstall(a, file);
+    const changes: ConfigChange[] = planChanges(agents, {
+      projectRoot,
+      home,
+      user,
+      prefix: action === 'install' ? prefix : null,
+      statusLine,
     });
     if (!dryRun) for (const c of changes) applyChange(c);
     const notes = action === 'install' ? [...new Set(changes.flatMap((c) => c.notes))] : [];
@@ -109,6 +113,7 @@ export const command: CommandSpec = {
         dryRun,
         changes: changes.map((c) => ({
           agent: c.agent,
+          kind: c.kind,
           file: c.file,
           changed: c.changed,
           deleted: c.after === null && c.before !== null && c.changed,
@@ -120,18 +125,19 @@ export const command: CommandSpec = {
     }
     for (const c of changes) {
       if (dryRun && c.changed) io.stdout(diffOf(c));
+      const what = c.kind === 'hooks' ? 'hooks' : c.kind === 'mcp' ? 'MCP server (lanes mcp)' : 'status line';
       const verb = !c.changed
         ? action === 'install'
-          ? 'already installed, unchanged'
-          : 'no lanes hooks, unchanged'
+          ? `${what}: already there, unchanged`
+          : `no lanes ${what}, unchanged`
         : action === 'install'
-          ? `installed ${INSTALL_SPECS[c.agent].entries.length} hooks`
+          ? c.kind === 'hooks'
+            ? `installed ${INSTALL_SPECS[c.agent].entries.length} hooks`
+            : `added the ${what}`
           : c.after === null
-            ? 'removed (the file held nothing else and was deleted)'
-            : 'removed';
-      io.stdout(
-        `${c.agent}: ${c.file}: ${dryRun && c.changed ? `would be ${verb.replace(/^installed/, 'installed:')}` : verb}\n`,
-      );
+            ? `removed the ${what} (the file held nothing else and was deleted)`
+            : `removed the ${what}`;
+      io.stdout(`${c.agent}: ${c.file}: ${dryRun && c.changed ? `would be changed: ${verb}` : verb}\n`);
     }
     if (dryRun) io.stdout('dry run: nothing was written\n');
     for (const n of notes) io.stdout(`note: ${n}\n`);
