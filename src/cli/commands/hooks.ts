@@ -5,6 +5,7 @@ import { createPatch } from 'diff';
 import { agentName } from '../../agents/index.js';
 import { INSTALL_SPECS, applyChange, configFile, hookStatus } from '../../agents/install.js';
 import { planChanges } from '../../agents/install-plan.js';
+import { activation } from '../../agents/hooks-active.js';
 import type { ConfigChange } from '../../agents/install.js';
 import { EXIT } from '../../core/errors.js';
 import { AGENTS } from '../../core/hook-event.js';
@@ -63,15 +64,25 @@ export const command: CommandSpec = {
 
     if (action === 'status') {
       const rows = agents.flatMap((a) => [
-        ...(projectRoot ? [hookStatus(a, configFile(a, { projectRoot, home, user: false }))] : []),
-        hookStatus(a, configFile(a, { projectRoot, home, user: true })),
+        ...(projectRoot
+          ? [{ ...hookStatus(a, configFile(a, { projectRoot, home, user: false })), root: projectRoot }]
+          : []),
+        { ...hookStatus(a, configFile(a, { projectRoot, home, user: true })), root: null },
       ]);
-      if (io.json) printJson(io.stdout, rows);
+      // For every config holding lanes' hooks: will the agent actually run them here?
+      const withActive = rows.map(({ root, ...r }) => ({
+        ...r,
+        active:
+          r.exists && !r.error && (r.events?.length ?? 0) > 0
+            ? activation(r.agent, { projectRoot: root, home, env: process.env })
+            : null,
+      }));
+      if (io.json) printJson(io.stdout, withActive);
       else {
         io.stdout(
           table(
-            ['agent', 'config', 'lanes hooks'],
-            rows.map((r) => [
+            ['agent', 'config', 'lanes hooks', 'runs here'],
+            withActive.map((r) => [
               r.agent,
               r.file,
               r.error
@@ -83,9 +94,16 @@ export const command: CommandSpec = {
                     : r.events?.length
                       ? `partial (missing ${r.missing.join(', ')})`
                       : 'not installed',
+              r.active ? { yes: 'yes', no: 'NO', unknown: 'probably (see below)' }[r.active.runs] : '',
             ]),
           ),
         );
+        for (const r of withActive) {
+          if (!r.active || r.active.runs === 'yes') continue;
+          io.stdout(`\n${r.agent} (${r.file}):\n`);
+          for (const f of r.active.findings) io.stdout(`  ${f}\n`);
+          for (const f of r.active.fixes) io.stdout(`  fix: ${f}\n`);
+        }
       }
       return rows.some((r) => r.error) ? EXIT.usage : EXIT.ok;
     }
