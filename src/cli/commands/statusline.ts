@@ -26,7 +26,6 @@ export const command: CommandSpec = {
   ].join('\n'),
   options: {},
   maxPositionals: 0,
-  failOpen: true,
   async run(_args, io) {
     let line: string;
     try {
