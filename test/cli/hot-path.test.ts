@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, gitRepo, lanesEnv, run, tmp } from '../helpers/env.js';
+import { CLI, ROOT, gitRepo, lanesEnv, run, tmp } from '../helpers/env.js';
 
 // `lanes exec` and `lanes hook` run in every agent tool call, `lanes statusline` after every message: each Node built-in they load costs
 // start-up time (node:fs/promises alone pulls in readline and the file watchers, ~5 ms measured on
@@ -63,4 +63,13 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
     );
     for (const m of FORBIDDEN) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
   }
+});
+
+test('the MCP server and its SDK are in dist/mcp.cjs only, never in the hot or the main bundle', () => {
+  const marker = 'notifications/tools/list_changed'; // an MCP method name, in the SDK's code
+  const read = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
+  assert.ok(read('mcp.cjs').includes(marker), 'the marker is found where the SDK is');
+  for (const f of ['hot.cjs', 'main.cjs', 'cli.cjs'])
+    assert.ok(!read(f).includes(marker), `the MCP SDK is in dist/${f}`);
+  assert.match(read('main.cjs'), /require\("\.\/mcp\.cjs"\)/, 'lanes mcp requires its own bundle');
 });
