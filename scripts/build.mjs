@@ -64,7 +64,28 @@ const cjs = {
   mainFields: ['module', 'main'],
   banner: { js: 'var __lanesModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
-await build({ ...cjs, entryPoints: { main: 'src/cli/main.ts' }, external: ['*.node', 'cli-table3'] });
+// `lanes mcp` loads the MCP server from its own bundle, so the SDK (and zod) are not read by every
+// other command: the main bundle requires ./mcp.cjs instead of bundling src/mcp.
+const mcpApart = {
+  name: 'mcp-apart',
+  setup(b) {
+    // A module that requires the bundle (the bundles run through vm.Script, which has no
+    // dynamic import(): a plain require, relative to main.cjs).
+    b.onResolve({ filter: /\/mcp\/server\.js$/ }, () => ({ path: 'mcp-server', namespace: 'mcp-apart' }));
+    b.onLoad({ filter: /.*/, namespace: 'mcp-apart' }, () => ({
+      contents: "module.exports = require('./mcp.cjs');",
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^\.\/mcp\.cjs$/ }, () => ({ path: './mcp.cjs', external: true }));
+  },
+};
+await build({
+  ...cjs,
+  entryPoints: { main: 'src/cli/main.ts' },
+  external: ['*.node', 'cli-table3'],
+  plugins: [mcpApart],
+});
+await build({ ...cjs, entryPoints: { mcp: 'src/mcp/server.ts' }, external: ['*.node', 'cli-table3'], minify: true });
 // The hot entry is minified: less to read and compile in every tool call (stacks map back through
 // hot.cjs.map with node --enable-source-maps).
 await build({

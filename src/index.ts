@@ -22,6 +22,7 @@ export type { AttachOptions, SessionView, StartOptions } from './services/sessio
 export type { ClaimHolder, ClaimOptions } from './services/claims.js';
 export type { WaitOptions } from './services/wait.js';
 export type { EndOptions, EndResult } from './services/end-session.js';
+export type { SessionGlance } from './services/glance.js';
 export type { HandoffWritten } from './services/handoffs.js';
 export { MAX_HANDOFF_BYTES } from './services/handoffs.js';
 export type { Snapshot, SnapshotResult } from './services/snapshots.js';

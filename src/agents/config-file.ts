@@ -41,11 +41,11 @@ export function readConfig(file: string, text: string): Json {
 
 // ---- text geometry -------------------------------------------------------------------------
 
-function eolOf(text: string): string {
+export function eolOf(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
-function unitOf(text: string): string {
+export function unitOf(text: string): string {
   return /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
 }
 
@@ -62,7 +62,7 @@ function startsLine(text: string, node: Node): boolean {
 }
 
 /** JSON for `value`, its continuation lines indented to sit at `indent`. */
-function render(value: unknown, unit: string, indent: string, eol: string): string {
+export function render(value: unknown, unit: string, indent: string, eol: string): string {
   return JSON.stringify(value, null, unit)
     .split('\n')
     .join(eol + indent);
@@ -77,7 +77,7 @@ function childIndent(text: string, container: Node, unit: string): string {
 }
 
 /** Appends an element to an array node, or a key to an object node. */
-function append(text: string, container: Node, piece: (indent: string) => string): string {
+export function append(text: string, container: Node, piece: (indent: string) => string): string {
   const eol = eolOf(text);
   const unit = unitOf(text);
   const indent = childIndent(text, container, unit);
@@ -98,7 +98,7 @@ function append(text: string, container: Node, piece: (indent: string) => string
 }
 
 /** Removes one child (array element or object property) with the separator that belongs to it. */
-function removeChild(text: string, container: Node, index: number): string {
+export function removeChild(text: string, container: Node, index: number): string {
   const kids = container.children ?? [];
   const node = kids[index] as Node;
   if (kids.length === 1) {
@@ -131,7 +131,7 @@ export function lanesEvents(root: Json, spec: InstallSpec): string[] {
   return events;
 }
 
-function tree(text: string): Node {
+export function tree(text: string): Node {
   return parseTree(text, [], { allowTrailingComma: true, disallowComments: false }) as Node;
 }
 
@@ -148,8 +148,12 @@ export function withLanesHooks(
   for (const entry of spec.entries) {
     const root = readConfig(file, text);
     if (lanesEvents(root, spec).includes(entry.event)) continue;
+    // A named handler (Gemini) gets one name per entry: Gemini disables hooks by name, and one
+    // name shared by all would turn them all off at once.
+    const named =
+      typeof spec.handlerExtra['name'] === 'string' ? { name: `${spec.handlerExtra['name']}-${entry.arg}` } : {};
     const handler = {
-      ...(spec.shape === 'nested' ? { ...spec.handlerExtra, type: 'command' } : {}),
+      ...(spec.shape === 'nested' ? { ...spec.handlerExtra, ...named, type: 'command' } : {}),
       command: `${commandPrefix} hook ${spec.agent} ${entry.arg}`,
       timeout: entry.timeout,
     };

@@ -10,7 +10,10 @@ import { lanesHome } from '../core/paths.js';
  */
 export interface InstallRecord {
   createdFile: boolean;
+  /** The key lanes' entries went under ("hooks", "mcpServers") did not exist. */
   createdHooks: boolean;
+  /** TOML: the separator put before lanes' table. */
+  separator?: string;
 }
 
 const recordFile = (env: Record<string, string | undefined>) => join(lanesHome(env), 'hooks-installed.json');

@@ -26,6 +26,8 @@ export interface InstallSpec {
   entries: HookEntry[];
   /** Printed after an install. */
   notes: string[];
+  /** Where the agent reads its MCP servers (`lanes mcp` is registered there as "lanes"). */
+  mcp: { projectFile: string; userFile: string; format: 'json' | 'toml'; notes: string[] };
 }
 
 /** `lanes hook AGENT …` as written into configs, or any path to lanes' binary (…/cli.cjs). */

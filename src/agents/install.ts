@@ -31,6 +31,8 @@ export const INSTALL_SPECS: Record<AgentName, InstallSpec> = {
 /** A change to one agent config file: `after` null deletes the file (nothing but lanes was in it). */
 export interface ConfigChange {
   agent: AgentName;
+  /** What lanes adds there: its hooks, its MCP server, Claude Code's status line. */
+  kind: 'hooks' | 'mcp' | 'statusline';
   file: string;
   before: string | null;
   after: string | null;
@@ -39,6 +41,10 @@ export interface ConfigChange {
   /** install: what it creates (remembered for uninstall); uninstall: forget the record. */
   record: 'set' | 'clear' | null;
   created: { file: boolean; hooks: boolean };
+  /** Where the record is kept (default: the file; another entry of the same file has its own key). */
+  recordKey?: string;
+  /** TOML: the separator install put before lanes' table. */
+  separator?: string;
 }
 
 export function configFile(
@@ -55,7 +61,7 @@ export function configFile(
   return join(base.projectRoot, spec.projectFile);
 }
 
-function readText(file: string): string | null {
+export function readText(file: string): string | null {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
@@ -68,6 +74,7 @@ function readText(file: string): string | null {
 
 export function planInstall(agent: AgentName, file: string, commandPrefix: string): ConfigChange {
   const before = readText(file);
+
   const after = withLanesHooks(file, before, INSTALL_SPECS[agent], commandPrefix);
   const created = { file: before === null, hooks: before === null || readConfig(file, before)['hooks'] === undefined };
   // A second install (more events added) keeps what the first one recorded.
@@ -77,6 +84,7 @@ export function planInstall(agent: AgentName, file: string, commandPrefix: strin
     file,
     before,
     after,
+    kind: 'hooks',
     changed: after !== before,
     notes: INSTALL_SPECS[agent].notes,
     record: after !== before && !keep ? 'set' : null,
@@ -84,14 +92,25 @@ export function planInstall(agent: AgentName, file: string, commandPrefix: strin
   };
 }
 
-export function planUninstall(agent: AgentName, file: string): ConfigChange {
-  const before = readText(file);
+/** `before`: the file as an earlier change of the same run leaves it (default: as it is on disk). */
+export function planUninstall(agent: AgentName, file: string, before = readText(file)): ConfigChange {
   const rec = getRecord(file);
   const created = rec ? { file: rec.createdFile, hooks: rec.createdHooks } : { file: true, hooks: true };
   if (before === null)
-    return { agent, file, before, after: null, changed: false, notes: [], record: rec ? 'clear' : null, created };
+    return {
+      agent,
+      kind: 'hooks',
+      file,
+      before,
+      after: null,
+      changed: false,
+      notes: [],
+      record: rec ? 'clear' : null,
+      created,
+    };
   const after = withoutLanesHooks(file, before, INSTALL_SPECS[agent], rec ? created : null);
-  return { agent, file, before, after, changed: after !== before, notes: [], record: rec ? 'clear' : null, created };
+  const record = rec ? ('clear' as const) : null;
+  return { agent, kind: 'hooks', file, before, after, changed: after !== before, notes: [], record, created };
 }
 
 export interface HookStatus {
@@ -126,9 +145,14 @@ export function hookStatus(agent: AgentName, file: string): HookStatus {
 
 /** Writes the change atomically (temp file, fsync, rename), keeping the file's mode; deletes when after is null. */
 export function applyChange(change: ConfigChange): void {
+  const key = change.recordKey ?? change.file;
   if (change.record === 'set')
-    setRecord(change.file, { createdFile: change.created.file, createdHooks: change.created.hooks });
-  if (change.record === 'clear') setRecord(change.file, null);
+    setRecord(key, {
+      createdFile: change.created.file,
+      createdHooks: change.created.hooks,
+      ...(change.separator !== undefined ? { separator: change.separator } : {}),
+    });
+  if (change.record === 'clear') setRecord(key, null);
   if (!change.changed) return;
   if (change.after === null) {
     unlinkSync(change.file);

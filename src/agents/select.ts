@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { AgentName, HookEvent } from '../core/hook-event.js';
 import type { AgentAdapter, Env, Payload } from './adapter.js';
 import { badInput, baseEvent, cwdOf, workspaceRoots } from './adapter.js';
-import { parseClaudeShaped } from './claude-shaped.js';
-import { cursorSessionId, isCursorPayload } from './cursor/adapter.js';
+import { parseClaudeShaped, renderClaudeShaped } from './claude-shaped.js';
+import { cursorSessionId, isCursorPayload, renderCursor } from './cursor/adapter.js';
 import { cursorInstall } from './cursor/install.js';
 import { ADAPTERS } from './index.js';
 import { lanesHandlerPattern } from './install-spec.js';
@@ -42,6 +42,22 @@ function cursorThroughClaudeHooks(event: string, payload: Payload): HookEvent {
 }
 
 /**
+ * Cursor reads Claude Code's hook output (hookSpecificOutput.permissionDecision) only behind a
+ * compatibility option that is off by default, and its own fields always: the answer carries both,
+ * so the deny blocks and its reason reaches the model either way.
+ */
+const CURSOR_IN_CLAUDE_HOOKS: AgentAdapter = {
+  ...ADAPTERS['claude-code'],
+  render(event, decision) {
+    const claude = renderClaudeShaped(event, decision);
+    const cursor = renderCursor(event, decision);
+    if (!claude.stdout || !cursor.stdout) return claude.stdout ? claude : cursor;
+    const both = { ...(JSON.parse(claude.stdout) as object), ...(JSON.parse(cursor.stdout) as object) };
+    return { ...claude, stdout: JSON.stringify(both) + '\n' };
+  },
+};
+
+/**
  * The event of one `lanes hook AGENT EVENT` call, and the adapter that renders the answer: always
  * the one the hook was installed for, since its caller reads that agent's output format. The
  * payload is read only once the event is known to be one of the agent's.
@@ -57,6 +73,6 @@ export function parseHookCall(
     throw new Error(`unknown ${agent} event ${JSON.stringify(event)} (known: ${adapter.events.join(', ')})`);
   const payload = readPayload();
   if (agent === 'claude-code' && isCursorPayload(payload))
-    return { adapter, event: cursorThroughClaudeHooks(event, payload) };
+    return { adapter: CURSOR_IN_CLAUDE_HOOKS, event: cursorThroughClaudeHooks(event, payload) };
   return { adapter, event: adapter.parse(event, payload, env) };
 }

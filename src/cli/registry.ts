@@ -198,11 +198,25 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "lanes' hooks in Claude Code, Codex, Gemini CLI, Cursor configs",
   },
   {
+    name: 'mcp',
+    hot: false,
+    load: () => import('./commands/mcp.js'),
+    usage: 'mcp [--agent AGENT]',
+    summary: 'serve lanes to an agent over the Model Context Protocol (stdio)',
+  },
+  {
     name: 'hook',
     hot: true,
     load: () => import('./commands/hook.js'),
     usage: 'hook AGENT EVENT',
     summary: 'answer one agent hook call (JSON on stdin); used by the installed hooks',
+  },
+  {
+    name: 'statusline',
+    hot: true,
+    load: () => import('./commands/statusline.js'),
+    usage: 'statusline',
+    summary: "Claude Code's status line: this session, its claims, who else works here (JSON on stdin)",
   },
   {
     name: 'store',

@@ -12,6 +12,7 @@ import type { ClaimHolder, ClaimOptions } from './claims.js';
 import type { ConflictReport } from './conflicts.js';
 import type { DoctorReport } from './doctor.js';
 import type { EndOptions, EndResult } from './end-session.js';
+import type { SessionGlance } from './glance.js';
 import type { GuardStatus } from './guard.js';
 import type { HandoffWritten } from './handoffs.js';
 import type { LandMode, LandResult } from './land.js';
@@ -44,6 +45,8 @@ export interface LanesSessions {
   resolve(id?: string | null): Promise<SessionView>;
   /** Sessions not ended (dead ones included); every session with `all`. */
   list(options?: { all?: boolean }): Promise<SessionView[]>;
+  /** A live session at a glance (claims, other live sessions, overlapping edits), from the store alone; null when unknown or ended. */
+  glance(id: string): Promise<SessionGlance | null>;
 }
 
 export interface LanesClaims {

@@ -106,6 +106,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       get: (id) => sessions.get(id),
       resolve: (id) => sessions.resolve(id),
       list: (o) => sessions.list(o),
+      glance: async (id) => (await import('./glance.js')).glance(ctx, id),
     },
     claims: {
       claim: (resources, o) => claims.claim(resources, o),

@@ -57,7 +57,8 @@ test('install merges into existing configs, twice changes nothing, uninstall res
   assert.doesNotMatch((installed['.codex/hooks.json'] ?? '').replaceAll('\r\n', ''), /\n/, 'CRLF kept throughout');
 
   const second = await lanes(['hooks', 'install', 'all'], opts);
-  assert.match(second.stdout, /already installed, unchanged/);
+  assert.match(second.stdout, /hooks: already there, unchanged/);
+  assert.match(second.stdout, /MCP server \(lanes mcp\): already there, unchanged/);
   for (const [file] of Object.values(EXISTING))
     assert.equal(readFileSync(join(repo, file), 'utf8'), installed[file], `second install changed ${file}`);
 

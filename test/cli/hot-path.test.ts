@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, gitRepo, lanesEnv, run, tmp } from '../helpers/env.js';
+import { CLI, ROOT, gitRepo, lanesEnv, run, tmp } from '../helpers/env.js';
 
-// `lanes exec` and `lanes hook` run in every agent tool call: each Node built-in they load costs
+// `lanes exec` and `lanes hook` run in every agent tool call, `lanes statusline` after every message: each Node built-in they load costs
 // start-up time (node:fs/promises alone pulls in readline and the file watchers, ~5 ms measured on
 // exec). This pins what they must not load; bench/hook.mjs and bench/runtime.mjs measure the time.
 // (exec needs child_process, which loads net and stream itself.)
@@ -25,7 +25,7 @@ function loadedBuiltins(listFile: string): string[] {
     .map((l) => l.slice('NativeModule '.length));
 }
 
-test('lanes exec and lanes hook pre-tool-use load none of the costly built-ins', async () => {
+test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the costly built-ins', async () => {
   const dir = tmp('lanes-hot-');
   const preload = join(dir, 'modules.cjs');
   writeFileSync(
@@ -46,6 +46,7 @@ test('lanes exec and lanes hook pre-tool-use load none of the costly built-ins',
   const calls: [string, string[], string | undefined][] = [
     ['exec', ['exec', '--', 'true'], undefined],
     ['hook', ['hook', 'claude-code', 'pre-tool-use'], payload],
+    ['statusline', ['statusline'], JSON.stringify({ session_id: 'hot-1', workspace: { current_dir: repo } })],
   ];
   for (const [name, args, input] of calls) {
     const list = join(dir, `${name}.txt`);
@@ -57,9 +58,18 @@ test('lanes exec and lanes hook pre-tool-use load none of the costly built-ins',
     assert.equal(r.code, 0, r.stderr);
     const loaded = loadedBuiltins(list);
     assert.ok(
-      loaded.includes('child_process') || name === 'hook',
+      loaded.includes('child_process') || name !== 'exec',
       `${name}: the list is read (${loaded.length} modules)`,
     );
     for (const m of FORBIDDEN) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
   }
+});
+
+test('the MCP server and its SDK are in dist/mcp.cjs only, never in the hot or the main bundle', () => {
+  const marker = 'notifications/tools/list_changed'; // an MCP method name, in the SDK's code
+  const read = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
+  assert.ok(read('mcp.cjs').includes(marker), 'the marker is found where the SDK is');
+  for (const f of ['hot.cjs', 'main.cjs', 'cli.cjs'])
+    assert.ok(!read(f).includes(marker), `the MCP SDK is in dist/${f}`);
+  assert.match(read('main.cjs'), /require\("\.\/mcp\.cjs"\)/, 'lanes mcp requires its own bundle');
 });

@@ -16,4 +16,10 @@ export const claudeCodeInstall: InstallSpec = {
     { event: 'SessionEnd', arg: 'session-end', timeout: 5 },
   ],
   notes: [],
+  mcp: {
+    projectFile: '.mcp.json',
+    userFile: '.claude.json',
+    format: 'json',
+    notes: ["Claude Code asks once before it starts a project's MCP servers (.mcp.json): approve `lanes`."],
+  },
 };

@@ -18,6 +18,7 @@ export const codexInstall: InstallSpec = {
   ],
   notes: [
     'Codex runs these hooks only after you trust them: open `/hooks` in Codex and approve the lanes entries.',
-    'Codex needs hooks enabled in config.toml: [features] codex_hooks = true',
+    'Codex reads project hooks (.codex/) only in a project it trusts; a headless `codex exec` in an untrusted project skips them without a word: `lanes hooks status` says whether this one is trusted.',
   ],
+  mcp: { projectFile: '.codex/config.toml', userFile: '.codex/config.toml', format: 'toml', notes: [] },
 };

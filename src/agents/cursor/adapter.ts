@@ -50,16 +50,24 @@ export const cursor: AgentAdapter = {
         throw badInput('cursor', `unknown event ${JSON.stringify(event)}`);
     }
   },
-  render(event: HookEvent, d: HookDecision): HookOutput {
-    if (d.permission === 'deny')
-      return json({ permission: 'deny', agent_message: d.reason, user_message: d.notice ?? d.reason }, d.notice);
-    if (event.kind === 'session-start' && d.context) return json({ additional_context: d.context }, d.notice);
-    // A warning informs the agent and decides nothing (no "permission" key: Cursor's own approval rules stay in charge).
-    if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell'))
-      return json({ agent_message: d.context }, d.notice);
-    return d.notice ? { ...SILENT, stderr: `lanes: ${d.notice}\n` } : SILENT;
-  },
+  render: renderCursor,
 };
+
+/**
+ * Cursor's answer. Its preToolUse runner forwards `permission`, `user_message`, `updated_input` and
+ * `additional_context`, and gives the model the `user_message` of a deny: so a deny's reason (the
+ * holder and what to do instead) is the user_message too (agent_message kept for the
+ * beforeShellExecution contract), and a warning is `additional_context`.
+ */
+export function renderCursor(event: HookEvent, d: HookDecision): HookOutput {
+  if (d.permission === 'deny')
+    return json({ permission: 'deny', user_message: d.reason, agent_message: d.reason }, d.notice);
+  if (event.kind === 'session-start' && d.context) return json({ additional_context: d.context }, d.notice);
+  // A warning informs the agent and decides nothing (no "permission" key: Cursor's own approval rules stay in charge).
+  if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell'))
+    return json({ additional_context: d.context }, d.notice);
+  return d.notice ? { ...SILENT, stderr: `lanes: ${d.notice}\n` } : SILENT;
+}
 
 /** Cursor's session: conversation_id (session_id in newer payloads is the same value). */
 export function cursorSessionId(payload: Payload): string | null {

@@ -18,4 +18,10 @@ export const cursorInstall: InstallSpec = {
   notes: [
     "Cursor also runs Claude Code's hooks; with lanes' Cursor hooks installed, lanes' Claude Code hooks stay silent for Cursor's events, so lanes acts once per event.",
   ],
+  mcp: {
+    projectFile: '.cursor/mcp.json',
+    userFile: '.cursor/mcp.json',
+    format: 'json',
+    notes: ['Cursor lists the lanes MCP server in its settings (MCP), where it can be turned on or off.'],
+  },
 };

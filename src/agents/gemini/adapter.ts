@@ -35,15 +35,18 @@ export const gemini: AgentAdapter = {
         throw badInput('gemini', `unknown event ${JSON.stringify(event)}`);
     }
   },
+  // What reaches Gemini's model (docs/hooks/reference.md): a BeforeTool deny's `reason` (as the
+  // tool's error), SessionStart's and AfterTool's `hookSpecificOutput.additionalContext` (AfterTool:
+  // appended to the tool result). BeforeTool has no context field: there a warning is only the
+  // user's systemMessage, and the model gets it with the edit's result (post-edit, AfterTool).
   render(event: HookEvent, d: HookDecision): HookOutput {
     if (d.permission === 'deny') return json({ decision: 'deny', reason: d.reason }, d.notice);
-    const eventName = event.kind === 'session-start' ? 'SessionStart' : 'BeforeTool';
-    if (d.context && (event.kind === 'session-start' || event.kind === 'pre-edit' || event.kind === 'pre-shell')) {
-      return json({
-        hookSpecificOutput: { hookEventName: eventName, additionalContext: d.context },
-        ...(d.notice ? { systemMessage: `lanes: ${d.notice}` } : {}),
-      });
+    const message = d.notice ? { systemMessage: `lanes: ${d.notice}` } : {};
+    if (d.context && (event.kind === 'session-start' || event.kind === 'post-edit')) {
+      const hookEventName = event.kind === 'session-start' ? 'SessionStart' : 'AfterTool';
+      return json({ hookSpecificOutput: { hookEventName, additionalContext: d.context }, ...message });
     }
+    if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell')) return json(message);
     return json({}, d.notice);
   },
 };

@@ -6,6 +6,7 @@ export const geminiInstall: InstallSpec = {
   projectFile: '.gemini/settings.json',
   userFile: '.gemini/settings.json',
   shape: 'nested',
+  // Each entry is named lanes-<event> (lanes-before-tool, …): see config-file.ts.
   handlerExtra: { name: 'lanes' },
   newFile: {},
   entries: [
@@ -16,4 +17,5 @@ export const geminiInstall: InstallSpec = {
     { event: 'SessionEnd', arg: 'session-end', timeout: 5000 },
   ],
   notes: [],
+  mcp: { projectFile: '.gemini/settings.json', userFile: '.gemini/settings.json', format: 'json', notes: [] },
 };

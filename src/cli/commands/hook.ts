@@ -1,13 +1,11 @@
-import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { ADAPTERS, agentName } from '../../agents/index.js';
 import { parseHookCall } from '../../agents/select.js';
 import { baseEvent } from '../../agents/adapter.js';
-import type { AgentAdapter, HookOutput, Payload } from '../../agents/adapter.js';
+import type { AgentAdapter, HookOutput } from '../../agents/adapter.js';
 import { AGENTS, ALLOW, hookSessionId } from '../../core/hook-event.js';
 import type { CommandSpec } from '../command.js';
-
-/** Generous for a patch; an agent's hook payload is a few KB. */
-const MAX_INPUT = 16 * 1024 * 1024;
+import { readStdinJson } from '../stdin-json.js';
 
 export const command: CommandSpec = {
   name: 'hook',
@@ -28,7 +26,7 @@ export const command: CommandSpec = {
   async run(args, io) {
     const agent = agentName(args.positionals[0] ?? '');
     try {
-      const { adapter, event } = parseHookCall(agent, args.positionals[1] ?? '', readPayload, process.env);
+      const { adapter, event } = parseHookCall(agent, args.positionals[1] ?? '', readStdinJson, process.env);
       if (event.kind === 'ignore') return emit(adapter.render(event, ALLOW));
       const lanes = await io.lanes({ cwd: event.cwd, session: hookSessionId(event), notice: false });
       return emit(adapter.render(event, await lanes.hook(event)));
@@ -41,48 +39,6 @@ export const command: CommandSpec = {
     }
   },
 };
-
-function readPayload(): Payload {
-  // fstat, not tty.isatty: node:tty loads net and streams, a few ms of every tool call.
-  if (fstatSync(0).isCharacterDevice())
-    throw new Error('no payload: stdin is a terminal (agents pipe their JSON to this command)');
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const buf = Buffer.allocUnsafe(65536);
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') {
-        // A non-blocking pipe: wait for data by reopening it blocking.
-        const fd = openSync('/dev/stdin', constants.O_RDONLY);
-        try {
-          n = readSync(fd, buf, 0, buf.length, null);
-        } finally {
-          closeSync(fd);
-        }
-      } else if (code === 'EOF') n = 0;
-      else throw e;
-    }
-    if (n === 0) break;
-    total += n;
-    if (total > MAX_INPUT) throw new Error(`the payload is larger than ${MAX_INPUT} bytes`);
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') throw new Error('empty payload on stdin');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`the payload is not JSON (${(e as Error).message})`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new Error('the payload is not a JSON object');
-  return value as Payload;
-}
 
 /** The agent's "allowed, nothing to say" (Gemini wants {} on stdout). */
 function silentFor(adapter: AgentAdapter): HookOutput {

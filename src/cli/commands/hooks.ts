@@ -3,14 +3,9 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createPatch } from 'diff';
 import { agentName } from '../../agents/index.js';
-import {
-  INSTALL_SPECS,
-  applyChange,
-  configFile,
-  hookStatus,
-  planInstall,
-  planUninstall,
-} from '../../agents/install.js';
+import { INSTALL_SPECS, applyChange, configFile, hookStatus } from '../../agents/install.js';
+import { planChanges } from '../../agents/install-plan.js';
+import { activation } from '../../agents/hooks-active.js';
 import type { ConfigChange } from '../../agents/install.js';
 import { EXIT } from '../../core/errors.js';
 import { AGENTS } from '../../core/hook-event.js';
@@ -35,6 +30,10 @@ export const command: CommandSpec = {
   options: {
     user: { type: 'boolean', help: "the user's config (~/.claude/settings.json, …) instead of the project's" },
     'dry-run': { type: 'boolean', help: 'print the diff; write nothing' },
+    statusline: {
+      type: 'boolean',
+      help: "with install claude-code: also set Claude Code's statusLine to `lanes statusline` (only when none is set)",
+    },
     command: {
       type: 'string',
       arg: 'CMD',
@@ -65,15 +64,25 @@ export const command: CommandSpec = {
 
     if (action === 'status') {
       const rows = agents.flatMap((a) => [
-        ...(projectRoot ? [hookStatus(a, configFile(a, { projectRoot, home, user: false }))] : []),
-        hookStatus(a, configFile(a, { projectRoot, home, user: true })),
+        ...(projectRoot
+          ? [{ ...hookStatus(a, configFile(a, { projectRoot, home, user: false })), root: projectRoot }]
+          : []),
+        { ...hookStatus(a, configFile(a, { projectRoot, home, user: true })), root: null },
       ]);
-      if (io.json) printJson(io.stdout, rows);
+      // For every config holding lanes' hooks: will the agent actually run them here?
+      const withActive = rows.map(({ root, ...r }) => ({
+        ...r,
+        active:
+          r.exists && !r.error && (r.events?.length ?? 0) > 0
+            ? activation(r.agent, { projectRoot: root, home, env: process.env })
+            : null,
+      }));
+      if (io.json) printJson(io.stdout, withActive);
       else {
         io.stdout(
           table(
-            ['agent', 'config', 'lanes hooks'],
-            rows.map((r) => [
+            ['agent', 'config', 'lanes hooks', 'runs here'],
+            withActive.map((r) => [
               r.agent,
               r.file,
               r.error
@@ -85,17 +94,30 @@ export const command: CommandSpec = {
                     : r.events?.length
                       ? `partial (missing ${r.missing.join(', ')})`
                       : 'not installed',
+              r.active ? { yes: 'yes', no: 'NO', unknown: 'probably (see below)' }[r.active.runs] : '',
             ]),
           ),
         );
+        for (const r of withActive) {
+          if (!r.active || r.active.runs === 'yes') continue;
+          io.stdout(`\n${r.agent} (${r.file}):\n`);
+          for (const f of r.active.findings) io.stdout(`  ${f}\n`);
+          for (const f of r.active.fixes) io.stdout(`  fix: ${f}\n`);
+        }
       }
       return rows.some((r) => r.error) ? EXIT.usage : EXIT.ok;
     }
 
+    const statusLine = args.values['statusline'] === true;
+    if (statusLine && (action !== 'install' || !agents.includes('claude-code')))
+      throw usageError(this, '--statusline goes with install claude-code (uninstall removes it with the hooks)');
     // Every file is planned (and so validated) before any is written: one bad config changes nothing.
-    const changes: ConfigChange[] = agents.map((a) => {
-      const file = configFile(a, { projectRoot, home, user });
-      return action === 'install' ? planInstall(a, file, prefix) : planUninstall(a, file);
+    const changes: ConfigChange[] = planChanges(agents, {
+      projectRoot,
+      home,
+      user,
+      prefix: action === 'install' ? prefix : null,
+      statusLine,
     });
     if (!dryRun) for (const c of changes) applyChange(c);
     const notes = action === 'install' ? [...new Set(changes.flatMap((c) => c.notes))] : [];
@@ -109,6 +131,7 @@ export const command: CommandSpec = {
         dryRun,
         changes: changes.map((c) => ({
           agent: c.agent,
+          kind: c.kind,
           file: c.file,
           changed: c.changed,
           deleted: c.after === null && c.before !== null && c.changed,
@@ -120,18 +143,19 @@ export const command: CommandSpec = {
     }
     for (const c of changes) {
       if (dryRun && c.changed) io.stdout(diffOf(c));
+      const what = c.kind === 'hooks' ? 'hooks' : c.kind === 'mcp' ? 'MCP server (lanes mcp)' : 'status line';
       const verb = !c.changed
         ? action === 'install'
-          ? 'already installed, unchanged'
-          : 'no lanes hooks, unchanged'
+          ? `${what}: already there, unchanged`
+          : `no lanes ${what}, unchanged`
         : action === 'install'
-          ? `installed ${INSTALL_SPECS[c.agent].entries.length} hooks`
+          ? c.kind === 'hooks'
+            ? `installed ${INSTALL_SPECS[c.agent].entries.length} hooks`
+            : `added the ${what}`
           : c.after === null
-            ? 'removed (the file held nothing else and was deleted)'
-            : 'removed';
-      io.stdout(
-        `${c.agent}: ${c.file}: ${dryRun && c.changed ? `would be ${verb.replace(/^installed/, 'installed:')}` : verb}\n`,
-      );
+            ? `removed the ${what} (the file held nothing else and was deleted)`
+            : `removed the ${what}`;
+      io.stdout(`${c.agent}: ${c.file}: ${dryRun && c.changed ? `would be changed: ${verb}` : verb}\n`);
     }
     if (dryRun) io.stdout('dry run: nothing was written\n');
     for (const n of notes) io.stdout(`note: ${n}\n`);

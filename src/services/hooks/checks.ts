@@ -66,7 +66,29 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
       notice: `denied edit of ${blocked.map((b) => b.target.rel).join(', ')}: claimed by ${holder?.sessionId ?? '?'}`,
     };
   }
-  // Early conflict warning: another live session of the same repository edited these paths.
+  return earlyWarning(ctx, targets, others);
+}
+
+/**
+ * Early conflict warning: another live session of the same repository changed these paths and
+ * has not landed them. Asked before an edit (agents that show a pre-tool context to the model)
+ * and after it (Gemini: only its after-tool context reaches the model).
+ */
+export async function warnEdit(ctx: HookContext, self: string, paths: string[]): Promise<HookDecision> {
+  const cache = new Map();
+  const targets: RepoPath[] = [];
+  for (const p of paths) {
+    const at = await locateInRepo(p, cache);
+    if (at) targets.push(at);
+  }
+  return targets.length === 0 ? ALLOW : earlyWarning(ctx, targets, await liveOthers(ctx, self));
+}
+
+async function earlyWarning(
+  ctx: HookContext,
+  targets: RepoPath[],
+  others: Map<string, SessionRecord>,
+): Promise<HookDecision> {
   const warnings: string[] = [];
   const sameRepo = [...others.values()].filter((s) => targets.some((t) => ctx.repoId(t.repo) === s.repo));
   const touchedBy = await touchedOfSessions(

@@ -7,7 +7,7 @@ import { agentPid, callerPid, identityOf, lineage } from '../../core/process-ide
 import { locateInRepo } from '../../git/repo-path.js';
 import type { SessionRecord } from '../../store/types.js';
 import { briefing } from './briefing.js';
-import { checkEdit, checkShell } from './checks.js';
+import { checkEdit, checkShell, warnEdit } from './checks.js';
 import type { HookContext } from './context.js';
 import { writeEnvFile } from './env-file.js';
 import { recordTouched, setTouched } from './touched.js';
@@ -16,7 +16,7 @@ import { recordTouched, setTouched } from './touched.js';
 //   session-start  register/re-attach `<agent>:<id>`, brief the model, export LANES_SESSION
 //   pre-edit       deny a path another live session claimed; warn when another live session changed it
 //   pre-shell      deny index-changing git commands in a worktree another live session shares
-//   post-edit      record the touched paths on the session (+ heartbeat, done by the caller)
+//   post-edit      record the touched paths on the session (+ heartbeat, done by the caller); the warning again
 //   stop           heartbeat; a snapshot per turn with [snapshot] on_stop = true
 //   session-end    snapshot dirty work, release claims and ports, end the session
 
@@ -109,12 +109,14 @@ async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecisio
   }
   if (rels.length === 0) return ALLOW;
   const ok = await recordTouched(ctx, session.id, rels);
-  return ok
-    ? ALLOW
-    : {
-        ...ALLOW,
-        notice: `the state of ${session.id} is not a JSON object; edited paths were not recorded (lanes state clear fixes it)`,
-      };
+  if (!ok)
+    return {
+      ...ALLOW,
+      notice: `the state of ${session.id} is not a JSON object; edited paths were not recorded (lanes state clear fixes it)`,
+    };
+  // The early-conflict warning again, for the agents whose model sees only what comes after the
+  // tool (Gemini's AfterTool context); the adapters of the others show the one given before it.
+  return warnEdit(ctx, session.id, event.paths);
 }
 
 async function stop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {

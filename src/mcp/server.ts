@@ -1,0 +1,104 @@
+// `lanes mcp`: a Model Context Protocol server over stdio, so an agent can ask lanes directly
+// instead of through a shell. Each tool translates one call to one call of the library object
+// (openLanes()) and the result back; it acts as the session of the agent that started the server
+// (identity.ts). Built into its own bundle (dist/mcp.cjs): the SDK stays out of the other commands.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { isLanesError, openLanes } from '../index.js';
+import type { Lanes, LanesOptions } from '../index.js';
+import { identityOfAgent, sessionFor } from './identity.js';
+import type { Identity } from './identity.js';
+import type { ToolDef } from './tool.js';
+import { check, claim, claims, release, sessions, whoami } from './tools-claims.js';
+import { commit, conflicts, handoffGet, handoffPut, snapshot } from './tools-work.js';
+
+export const TOOLS: ToolDef[] = [
+  whoami,
+  sessions,
+  claim,
+  release,
+  check,
+  claims,
+  conflicts,
+  handoffPut,
+  handoffGet,
+  commit,
+  snapshot,
+] as unknown as ToolDef[];
+
+export interface ServeOptions {
+  agent: string | null;
+  version: string;
+  store?: string;
+}
+
+/**
+ * A lanes error as a tool error the model can act on: the code, the reason and the fix in the
+ * text, and the same under _meta["lanes/error"] for programs (a tool error carries no structured
+ * content: clients check that against the tool's output schema).
+ */
+export function toolError(e: unknown): CallToolResult {
+  const error = isLanesError(e)
+    ? { code: e.code, message: e.message, hint: e.hint ?? null, details: e.details }
+    : { code: 'E_INTERNAL', message: e instanceof Error ? e.message : String(e), hint: null, details: {} };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${error.code}: ${error.message}${error.hint ? `\nfix: ${error.hint}` : ''}` }],
+    _meta: { 'lanes/error': JSON.parse(JSON.stringify(error)) as Record<string, unknown> },
+  };
+}
+
+export function buildServer(options: ServeOptions, me: Identity): McpServer {
+  const base: LanesOptions = { notice: false, ...(options.store ? { store: options.store } : {}) };
+  const server = new McpServer({ name: 'lanes', version: options.version });
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: z.looseObject(tool.output),
+        annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+      },
+      async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+        let finder: Lanes | undefined;
+        let lanes: Lanes | undefined;
+        let ok = false;
+        try {
+          finder = await openLanes({ ...base, session: null });
+          const { id, how } = await sessionFor(finder, me);
+          const view = await finder.sessions.get(id);
+          await finder.close({ heartbeat: false });
+          finder = undefined;
+          // Opened as the session, in its worktree: relative paths are the worktree's.
+          lanes = await openLanes({ ...base, session: id, cwd: view.worktree ?? view.cwd });
+          const r = await tool.run({ lanes, session: id, how, signal: extra.signal }, args as never);
+          ok = true;
+          return { content: [{ type: 'text', text: r.text }], structuredContent: r.data };
+        } catch (e) {
+          return toolError(e);
+        } finally {
+          await finder?.close({ heartbeat: false }).catch(() => undefined);
+          await lanes?.close({ heartbeat: ok }).catch(() => undefined);
+        }
+      },
+    );
+  }
+  return server;
+}
+
+/** Serves on stdin/stdout until the client closes the connection. */
+export async function serveMcp(options: ServeOptions): Promise<void> {
+  const me = identityOfAgent(options.agent, process.env);
+  const server = buildServer(options, me);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  await new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.close().catch(() => undefined);
+}

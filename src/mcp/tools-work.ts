@@ -1,0 +1,130 @@
+import * as z from 'zod';
+import { defineTool, plain } from './tool.js';
+
+// The tools around the work itself: overlaps with other sessions, handoffs, commits, snapshots.
+
+export const conflicts = defineTool({
+  name: 'conflicts',
+  title: 'Predict conflicts',
+  description:
+    'Predicts conflicts between the live sessions of this repository (files both changed, textual conflicts git predicts, sessions on the same ticket) and with the target branch (a competing change landed). Run it before landing, or when warned that another session edits the same files.',
+  input: { against: z.string().optional().describe('target branch (default: the main branch)') },
+  output: {
+    found: z.boolean(),
+    target: z.string(),
+    pairs: z.array(z.looseObject({ a: z.string(), b: z.string(), both: z.array(z.string()) })),
+  },
+  readOnly: true,
+  async run(call, args) {
+    const r = await call.lanes.conflicts(args.against ? { against: args.against } : {});
+    const lines = [
+      ...r.pairs.map(
+        (p) =>
+          `${p.a} and ${p.b} both changed ${p.both.join(', ')}${p.conflicts.length ? `; conflicts predicted in ${p.conflicts.join(', ')}` : ''}`,
+      ),
+      ...r.sameTicket.map((t) => `ticket ${t.ticket} is worked on by ${t.sessions.join(', ')}`),
+      ...r.competing.map(
+        (c) => `${c.session}: ${c.target} also changed ${c.files.join(', ')} (a competing change landed)`,
+      ),
+    ];
+    return {
+      data: plain(r) as unknown as Record<string, unknown>,
+      text: r.found ? lines.join('\n') : 'no conflicts found',
+    };
+  },
+});
+
+const nameInput = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe('handoff name: letters, digits, . _ - (not starting with a dot), e.g. "meta.json"');
+
+export const handoffPut = defineTool({
+  name: 'handoff_put',
+  title: 'Write a handoff',
+  description:
+    "Write a handoff: a file in your session's private directory, stamped with your session's identity and a checksum, written atomically. Another session reads it with handoff_get and lanes proves it was you who wrote it.",
+  input: {
+    name: nameInput,
+    content: z.string().describe('the payload'),
+    base64: z.boolean().optional().describe('content is base64 (binary payloads)'),
+  },
+  output: { path: z.string(), session: z.string(), seq: z.number(), size: z.number(), sha256: z.string() },
+  readOnly: false,
+  async run(call, args) {
+    const payload = args.base64 ? Buffer.from(args.content, 'base64') : args.content;
+    const w = await call.lanes.handoffs.put(args.name, payload, { session: call.session });
+    return {
+      data: plain(w) as unknown as Record<string, unknown>,
+      text: `wrote handoff ${args.name} (${w.size} bytes, seq ${w.seq})`,
+    };
+  },
+});
+
+export const handoffGet = defineTool({
+  name: 'handoff_get',
+  title: 'Read a handoff',
+  description:
+    'Read a handoff your session wrote, or one of another session (from), after proving its writer and checksum. A handoff written by anyone else than the expected session fails with E_WRONG_OWNER; a torn or altered one with E_INTEGRITY.',
+  input: { name: nameInput, from: z.string().optional().describe('the session that wrote it (default: you)') },
+  output: {
+    content: z.string(),
+    base64: z.boolean(),
+    header: z.looseObject({ session: z.string(), seq: z.number(), sha256: z.string() }),
+  },
+  readOnly: true,
+  async run(call, args) {
+    const e = await call.lanes.handoffs.get(args.name, {
+      session: call.session,
+      ...(args.from ? { from: args.from } : {}),
+    });
+    const text = e.payload.toString('utf8');
+    const isText = Buffer.from(text, 'utf8').equals(e.payload);
+    return {
+      data: { content: isText ? text : e.payload.toString('base64'), base64: !isText, header: plain(e.header) },
+      text: isText ? text : `(binary handoff of ${e.payload.length} bytes, base64 in the structured content)`,
+    };
+  },
+});
+
+export const commit = defineTool({
+  name: 'commit',
+  title: 'Commit named paths',
+  description:
+    "Commit exactly the named files or directories (additions, changes, deletions) onto your worktree's branch and nothing else: what other sessions staged in a shared worktree stays out. Refused (E_CLAIM_HELD) when another live session claimed one of the paths. Use it instead of git add/git commit.",
+  input: {
+    paths: z.array(z.string().min(1)).min(1).describe('paths relative to your worktree root (or absolute)'),
+    message: z.string().min(1).describe('the commit message'),
+  },
+  output: {
+    branch: z.string(),
+    commit: z.string(),
+    files: z.array(z.looseObject({ status: z.string(), path: z.string() })),
+  },
+  readOnly: false,
+  async run(call, args) {
+    const r = await call.lanes.commit(args.paths, args.message);
+    return {
+      data: plain(r) as unknown as Record<string, unknown>,
+      text: `committed ${r.files.length} file(s) on ${r.branch} as ${r.commit.slice(0, 12)}: ${r.files.map((f) => `${f.status} ${f.path}`).join(', ')}`,
+    };
+  },
+});
+
+export const snapshot = defineTool({
+  name: 'snapshot',
+  title: 'Snapshot your work',
+  description:
+    "Save your worktree's whole uncommitted state (changes, deletions, new files) to a private ref, without touching files, index or branches. Nothing is published. No new snapshot when nothing changed since the last one.",
+  input: {},
+  output: { created: z.boolean(), files: z.number(), snapshot: z.looseObject({ ref: z.string(), commit: z.string() }) },
+  readOnly: false,
+  async run(call) {
+    const r = await call.lanes.snapshots.snapshot({ session: call.session, why: 'lanes mcp snapshot' });
+    return {
+      data: plain(r) as unknown as Record<string, unknown>,
+      text: r.created ? `saved ${r.files} file(s) in ${r.snapshot.ref}` : `nothing changed since ${r.snapshot.ref}`,
+    };
+  },
+});
