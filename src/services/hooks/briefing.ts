@@ -9,14 +9,17 @@ export async function briefing(ctx: HookContext, me: SessionRecord): Promise<str
   if (others.length === 0) {
     lines.push('No other live session works in this repository right now.');
   } else {
-    const claims = await ctx.claimsIn([`repo:${me.repo}`]);
+    // Each live session's own claims (indexed by session): never every claim of the repository.
+    const claims = (await Promise.all(others.map((s) => ctx.claimsOf(s.id)))).flat();
     lines.push(`Other live sessions in this repository (${others.length}):`);
     const touchedBy = await touchedOfSessions(
       ctx,
       others.map((s) => s.id),
     );
     for (const s of others) {
-      const held = claims.filter((c) => c.sessionId === s.id).map((c) => `${c.kind}:${c.name}`);
+      const held = claims
+        .filter((c) => c.sessionId === s.id && c.scope === `repo:${me.repo}`)
+        .map((c) => `${c.kind}:${c.name}`);
       const touched = touchedBy.get(s.id) ?? [];
       const where =
         s.worktree === me.worktree && s.owner.host === me.owner.host

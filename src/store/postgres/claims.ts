@@ -10,7 +10,7 @@ import type { ClaimRecord, ClaimResult, ClaimStore, Grant, SessionRecord } from 
  * Claims on PostgreSQL: claim operations serialize per scope with transaction-level advisory
  * locks, and the claiming session's row is locked (FOR UPDATE) so it cannot end meanwhile.
  */
-export function pgClaims(conn: PgConn): ClaimStore {
+export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
   return {
     acquireClaims(sessionId, wanted, judge) {
       return conn.tx(async (q, now): Promise<ClaimResult> => {

@@ -61,10 +61,37 @@ export function pgSessions(conn: PgConn): SessionStore {
     },
 
     async listSessions(options) {
-      const rows = await conn.query<SessionRow>(
-        `SELECT * FROM ${conn.t('sessions')} ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'} ORDER BY created_at, id`,
-      );
+      // The terms of the partial index sessions_unproven, as written there, so the planner can use it.
+      const where = options.includeEnded
+        ? ''
+        : options.includeDead === false
+          ? 'WHERE ended_at IS NULL AND dead_seen_at IS DISTINCT FROM last_seen_at'
+          : 'WHERE ended_at IS NULL';
+      const rows = await conn.query<SessionRow>(`SELECT * FROM ${conn.t('sessions')} ${where} ORDER BY created_at, id`);
       return rows.map(toSession);
+    },
+
+    async recordDead(marks) {
+      if (marks.length === 0) return 0;
+      // One statement for all of them: each row is recorded only if unchanged since it was judged.
+      const rows = await conn.query(
+        `UPDATE ${conn.t('sessions')} AS s SET dead_seen_at = s.last_seen_at, dead_why = m.why
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[])
+           AS m(id, seen, why, host, boot_id, pid, start_time)
+         WHERE s.id = m.id AND s.ended_at IS NULL AND s.last_seen_at = m.seen AND s.host = m.host
+           AND s.boot_id = m.boot_id AND s.pid = m.pid AND s.start_time = m.start_time
+         RETURNING s.id`,
+        [
+          marks.map((m) => m.id),
+          marks.map((m) => m.lastSeenAt),
+          marks.map((m) => m.why),
+          marks.map((m) => m.owner.host),
+          marks.map((m) => m.owner.bootId),
+          marks.map((m) => m.owner.pid),
+          marks.map((m) => m.owner.startTime),
+        ],
+      );
+      return rows.length;
     },
 
     async touchSession(id) {

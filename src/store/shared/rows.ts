@@ -17,6 +17,8 @@ export interface SessionRow {
   last_seen_at: number;
   ended_at: number | null;
   end_reason: string | null;
+  dead_seen_at: number | null;
+  dead_why: string | null;
 }
 
 export interface ClaimRow {
@@ -81,6 +83,11 @@ export function toSession(r: SessionRow): SessionRecord {
     lastSeenAt: r.last_seen_at,
     endedAt: r.ended_at,
     endReason: r.end_reason,
+    // PostgreSQL returns BIGINT as text unless told otherwise: compare as numbers.
+    deadWhy:
+      r.ended_at === null && r.dead_seen_at !== null && Number(r.dead_seen_at) === Number(r.last_seen_at)
+        ? r.dead_why
+        : null,
   };
 }
 

@@ -65,10 +65,38 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
     },
 
     listSessions(options) {
-      const where = options.includeEnded ? '' : 'WHERE ended_at IS NULL';
+      // The open sessions not recorded dead come from their partial index, named: without table
+      // statistics SQLite would pick sessions_by_end and walk every open session, dead ones too.
+      const from = options.includeEnded
+        ? 'sessions'
+        : options.includeDead === false
+          ? 'sessions INDEXED BY sessions_unproven WHERE ended_at IS NULL AND dead_seen_at IS NOT last_seen_at'
+          : 'sessions WHERE ended_at IS NULL';
       return conn.run(() =>
-        (conn.stmt(`SELECT * FROM sessions ${where} ORDER BY created_at, id`).all() as SessionRow[]).map(toSession),
+        (conn.stmt(`SELECT * FROM ${from} ORDER BY created_at, id`).all() as SessionRow[]).map(toSession),
       );
+    },
+
+    recordDead(marks) {
+      if (marks.length === 0) return Promise.resolve(0);
+      return conn.immediate(() => {
+        const mark = conn.stmt(
+          `UPDATE sessions SET dead_seen_at = last_seen_at, dead_why = ?
+           WHERE id = ? AND ended_at IS NULL AND last_seen_at = ? AND host = ? AND boot_id = ? AND pid = ? AND start_time = ?`,
+        );
+        let n = 0;
+        for (const m of marks)
+          n += mark.run(
+            m.why,
+            m.id,
+            m.lastSeenAt,
+            m.owner.host,
+            m.owner.bootId,
+            m.owner.pid,
+            m.owner.startTime,
+          ).changes;
+        return n;
+      });
     },
 
     touchSession(id) {
