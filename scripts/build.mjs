@@ -18,7 +18,7 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 // left out of it the same way: less to read, compile and collect in every tool call.
 const COMMAND = /^src\/cli\/commands\/([a-z-]+)\.ts$/;
 const COLD_SERVICES = new Set(
-  ['doctor', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees'].map((n) => `src/services/${n}.ts`),
+  ['doctor', 'gc', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees'].map((n) => `src/services/${n}.ts`),
 );
 const stubs = (bundle, leaveOut) => ({
   name: `stubs-${bundle}`,

@@ -12,6 +12,7 @@ import type { ClaimHolder, ClaimOptions } from './claims.js';
 import type { ConflictReport } from './conflicts.js';
 import type { DoctorReport } from './doctor.js';
 import type { EndOptions, EndResult } from './end-session.js';
+import type { GcOptions, GcReport } from './gc.js';
 import type { GuardStatus } from './guard.js';
 import type { HandoffWritten } from './handoffs.js';
 import type { LandMode, LandResult } from './land.js';
@@ -160,6 +161,12 @@ export interface Lanes {
   }): Promise<SessionEnvironment & { session: SessionView }>;
   /** Dead sessions, orphan worktrees, stale claims, shared worktrees; `fix` repairs what is safe. */
   doctor(options?: { fix?: boolean }): Promise<DoctorReport>;
+  /**
+   * Ends this host's dead sessions safely (each snapshotted first, then ended and released; one
+   * re-attached meanwhile is left open); `dryRun` only reports. `background`: the bounded reaping
+   * of ordinary commands (recorded dead for the grace period, a few per call).
+   */
+  gc(options?: GcOptions): Promise<GcReport>;
   /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */
   hook(event: HookEvent): Promise<HookDecision>;
   /** Refreshes the current session's lease (close() does it too). */

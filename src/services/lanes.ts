@@ -177,6 +177,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       return { ...environment, session };
     },
     doctor: async (o = {}) => (await import('./doctor.js')).doctor(ctx, { state, end }, o),
+    gc: async (o = {}) => (await import('./gc.js')).gc(ctx, { state, end }, o),
     hook: async (event) => (await import('./hooks/policy.js')).decide(hooks(), event),
     heartbeat,
     close: async (o = {}) => {

@@ -5,7 +5,7 @@ import { assertCanJudge } from '../core/platform/select.js';
 import { identityOf } from '../core/process-identity.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import { repoInfo } from '../git/repo.js';
-import type { ClaimRecord, SessionRecord } from '../store/types.js';
+import type { ClaimRecord, DeadMark, SessionRecord } from '../store/types.js';
 import { unknownSession } from './context.js';
 import type { LanesContext, SessionLiveness } from './context.js';
 
@@ -159,12 +159,18 @@ export class SessionService {
   async endRecord(
     id: string,
     reason = 'ended by lanes end',
-  ): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean }> {
+    unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
+  ): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean; changed: boolean }> {
     assertSessionId(id);
     const before = await this.ctx.store.getSession(id);
-    const result = await this.ctx.store.endSession(id, reason);
+    const result = await this.ctx.store.endSession(id, reason, unchangedSince);
     if (!before || !result) throw unknownSession(id, this.ctx.store.info.location);
-    return { ...result, alreadyEnded: before.endedAt !== null };
+    return {
+      session: result.session,
+      released: result.released,
+      alreadyEnded: before.endedAt !== null,
+      changed: result.changed === true,
+    };
   }
 
   /** Refreshes the session's lease; every lanes call made by a session does this. */

@@ -136,8 +136,18 @@ export interface SessionStore {
   attachSession(session: NewSession): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
   /** Moves a live session to another worktree and/or ticket (lanes adopt). Null when unknown or ended. */
   updateSession(id: string, change: { worktree?: string; ticket?: string }): Promise<SessionRecord | null>;
-  /** Ends the session and releases all its claims in one transaction. Null when unknown. */
-  endSession(id: string, reason: string): Promise<{ session: SessionRecord; released: ClaimRecord[] } | null>;
+  /**
+   * Ends the session and releases all its claims in one transaction. Null when unknown. With
+   * `unchangedSince` (lanes gc), only if it is still open with that owner and last seen: a session
+   * re-attached or heartbeating since it was judged dead is left alone (`changed: true`).
+   */
+  endSession(
+    id: string,
+    reason: string,
+    unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
+  ): Promise<{ session: SessionRecord; released: ClaimRecord[]; changed?: true } | null>;
+  /** Open sessions recorded dead and last seen before `seenBefore` (store clock), oldest first, at most `limit`. */
+  deadSessions(options: { seenBefore: number; limit: number }): Promise<SessionRecord[]>;
 }
 
 export interface ClaimStore {

@@ -146,4 +146,30 @@ export function scaleContract(store: () => Store): void {
       'src/a0 is no sibling',
     );
   });
+
+  it('a conditional end leaves a session that changed since it was judged; deadSessions lists the recorded dead by age', async () => {
+    const s = store();
+    const a = await s.insertSession(session('a', DEAD_PID));
+    await s.acquireClaims('a', [{ scope: REPO, kind: 'path', name: 'src/a/' }], judge);
+    const judged = (await s.getSession('a'))!;
+    assert.equal(await s.recordDead([{ id: 'a', lastSeenAt: judged.lastSeenAt, owner: a.owner, why: 'gone' }]), 1);
+    const now = await s.now();
+    assert.deepEqual(
+      (await s.deadSessions({ seenBefore: now + 1, limit: 10 })).map((x) => x.id),
+      ['a'],
+    );
+    assert.deepEqual(await s.deadSessions({ seenBefore: judged.lastSeenAt, limit: 10 }), [], 'not seen before then');
+    await new Promise((r) => setTimeout(r, 3));
+    await s.attachSession(session('a', 100)); // re-attached to a live owner meanwhile
+    assert.deepEqual(await s.deadSessions({ seenBefore: (await s.now()) + 1, limit: 10 }), []);
+    const kept = await s.endSession('a', 'gc', { lastSeenAt: judged.lastSeenAt, owner: judged.owner });
+    assert.equal(kept?.changed, true);
+    assert.equal((await s.getSession('a'))?.endedAt, null, 'left open');
+    assert.equal((await s.listClaims({ sessionId: 'a' })).length, 1, 'its claims kept');
+    const current = (await s.getSession('a'))!;
+    const ended = await s.endSession('a', 'gc', { lastSeenAt: current.lastSeenAt, owner: current.owner });
+    assert.equal(ended?.changed, undefined);
+    assert.notEqual(ended?.session.endedAt, null);
+    assert.equal(ended?.released.length, 1);
+  });
 }

@@ -38,6 +38,8 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   ALTER TABLE ${s}.sessions ADD COLUMN dead_seen_at BIGINT, ADD COLUMN dead_why TEXT;
   CREATE INDEX sessions_unproven ON ${s}.sessions (created_at, id)
     WHERE ended_at IS NULL AND dead_seen_at IS DISTINCT FROM last_seen_at;
+  CREATE INDEX sessions_recorded_dead ON ${s}.sessions (last_seen_at)
+    WHERE ended_at IS NULL AND dead_seen_at = last_seen_at;
   CREATE INDEX claims_by_name_c ON ${s}.claims (scope, kind, name COLLATE "C");
   `,
 ];

@@ -1,7 +1,7 @@
 import { sessionExists } from '../shared/errors.js';
 import type { PgConn, Q } from './conn.js';
 import { PG_NOW } from './schema.js';
-import { sessionValues, toClaim, toSession } from '../shared/rows.js';
+import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
@@ -71,6 +71,15 @@ export function pgSessions(conn: PgConn): SessionStore {
       return rows.map(toSession);
     },
 
+    async deadSessions({ seenBefore, limit }) {
+      const rows = await conn.query<SessionRow>(
+        `SELECT * FROM ${conn.t('sessions')}
+         WHERE ended_at IS NULL AND dead_seen_at = last_seen_at AND last_seen_at < $1 ORDER BY last_seen_at LIMIT $2`,
+        [seenBefore, limit],
+      );
+      return rows.map(toSession);
+    },
+
     async recordDead(marks) {
       if (marks.length === 0) return 0;
       // One statement for all of them: each row is recorded only if unchanged since it was judged.
@@ -112,10 +121,12 @@ export function pgSessions(conn: PgConn): SessionStore {
       });
     },
 
-    endSession(id, reason) {
+    endSession(id, reason, unchangedSince) {
       return conn.tx(async (q, now) => {
         const before = await sessionIn(conn, q, id, true);
         if (!before) return null;
+        if (unchangedSince && !unchanged(before, unchangedSince))
+          return { session: before, released: [], changed: true as const };
         const released = (await q<ClaimRow>(`DELETE FROM ${conn.t('claims')} WHERE session_id = $1 RETURNING *`, [id]))
           .map(toClaim)
           .sort((a, b) => (a.scope + a.kind + a.name < b.scope + b.kind + b.name ? -1 : 1));

@@ -147,3 +147,16 @@ export function sessionValues(s: NewSession): (string | number | null)[] {
 export function dumpedSessionValues(s: SessionRecord): (string | number | null)[] {
   return [...sessionValues(s), s.createdAt, s.lastSeenAt, s.endedAt, s.endReason];
 }
+
+/** Whether an open session still has the owner and last-seen time it was judged with. */
+export function unchanged(s: SessionRecord, since: { lastSeenAt: number; owner: SessionRecord['owner'] }): boolean {
+  const [a, b] = [s.owner, since.owner];
+  return (
+    s.endedAt === null &&
+    s.lastSeenAt === since.lastSeenAt &&
+    a.host === b.host &&
+    a.bootId === b.bootId &&
+    a.pid === b.pid &&
+    a.startTime === b.startTime
+  );
+}

@@ -1,6 +1,6 @@
 import { sessionExists } from '../shared/errors.js';
 import type { SqliteConn } from './conn.js';
-import { sessionValues, toClaim, toSession } from '../shared/rows.js';
+import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
@@ -77,6 +77,19 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
       );
     },
 
+    deadSessions({ seenBefore, limit }) {
+      return conn.run(() =>
+        (
+          conn
+            .stmt(
+              `SELECT * FROM sessions INDEXED BY sessions_recorded_dead
+               WHERE ended_at IS NULL AND dead_seen_at = last_seen_at AND last_seen_at < ? ORDER BY last_seen_at LIMIT ?`,
+            )
+            .all(seenBefore, limit) as SessionRow[]
+        ).map(toSession),
+      );
+    },
+
     recordDead(marks) {
       if (marks.length === 0) return Promise.resolve(0);
       return conn.immediate(() => {
@@ -117,10 +130,12 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
       });
     },
 
-    endSession(id, reason) {
+    endSession(id, reason, unchangedSince) {
       return conn.immediate((now) => {
         const before = sessionRow(conn, id);
         if (!before) return null;
+        if (unchangedSince && !unchanged(before, unchangedSince))
+          return { session: before, released: [], changed: true as const };
         const released = (
           conn.stmt(`SELECT * FROM claims WHERE session_id = ? ORDER BY scope, kind, name`).all(id) as ClaimRow[]
         ).map(toClaim);
