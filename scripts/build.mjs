@@ -64,13 +64,13 @@ const cjs = {
   mainFields: ['module', 'main'],
   banner: { js: 'var __lanesModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
-await build({ ...cjs, entryPoints: { main: 'src/cli/main.ts' }, external: ['*.node', 'cli-table3'] });
+await build({ ...cjs, entryPoints: { main: 'src/cli/main.ts' }, external: ['*.node'] });
 // The hot entry is minified: less to read and compile in every tool call (stacks map back through
 // hot.cjs.map with node --enable-source-maps).
 await build({
   ...cjs,
   entryPoints: { hot: 'src/cli/hot.ts' },
-  external: ['*.node', 'cli-table3'],
+  external: ['*.node'],
   minify: true,
   plugins: [
     stubs('hot', (file) => COLD_SERVICES.has(file) || (COMMAND.test(file) && !hot.has(file.match(COMMAND)[1]))),
@@ -103,7 +103,7 @@ await build({
   splitting: process.env.LANES_SPLIT === '1',
   format: 'esm',
   ...(process.env.LANES_SPLIT === '1' ? { chunkNames: 'chunks/[name]-[hash]' } : {}),
-  external: ['better-sqlite3', 'cli-table3'],
+  external: ['better-sqlite3'],
 });
 chmodSync('dist/cli.cjs', 0o755);
 if (!process.argv.includes('--no-types')) {

@@ -45,6 +45,11 @@ export interface LanesSessions {
   resolve(id?: string | null): Promise<SessionView>;
   /** Sessions not ended (dead ones included); every session with `all`. */
   list(options?: { all?: boolean }): Promise<SessionView[]>;
+  /**
+   * `lanes ls`'s default view: live sessions and the dead ones still holding claims or unsaved
+   * work (a dirty worktree no live session shares); `hidden` counts the other dead ones.
+   */
+  overview(): Promise<{ sessions: SessionView[]; hidden: number }>;
 }
 
 export interface LanesClaims {

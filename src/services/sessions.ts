@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { LanesError, isLanesError } from '../core/errors.js';
 import { assertSessionId, newSessionId } from '../core/ids.js';
 import type { SessionState } from '../core/liveness.js';
@@ -139,13 +140,38 @@ export class SessionService {
       this.ctx.store.listClaims(),
     ]);
     const states = await this.ctx.statesOf(sessions);
-    return sessions.map((s) =>
-      toView(
-        s,
-        states.get(s.id)!,
-        claims.filter((c) => c.sessionId === s.id),
-      ),
+    const held = bySession(claims);
+    return sessions.map((s) => toView(s, states.get(s.id)!, held.get(s.id) ?? []));
+  }
+
+  /**
+   * What `lanes ls` shows by default: the live sessions, and the dead ones that still hold claims
+   * or whose worktree has unsaved work no live session shares (gc would snapshot it); the other
+   * dead ones are only counted. One git status per such worktree, not per session.
+   */
+  async overview(): Promise<{ sessions: SessionView[]; hidden: number }> {
+    const all = await this.list();
+    const dead = all.filter((s) => s.state === 'dead' && s.claims.length === 0);
+    const liveWorktrees = new Set(all.filter((s) => s.state === 'live').map((s) => `${s.owner.host}\0${s.worktree}`));
+    const candidates = new Set(
+      dead
+        .filter(
+          (s) => s.worktree && s.owner.host === this.ctx.host && !liveWorktrees.has(`${s.owner.host}\0${s.worktree}`),
+        )
+        .map((s) => s.worktree as string),
     );
+    const dirty = new Set<string>();
+    if (candidates.size > 0) {
+      const { status } = await import('../git/status.js');
+      for (const wt of candidates) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
+    }
+    const shown = all.filter(
+      (s) =>
+        s.state !== 'dead' ||
+        s.claims.length > 0 ||
+        (s.worktree !== null && dirty.has(s.worktree) && s.owner.host === this.ctx.host),
+    );
+    return { sessions: shown, hidden: all.length - shown.length };
   }
 
   private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {
@@ -178,6 +204,16 @@ export class SessionService {
     if (!this.ctx.sessionId) return false;
     return this.ctx.store.touchSession(this.ctx.sessionId);
   }
+}
+
+function bySession(claims: ClaimRecord[]): Map<string, ClaimRecord[]> {
+  const m = new Map<string, ClaimRecord[]>();
+  for (const c of claims) {
+    const list = m.get(c.sessionId);
+    if (list) list.push(c);
+    else m.set(c.sessionId, [c]);
+  }
+  return m;
 }
 
 function toView(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[]): SessionView {
