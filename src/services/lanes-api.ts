@@ -47,9 +47,10 @@ export interface LanesSessions {
   list(options?: { all?: boolean }): Promise<SessionView[]>;
   /**
    * `lanes ls`'s default view: live sessions and the dead ones still holding claims or unsaved
-   * work (a dirty worktree no live session shares); `hidden` counts the other dead ones.
+   * work (a dirty worktree no live session shares), at most `deadShown` of those (default 50;
+   * `moreDead` counts the rest); `hidden` counts the other dead ones.
    */
-  overview(): Promise<{ sessions: SessionView[]; hidden: number }>;
+  overview(options?: { deadShown?: number }): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }>;
 }
 
 export interface LanesClaims {

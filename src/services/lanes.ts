@@ -107,7 +107,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       get: (id) => sessions.get(id),
       resolve: (id) => sessions.resolve(id),
       list: (o) => sessions.list(o),
-      overview: () => sessions.overview(),
+      overview: (o) => sessions.overview(o),
     },
     claims: {
       claim: (resources, o) => claims.claim(resources, o),

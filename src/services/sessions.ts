@@ -146,32 +146,41 @@ export class SessionService {
 
   /**
    * What `lanes ls` shows by default: the live sessions, and the dead ones that still hold claims
-   * or whose worktree has unsaved work no live session shares (gc would snapshot it); the other
-   * dead ones are only counted. One git status per such worktree, not per session.
+   * or whose worktree has unsaved work no live session shares (gc would snapshot it), the first
+   * `deadShown` of them; the other dead ones are only counted. One git status per such worktree,
+   * not per session; views are built for the rows shown only.
    */
-  async overview(): Promise<{ sessions: SessionView[]; hidden: number }> {
-    const all = await this.list();
-    const dead = all.filter((s) => s.state === 'dead' && s.claims.length === 0);
-    const liveWorktrees = new Set(all.filter((s) => s.state === 'live').map((s) => `${s.owner.host}\0${s.worktree}`));
+  async overview(
+    options: { deadShown?: number } = {},
+  ): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }> {
+    const [open, claims] = await Promise.all([
+      this.ctx.store.listSessions({ includeEnded: false }),
+      this.ctx.store.listClaims(),
+    ]);
+    const states = await this.ctx.statesOf(open);
+    const held = bySession(claims);
+    const isLive = (x: SessionRecord) => states.get(x.id)?.state === 'live';
+    const here = (x: SessionRecord) => x.owner.host === this.ctx.host && x.worktree !== null;
+    const liveWorktrees = new Set(open.filter((x) => isLive(x) && here(x)).map((x) => x.worktree));
+    const bare = open.filter((x) => !isLive(x) && !held.has(x.id));
     const candidates = new Set(
-      dead
-        .filter(
-          (s) => s.worktree && s.owner.host === this.ctx.host && !liveWorktrees.has(`${s.owner.host}\0${s.worktree}`),
-        )
-        .map((s) => s.worktree as string),
+      bare.filter((x) => here(x) && !liveWorktrees.has(x.worktree)).map((x) => x.worktree as string),
     );
     const dirty = new Set<string>();
     if (candidates.size > 0) {
       const { status } = await import('../git/status.js');
       for (const wt of candidates) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
     }
-    const shown = all.filter(
-      (s) =>
-        s.state !== 'dead' ||
-        s.claims.length > 0 ||
-        (s.worktree !== null && dirty.has(s.worktree) && s.owner.host === this.ctx.host),
+    const attention = open.filter(
+      (x) => !isLive(x) && (held.has(x.id) || (here(x) && dirty.has(x.worktree as string))),
     );
-    return { sessions: shown, hidden: all.length - shown.length };
+    const shownDead = attention.slice(0, options.deadShown ?? 50);
+    const shown = new Set([...open.filter(isLive), ...shownDead]);
+    return {
+      sessions: open.filter((x) => shown.has(x)).map((x) => toView(x, states.get(x.id)!, held.get(x.id) ?? [])),
+      hidden: open.length - shown.size - (attention.length - shownDead.length),
+      moreDead: attention.length - shownDead.length,
+    };
   }
 
   private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {

@@ -10,8 +10,8 @@ export const command: CommandSpec = {
   summary: 'List sessions: live, dead (its owner is gone but it never ended) or ended (with --all).',
   usage: 'ls [--all] [--json]',
   description: [
-    'By default: live sessions, and dead ones that still hold claims or have unsaved work in a worktree',
-    'no live session shares; the other dead ones are counted (`lanes gc` ends them). --all lists every',
+    'By default: live sessions, and (the first 50) dead ones that still hold claims or have unsaved work',
+    'in a worktree no live session shares; the other dead ones are counted (`lanes gc` ends them). --all lists every',
     'session, ended ones too, streamed as it is drawn. --json lists every session not ended (with --all:',
     'every session).',
   ].join('\n'),
@@ -24,12 +24,16 @@ export const command: CommandSpec = {
       printJson(io.stdout, await lanes.sessions.list({ all }));
       return EXIT.ok;
     }
-    const { sessions, hidden } = all
-      ? { sessions: await lanes.sessions.list({ all }), hidden: 0 }
+    const { sessions, hidden, moreDead } = all
+      ? { sessions: await lanes.sessions.list({ all }), hidden: 0, moreDead: 0 }
       : await lanes.sessions.overview();
-    const more = hidden
-      ? `${hidden} dead session(s) without claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them)\n`
-      : '';
+    const more =
+      (moreDead
+        ? `${moreDead} more dead session(s) holding claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them after saving their work)\n`
+        : '') +
+      (hidden
+        ? `${hidden} dead session(s) without claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them)\n`
+        : '');
     if (sessions.length === 0) {
       io.stdout(all ? 'no sessions\n' : more || 'no sessions (ended ones: lanes ls --all)\n');
       return EXIT.ok;

@@ -26,7 +26,7 @@ export async function briefing(ctx: HookContext, me: SessionRecord): Promise<str
           ? 'SAME worktree as you'
           : `worktree ${s.worktree ?? s.cwd}`;
       lines.push(
-        `- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.join(', ') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`,
+        `- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.slice(0, 20).join(', ') + (held.length > 20 ? ` and ${held.length - 20} more` : '') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`,
       );
     }
   }
