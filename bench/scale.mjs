@@ -5,7 +5,7 @@
 // median against `node -e 0` and against the smallest store, measured interleaved in the same run,
 // and its peak memory (/usr/bin/time). Then `lanes conflicts` where every pair of N worktrees
 // shares a file, against the raw-git floor of bench/git.mjs (--conflicts 8,16; --big: 8,16,32,64).
-// Usage: node bench/scale.mjs [--runs 7] [--files 5000] [--conflicts 8,16] [--big] [--pg URL]
+// Usage: node bench/scale.mjs [--runs 7] [--files 5000] [--conflicts 8,16] [--big] [--pg URL] [--conflicts-only]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ const CONFLICTS = opt('--conflicts', BIG ? '8,16,32,64' : '8,16')
   .filter(Boolean)
   .map(Number);
 const PG = opt('--pg', process.env.LANES_TEST_PG_URL ?? '');
+const STORES_TOO = !argv.includes('--conflicts-only');
 const CLI = join(ROOT, 'dist', 'cli.cjs');
 const DIRS = 25;
 const base = scratch('lanes-bench-scale-');
@@ -119,7 +120,7 @@ const backends = [['SQLite', (i) => ({ LANES_STORE: join(base, `store-${i}.db`) 
 if (PG) backends.push(['PostgreSQL', (i) => ({ LANES_STORE: pgUrl(`bench_scale_${process.pid}_${i}`) })]);
 const pgSchemas = [];
 const results = [];
-for (const files of FILES) {
+for (const files of STORES_TOO ? FILES : []) {
   const repo = makeRepo(files);
   const ops = OPS(repo);
   for (const [backend, where] of backends) {
@@ -200,15 +201,17 @@ for (const files of FILES) {
     results.push([backend, `${files}`, 'node -e 0', '', bareP50.toFixed(1), '1.00x', '', bareRss.toFixed(1), '']);
   }
 }
-console.log(
-  table(
-    ['store', 'files', 'operation', 'world', 'p50 ms', 'vs node -e 0', 'vs smallest', 'peak MiB', 'vs smallest MiB'],
-    results,
-  ),
-);
-console.log(
-  `\n${RUNS} runs each, interleaved; targets: hook pre-tool-use <= 1.3x node -e 0 with 4,991 dead and 10,000 claims, peak memory within 5 MiB of 10 sessions; ls <= 0.3 s (default view), ls --all <= 1 s at 5,000 sessions${PG ? '' : '; PostgreSQL skipped (no --pg URL, no LANES_TEST_PG_URL)'}`,
-);
+if (STORES_TOO) {
+  console.log(
+    table(
+      ['store', 'files', 'operation', 'world', 'p50 ms', 'vs node -e 0', 'vs smallest', 'peak MiB', 'vs smallest MiB'],
+      results,
+    ),
+  );
+  console.log(
+    `\n${RUNS} runs each, interleaved; targets: hook pre-tool-use <= 1.3x node -e 0 with 4,991 dead and 10,000 claims, peak memory within 5 MiB of 10 sessions; ls <= 0.3 s (default view), ls --all <= 1 s at 5,000 sessions${PG ? '' : '; PostgreSQL skipped (no --pg URL, no LANES_TEST_PG_URL)'}`,
+  );
+}
 
 // conflicts: N worktrees, every pair sharing one file (and each 5 files of its own).
 if (CONFLICTS.length) {
