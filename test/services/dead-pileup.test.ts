@@ -77,7 +77,7 @@ function pileUp(name: string, location: () => Promise<{ store: string; drop: () 
       const store = await openStore(where);
       const gone = { host: hostId(), bootId: bootId(), pid: process.pid, startTime: 'long gone' };
       const repoId = (await lanes.sessions.get(`claude-code:${A}`)).repo as string;
-      const allLive = () => ({ live: true, why: '' });
+      const allLive = (owners: readonly unknown[]) => owners.map(() => ({ live: true, why: '' }));
       const add = async (i: number) => {
         const id = `s-dead${i}`;
         const cwd = i % 2 ? repo : side;
