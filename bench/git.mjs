@@ -9,7 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratch, table } from './lib.mjs';
+import { CONFLICTS_FLOOR, ROOT, scratch, table } from './lib.mjs';
 
 const opt = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -55,20 +55,6 @@ for wt in $(git worktree list --porcelain | sed -n 's/^worktree //p'); do
     c=$(echo snap | git -C "$wt" commit-tree "$t" -p HEAD); n=$((n+1)); git update-ref "refs/floor/$n" "$c"; rm -f "$idx"
   fi
 done`;
-const CONFLICTS_FLOOR = `
-tips=""
-for wt in $(git worktree list --porcelain | sed -n 's/^worktree //p'); do
-  git -C "$wt" status --porcelain --untracked-files=all > /dev/null
-  gd=$(git -C "$wt" rev-parse --absolute-git-dir); idx="$gd/floor.index"; cp "$gd/index" "$idx"
-  GIT_INDEX_FILE="$idx" git -C "$wt" add -A; t=$(GIT_INDEX_FILE="$idx" git -C "$wt" write-tree); rm -f "$idx"
-  c=$(echo w | git -C "$wt" commit-tree "$t" -p HEAD); b=$(git merge-base "$c" main)
-  git diff-tree -r --name-only "$b" "$c" > "$TMPF.$c"; tips="$tips $c"
-done
-for a in $tips; do for b in $tips; do
-  if [ "$a" \\< "$b" ] && [ -n "$(comm -12 <(sort "$TMPF.$a") <(sort "$TMPF.$b"))" ]; then git merge-tree --write-tree "$a" "$b" > /dev/null || true; fi
-done; done
-rm -f "$TMPF".*`;
-
 const rows = [];
 for (const count of COUNTS) {
   const repo = join(base, `repo-${count}`);

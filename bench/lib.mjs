@@ -69,3 +69,19 @@ export function table(head, rows) {
     )
     .join('\n');
 }
+
+/** The raw-git floor of `lanes conflicts` (bench/git.mjs, bench/scale.mjs): per worktree status, a private-index
+ capture, merge-base and diff-tree; a merge-tree per pair sharing a file. Run with TMPF set, in the repository. */
+export const CONFLICTS_FLOOR = `
+tips=""
+for wt in $(git worktree list --porcelain | sed -n 's/^worktree //p'); do
+  git -C "$wt" status --porcelain --untracked-files=all > /dev/null
+  gd=$(git -C "$wt" rev-parse --absolute-git-dir); idx="$gd/floor.index"; cp "$gd/index" "$idx"
+  GIT_INDEX_FILE="$idx" git -C "$wt" add -A; t=$(GIT_INDEX_FILE="$idx" git -C "$wt" write-tree); rm -f "$idx"
+  c=$(echo w | git -C "$wt" commit-tree "$t" -p HEAD); b=$(git merge-base "$c" main)
+  git diff-tree -r --name-only "$b" "$c" > "$TMPF.$c"; tips="$tips $c"
+done
+for a in $tips; do for b in $tips; do
+  if [ "$a" \\< "$b" ] && [ -n "$(comm -12 <(sort "$TMPF.$a") <(sort "$TMPF.$b"))" ]; then git merge-tree --write-tree "$a" "$b" > /dev/null || true; fi
+done; done
+rm -f "$TMPF".*`;

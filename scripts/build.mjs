@@ -18,7 +18,7 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 // left out of it the same way: less to read, compile and collect in every tool call.
 const COMMAND = /^src\/cli\/commands\/([a-z-]+)\.ts$/;
 const COLD_SERVICES = new Set(
-  ['doctor', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees'].map((n) => `src/services/${n}.ts`),
+  ['doctor', 'gc', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees'].map((n) => `src/services/${n}.ts`),
 );
 const stubs = (bundle, leaveOut) => ({
   name: `stubs-${bundle}`,
@@ -82,16 +82,16 @@ const mcpApart = {
 await build({
   ...cjs,
   entryPoints: { main: 'src/cli/main.ts' },
-  external: ['*.node', 'cli-table3'],
+  external: ['*.node'],
   plugins: [mcpApart],
 });
-await build({ ...cjs, entryPoints: { mcp: 'src/mcp/server.ts' }, external: ['*.node', 'cli-table3'], minify: true });
+await build({ ...cjs, entryPoints: { mcp: 'src/mcp/server.ts' }, external: ['*.node'], minify: true });
 // The hot entry is minified: less to read and compile in every tool call (stacks map back through
 // hot.cjs.map with node --enable-source-maps).
 await build({
   ...cjs,
   entryPoints: { hot: 'src/cli/hot.ts' },
-  external: ['*.node', 'cli-table3'],
+  external: ['*.node'],
   minify: true,
   plugins: [
     stubs('hot', (file) => COLD_SERVICES.has(file) || (COMMAND.test(file) && !hot.has(file.match(COMMAND)[1]))),
@@ -124,7 +124,7 @@ await build({
   splitting: process.env.LANES_SPLIT === '1',
   format: 'esm',
   ...(process.env.LANES_SPLIT === '1' ? { chunkNames: 'chunks/[name]-[hash]' } : {}),
-  external: ['better-sqlite3', 'cli-table3'],
+  external: ['better-sqlite3'],
 });
 chmodSync('dist/cli.cjs', 0o755);
 if (!process.argv.includes('--no-types')) {

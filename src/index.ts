@@ -32,6 +32,7 @@ export type { ConflictReport, FileStat, PairFinding } from './services/conflicts
 export type { SweepFlag, SweepItem, SweepReport } from './services/sweep.js';
 export type { LandMode, LandResult } from './services/land.js';
 export type { DoctorReport, Finding, FindingKind } from './services/doctor.js';
+export type { GcItem, GcOptions, GcReport } from './services/gc.js';
 export type { GuardStatus } from './services/guard.js';
 export type { HookState } from './git/hooks.js';
 export type { Notice } from './services/context.js';

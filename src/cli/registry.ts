@@ -156,6 +156,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'git hooks: stop plain commits of claimed paths; protect branches',
   },
   {
+    name: 'gc',
+    hot: false,
+    load: () => import('./commands/gc.js'),
+    usage: 'gc [--dry-run] [--limit N]',
+    summary: "end this host's dead sessions: snapshot their work, release their claims",
+  },
+  {
     name: 'doctor',
     hot: false,
     load: () => import('./commands/doctor.js'),

@@ -64,6 +64,7 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
     };
     const code = await command.run(parsed, io);
     succeeded = true;
+    if (lanes && !entry.hot) await reapInBackground(lanes);
     return code;
   } catch (e) {
     if (spec?.failOpen) {
@@ -77,6 +78,19 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
     // A command that failed (a locked store, a timeout, Ctrl-C) did not act as the session: no
     // heartbeat, which could wait on the same lock again.
     await lanes?.close({ heartbeat: succeeded }).catch(() => undefined);
+  }
+}
+
+/**
+ * After an ordinary command (never `hook` or `exec`, which run in every tool call): end a few
+ * sessions recorded dead for the grace period (services/gc.ts), bounded so no command pays for
+ * the whole pile. Its trouble is never the command's.
+ */
+async function reapInBackground(lanes: Lanes): Promise<void> {
+  try {
+    await lanes.gc({ background: true });
+  } catch {
+    // a locked store, a git failure: the next command tries again
   }
 }
 

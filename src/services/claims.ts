@@ -143,8 +143,7 @@ export class ClaimService {
   async check(text: string, options: { scope?: 'repo' } = {}): Promise<{ ref: ResourceRef; holders: ClaimHolder[] }> {
     const [ref] = await this.parse([text], options.scope);
     if (!ref) throw new LanesError('E_USAGE', 'name a resource to check');
-    const claims = (await this.ctx.store.listClaims({ scopes: [ref.scope] })).filter((c) => resourcesConflict(ref, c));
-    return { ref, holders: await this.withHolders(claims) };
+    return { ref, holders: await this.withHolders(await this.ctx.store.conflictingClaims([ref])) };
   }
 
   /**
@@ -155,10 +154,6 @@ export class ClaimService {
     const repo = await this.ctx.repo();
     if (!repo) return [];
     const scope = `repo:${this.ctx.repoId(repo)}`;
-    const claims = (await this.ctx.store.listClaims({ scopes: [scope] })).filter(
-      (c) => c.kind === 'path' && c.sessionId !== this.ctx.sessionId,
-    );
-    if (claims.length === 0) return [];
     const refs = paths.map((p) => {
       try {
         return parseResource(`path:${p}`, {
@@ -171,7 +166,20 @@ export class ClaimService {
         return null; // the whole repository (or a path git will refuse anyway): overlaps every claim
       }
     });
-    const hit = claims.filter((c) => refs.some((r) => r === null || resourcesConflict(r, c)));
+    const named = refs.filter((r): r is ResourceRef => r !== null);
+    // The claims on these paths, above and below them (an index read); every path claim of the
+    // repository only when a path names the whole of it.
+    const found =
+      named.length === refs.length
+        ? await this.ctx.store.conflictingClaims(named)
+        : (await this.ctx.store.listClaims({ scopes: [scope] })).filter((c) => c.kind === 'path');
+    const hit = found.filter(
+      (c) =>
+        c.kind === 'path' &&
+        c.sessionId !== this.ctx.sessionId &&
+        refs.some((r) => r === null || resourcesConflict(r, c)),
+    );
+    if (hit.length === 0) return [];
     return (await this.withHolders(hit)).filter((h) => h.state === 'live');
   }
 
@@ -195,7 +203,7 @@ export class ClaimService {
   async assertFenced(resource: string | ResourceRef, token: number): Promise<void> {
     const [ref] = typeof resource === 'string' ? await this.parse([resource]) : [resource];
     if (!ref) throw new LanesError('E_USAGE', 'name a resource');
-    const current = (await this.ctx.store.listClaims({ scopes: [ref.scope] })).find(
+    const current = (await this.ctx.store.conflictingClaims([ref])).find(
       (c) => c.kind === ref.kind && c.name === ref.name,
     );
     if (current && current.token === token) return;

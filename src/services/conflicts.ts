@@ -48,6 +48,22 @@ export interface ConflictReport {
   found: boolean;
 }
 
+const PARALLEL = 4;
+
+/** fn over items, at most `width` at a time, results in the items' order. */
+async function inBatches<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return out;
+}
+
 /** The session's work as one commit: HEAD when clean, else a snapshot commit (unreferenced) on top of HEAD. */
 async function workOf(session: SessionRecord, target: string): Promise<SessionWork | null> {
   const wt = session.worktree;
@@ -83,33 +99,39 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
   // This machine's sessions only: a team store also holds other hosts', whose worktrees are not here.
   const sessions = await ctx.liveSessions((s) => s.repo === ctx.repoId(repo) && s.owner.host === ctx.host);
   // Sessions sharing one worktree share one work: count each worktree once.
-  const works: SessionWork[] = [];
   const seen = new Set<string>();
-  for (const s of sessions) {
-    if (!s.worktree || seen.has(s.worktree)) continue;
-    seen.add(s.worktree);
-    const w = await workOf(s, target);
-    if (w) works.push(w);
-  }
+  const mine = sessions.filter((s) => s.worktree && !seen.has(s.worktree) && seen.add(s.worktree));
+  const works = (await inBatches(mine, PARALLEL, (s) => workOf(s, target))).filter((w): w is SessionWork => w !== null);
   const cwd = repo.worktreeRoot;
-  const pairs: PairFinding[] = [];
+  // Every pair that shares a file costs one merge-tree (the part that grows with the square of
+  // the sessions); each side's diffstat is read once per session, not once per pair, and up to
+  // PARALLEL merge-trees run at a time (each is one short git process).
+  const sharing: [SessionWork, SessionWork, string[]][] = [];
+  const shared = new Map<SessionWork, Set<string>>();
   for (let i = 0; i < works.length; i++) {
+    const mine = new Set(works[i]!.changed);
     for (let j = i + 1; j < works.length; j++) {
-      const a = works[i]!;
-      const b = works[j]!;
-      const both = a.changed.filter((f) => b.changed.includes(f));
+      const both = works[j]!.changed.filter((f) => mine.has(f));
       if (both.length === 0) continue;
-      const preview = await previewMerge(cwd, a.tip, b.tip);
-      pairs.push({
-        a: a.session.id,
-        b: b.session.id,
-        both,
-        conflicts: preview.conflicts,
-        aStat: await diffStat(cwd, a.base ?? target, a.tip, both),
-        bStat: await diffStat(cwd, b.base ?? target, b.tip, both),
-      });
+      sharing.push([works[i]!, works[j]!, both]);
+      for (const w of [works[i]!, works[j]!])
+        for (const f of both) (shared.get(w) ?? shared.set(w, new Set()).get(w)!).add(f);
     }
   }
+  // Each side's diffstat of every file it shares with anyone, in one git call per session.
+  const stats = new Map<SessionWork, Map<string, FileStat>>();
+  for (const [w, files] of shared)
+    stats.set(w, new Map((await diffStat(cwd, w.base ?? target, w.tip, [...files])).map((f) => [f.path, f])));
+  const pick = (m: Map<string, FileStat> | undefined, files: string[]) =>
+    files.flatMap((f) => (m?.get(f) ? [m.get(f) as FileStat] : []));
+  const pairs: PairFinding[] = await inBatches(sharing, PARALLEL, async ([a, b, both]) => ({
+    a: a.session.id,
+    b: b.session.id,
+    both,
+    conflicts: (await previewMerge(cwd, a.tip, b.tip)).conflicts,
+    aStat: pick(stats.get(a), both),
+    bStat: pick(stats.get(b), both),
+  }));
   const byTicket = new Map<string, string[]>();
   for (const s of sessions) if (s.ticket) byTicket.set(s.ticket, [...(byTicket.get(s.ticket) ?? []), s.id]);
   const sameTicket = [...byTicket]

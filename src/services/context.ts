@@ -9,7 +9,7 @@ import type { OwnerIdentity } from '../core/process-identity.js';
 import { repoInfo } from '../git/repo.js';
 import { originIdentity } from '../git/repo-id.js';
 import type { RepoInfo } from '../git/repo.js';
-import type { OwnerJudge, SessionRecord, Store } from '../store/types.js';
+import type { DeadMark, OwnerJudge, SessionRecord, Store } from '../store/types.js';
 
 export type Notice = (message: string) => void;
 
@@ -119,28 +119,40 @@ export class LanesContext {
 
   /**
    * Liveness of many sessions against ONE reading of the store's clock (not a query per session)
-   * and one read of process facts (not a `ps` per session).
+   * and one read of process facts (not a `ps` per session). A session found dead is recorded so
+   * (once: the store keeps it until the session is refreshed), so no later call judges it again;
+   * recording is best effort (a busy store only costs a re-judge).
    */
   async statesOf(sessions: SessionRecord[]): Promise<Map<string, SessionLiveness>> {
-    const open = sessions.filter((s) => s.endedAt === null);
+    const open = sessions.filter((s) => s.endedAt === null && s.deadWhy === null);
     const now = open.length > 0 ? await this.store.now() : 0;
     const verdicts = this.judge(
       open.map((s) => ({ owner: s.owner, lastSeenMs: s.lastSeenAt })),
       now,
     );
     const judged = new Map(open.map((s, i) => [s.id, verdicts[i]!]));
-    return new Map(
+    const proven: DeadMark[] = [];
+    const states = new Map(
       sessions.map((s): [string, SessionLiveness] => {
-        const verdict = judged.get(s.id);
-        if (!verdict) return [s.id, { state: 'ended', verdict: { live: false, why: s.endReason ?? 'ended' } }];
+        if (s.endedAt !== null)
+          return [s.id, { state: 'ended', verdict: { live: false, why: s.endReason ?? 'ended' } }];
+        if (s.deadWhy !== null) return [s.id, { state: 'dead', verdict: { live: false, why: s.deadWhy } }];
+        const verdict = judged.get(s.id)!;
+        if (!verdict.live) proven.push({ id: s.id, lastSeenAt: s.lastSeenAt, owner: s.owner, why: verdict.why });
         return [s.id, { state: verdict.live ? 'live' : 'dead', verdict }];
       }),
     );
+    if (proven.length > 0) await this.store.recordDead(proven).catch(() => 0);
+    return states;
   }
 
-  /** The sessions that are live right now (not ended, owner proven alive or lease current), among those `which` keeps. */
+  /**
+   * The sessions that are live right now (not ended, owner proven alive or lease current), among
+   * those `which` keeps. Reads only the open sessions not yet recorded dead: its cost follows the
+   * live sessions, not every session that ever died without ending.
+   */
   async liveSessions(which: (s: SessionRecord) => boolean = () => true): Promise<SessionRecord[]> {
-    const candidates = (await this.store.listSessions({ includeEnded: false })).filter(which);
+    const candidates = (await this.store.listSessions({ includeEnded: false, includeDead: false })).filter(which);
     const states = await this.statesOf(candidates);
     return candidates.filter((s) => states.get(s.id)?.state === 'live');
   }

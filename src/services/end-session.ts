@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { LanesError } from '../core/errors.js';
+import type { OwnerIdentity } from '../core/process-identity.js';
 import { status } from '../git/status.js';
 import { captureWorktree } from '../git/snapshot.js';
 import { defaultBranch, deleteBranch, isAncestor, listWorktrees, removeWorktree, revParse } from '../git/worktree.js';
@@ -14,12 +15,20 @@ export interface EndOptions {
   removeWorktree?: boolean;
   /** With removeWorktree: delete its branch even when not merged into the main branch. */
   force?: boolean;
+  /**
+   * End only if the session still has this owner and last-seen time (lanes gc: as it was when judged
+   * dead). A session re-attached or heartbeating since is left open (`changed` in the result); its
+   * work was still snapshotted first, which never harms it.
+   */
+  unchangedSince?: { lastSeenAt: number; owner: OwnerIdentity };
 }
 
 export interface EndResult {
   session: SessionRecord;
   released: ClaimRecord[];
   alreadyEnded: boolean;
+  /** unchangedSince was given and the session changed since: nothing was ended or released. */
+  changed: boolean;
   snapshot: Snapshot | null;
   worktreeRemoved: boolean;
   branchDeleted: string | null;
@@ -43,9 +52,9 @@ export async function endSession(
   const wt = s.worktree && existsSync(s.worktree) ? s.worktree : null;
   if (wt && (await status(wt)).length > 0)
     snapshot = (await snapshots.snapshot(wt, s.id, options.reason ?? 'lanes end')).snapshot;
-  const ended = await sessions.endRecord(id, options.reason ?? 'ended by lanes end');
+  const ended = await sessions.endRecord(id, options.reason ?? 'ended by lanes end', options.unchangedSince);
   const result: EndResult = { ...ended, snapshot, worktreeRemoved: false, branchDeleted: null, notes };
-  if (!options.removeWorktree) return result;
+  if (!options.removeWorktree || ended.changed) return result;
   if (!wt) {
     notes.push('the session has no worktree on disk; nothing to remove');
     return result;

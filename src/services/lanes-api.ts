@@ -13,6 +13,7 @@ import type { ConflictReport } from './conflicts.js';
 import type { DoctorReport } from './doctor.js';
 import type { EndOptions, EndResult } from './end-session.js';
 import type { SessionGlance } from './glance.js';
+import type { GcOptions, GcReport } from './gc.js';
 import type { GuardStatus } from './guard.js';
 import type { HandoffWritten } from './handoffs.js';
 import type { LandMode, LandResult } from './land.js';
@@ -47,6 +48,12 @@ export interface LanesSessions {
   list(options?: { all?: boolean }): Promise<SessionView[]>;
   /** A live session at a glance (claims, other live sessions, overlapping edits), from the store alone; null when unknown or ended. */
   glance(id: string): Promise<SessionGlance | null>;
+  /**
+   * `lanes ls`'s default view: live sessions and the dead ones still holding claims or unsaved
+   * work (a dirty worktree no live session shares), at most `deadShown` of those (default 50;
+   * `moreDead` counts the rest); `hidden` counts the other dead ones.
+   */
+  overview(options?: { deadShown?: number }): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }>;
 }
 
 export interface LanesClaims {
@@ -163,6 +170,12 @@ export interface Lanes {
   }): Promise<SessionEnvironment & { session: SessionView }>;
   /** Dead sessions, orphan worktrees, stale claims, shared worktrees; `fix` repairs what is safe. */
   doctor(options?: { fix?: boolean }): Promise<DoctorReport>;
+  /**
+   * Ends this host's dead sessions safely (each snapshotted first, then ended and released; one
+   * re-attached meanwhile is left open); `dryRun` only reports. `background`: the bounded reaping
+   * of ordinary commands (recorded dead for the grace period, a few per call).
+   */
+  gc(options?: GcOptions): Promise<GcReport>;
   /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */
   hook(event: HookEvent): Promise<HookDecision>;
   /** Refreshes the current session's lease (close() does it too). */

@@ -84,7 +84,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       liveSessions: (which) => ctx.liveSessions(which),
       findSession: (id) => sessions.find(id),
       attachSession: (o) => sessions.attach(o),
-      claimsIn: (scopes) => store.listClaims({ scopes }),
+      claimsOf: (id) => store.listClaims({ sessionId: id }),
+      conflictingClaims: (refs) => store.conflictingClaims(refs),
       readStates: (ids) => store.readStates(ids),
       mutateState: (id, fn) => state.mutate(id, fn),
       config: (worktree) => loadConfig(ctx, worktree),
@@ -107,6 +108,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       resolve: (id) => sessions.resolve(id),
       list: (o) => sessions.list(o),
       glance: async (id) => (await import('./glance.js')).glance(ctx, id),
+      overview: (o) => sessions.overview(o),
     },
     claims: {
       claim: (resources, o) => claims.claim(resources, o),
@@ -177,6 +179,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       return { ...environment, session };
     },
     doctor: async (o = {}) => (await import('./doctor.js')).doctor(ctx, { state, end }, o),
+    gc: async (o = {}) => (await import('./gc.js')).gc(ctx, { state, end }, o),
     hook: async (event) => (await import('./hooks/policy.js')).decide(hooks(), event),
     heartbeat,
     close: async (o = {}) => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { LanesError, isLanesError } from '../core/errors.js';
 import { assertSessionId, newSessionId } from '../core/ids.js';
 import type { SessionState } from '../core/liveness.js';
@@ -5,7 +6,7 @@ import { assertCanJudge } from '../core/platform/select.js';
 import { identityOf } from '../core/process-identity.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import { repoInfo } from '../git/repo.js';
-import type { ClaimRecord, SessionRecord } from '../store/types.js';
+import type { ClaimRecord, DeadMark, SessionRecord } from '../store/types.js';
 import { unknownSession } from './context.js';
 import type { LanesContext, SessionLiveness } from './context.js';
 
@@ -139,13 +140,47 @@ export class SessionService {
       this.ctx.store.listClaims(),
     ]);
     const states = await this.ctx.statesOf(sessions);
-    return sessions.map((s) =>
-      toView(
-        s,
-        states.get(s.id)!,
-        claims.filter((c) => c.sessionId === s.id),
-      ),
+    const held = bySession(claims);
+    return sessions.map((s) => toView(s, states.get(s.id)!, held.get(s.id) ?? []));
+  }
+
+  /**
+   * What `lanes ls` shows by default: the live sessions, and the dead ones that still hold claims
+   * or whose worktree has unsaved work no live session shares (gc would snapshot it), the first
+   * `deadShown` of them; the other dead ones are only counted. One git status per such worktree,
+   * not per session; views are built for the rows shown only.
+   */
+  async overview(
+    options: { deadShown?: number } = {},
+  ): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }> {
+    const [open, claims] = await Promise.all([
+      this.ctx.store.listSessions({ includeEnded: false }),
+      this.ctx.store.listClaims(),
+    ]);
+    const states = await this.ctx.statesOf(open);
+    const held = bySession(claims);
+    const isLive = (x: SessionRecord) => states.get(x.id)?.state === 'live';
+    const here = (x: SessionRecord) => x.owner.host === this.ctx.host && x.worktree !== null;
+    const liveWorktrees = new Set(open.filter((x) => isLive(x) && here(x)).map((x) => x.worktree));
+    const bare = open.filter((x) => !isLive(x) && !held.has(x.id));
+    const candidates = new Set(
+      bare.filter((x) => here(x) && !liveWorktrees.has(x.worktree)).map((x) => x.worktree as string),
     );
+    const dirty = new Set<string>();
+    if (candidates.size > 0) {
+      const { status } = await import('../git/status.js');
+      for (const wt of candidates) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
+    }
+    const attention = open.filter(
+      (x) => !isLive(x) && (held.has(x.id) || (here(x) && dirty.has(x.worktree as string))),
+    );
+    const shownDead = attention.slice(0, options.deadShown ?? 50);
+    const shown = new Set([...open.filter(isLive), ...shownDead]);
+    return {
+      sessions: open.filter((x) => shown.has(x)).map((x) => toView(x, states.get(x.id)!, held.get(x.id) ?? [])),
+      hidden: open.length - shown.size - (attention.length - shownDead.length),
+      moreDead: attention.length - shownDead.length,
+    };
   }
 
   private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {
@@ -159,12 +194,18 @@ export class SessionService {
   async endRecord(
     id: string,
     reason = 'ended by lanes end',
-  ): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean }> {
+    unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
+  ): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean; changed: boolean }> {
     assertSessionId(id);
     const before = await this.ctx.store.getSession(id);
-    const result = await this.ctx.store.endSession(id, reason);
+    const result = await this.ctx.store.endSession(id, reason, unchangedSince);
     if (!before || !result) throw unknownSession(id, this.ctx.store.info.location);
-    return { ...result, alreadyEnded: before.endedAt !== null };
+    return {
+      session: result.session,
+      released: result.released,
+      alreadyEnded: before.endedAt !== null,
+      changed: result.changed === true,
+    };
   }
 
   /** Refreshes the session's lease; every lanes call made by a session does this. */
@@ -172,6 +213,16 @@ export class SessionService {
     if (!this.ctx.sessionId) return false;
     return this.ctx.store.touchSession(this.ctx.sessionId);
   }
+}
+
+function bySession(claims: ClaimRecord[]): Map<string, ClaimRecord[]> {
+  const m = new Map<string, ClaimRecord[]>();
+  for (const c of claims) {
+    const list = m.get(c.sessionId);
+    if (list) list.push(c);
+    else m.set(c.sessionId, [c]);
+  }
+  return m;
 }
 
 function toView(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[]): SessionView {

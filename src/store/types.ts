@@ -22,9 +22,23 @@ export interface SessionRecord {
   lastSeenAt: number;
   endedAt: number | null;
   endReason: string | null;
+  /**
+   * Why a judge proved this open session dead, recorded once (recordDead) so the hot path does not
+   * judge it again; null when never proven, ended, or refreshed since (a heartbeat or re-attach
+   * moves lastSeenAt, and the record lapses with it).
+   */
+  deadWhy: string | null;
 }
 
-export type NewSession = Omit<SessionRecord, 'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason'>;
+export type NewSession = Omit<SessionRecord, 'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason' | 'deadWhy'>;
+
+/** A session proven dead as it was read: recorded only if it has not changed since. */
+export interface DeadMark {
+  id: string;
+  lastSeenAt: number;
+  owner: OwnerIdentity;
+  why: string;
+}
 
 export type ClaimRecord = HeldClaim;
 
@@ -110,7 +124,13 @@ export interface StoreDump {
 export interface SessionStore {
   insertSession(session: NewSession): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | null>;
-  listSessions(options: { includeEnded: boolean }): Promise<SessionRecord[]>;
+  /** In order of creation; includeDead: false leaves out the open sessions recorded dead (the hot path's read). */
+  listSessions(options: { includeEnded: boolean; includeDead?: boolean }): Promise<SessionRecord[]>;
+  /**
+   * Records sessions a judge proved dead, each only if it is still open with the same owner and
+   * lastSeenAt as when judged (else it changed meanwhile and is judged again next time). The count recorded.
+   */
+  recordDead(marks: DeadMark[]): Promise<number>;
   /** Refreshes last_seen (the lease of other hosts). False when unknown or ended. */
   touchSession(id: string): Promise<boolean>;
   /**
@@ -121,8 +141,18 @@ export interface SessionStore {
   attachSession(session: NewSession): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
   /** Moves a live session to another worktree and/or ticket (lanes adopt). Null when unknown or ended. */
   updateSession(id: string, change: { worktree?: string; ticket?: string }): Promise<SessionRecord | null>;
-  /** Ends the session and releases all its claims in one transaction. Null when unknown. */
-  endSession(id: string, reason: string): Promise<{ session: SessionRecord; released: ClaimRecord[] } | null>;
+  /**
+   * Ends the session and releases all its claims in one transaction. Null when unknown. With
+   * `unchangedSince` (lanes gc), only if it is still open with that owner and last seen: a session
+   * re-attached or heartbeating since it was judged dead is left alone (`changed: true`).
+   */
+  endSession(
+    id: string,
+    reason: string,
+    unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
+  ): Promise<{ session: SessionRecord; released: ClaimRecord[]; changed?: true } | null>;
+  /** Open sessions recorded dead and last seen before `seenBefore` (store clock), oldest first, at most `limit`. */
+  deadSessions(options: { seenBefore: number; limit: number }): Promise<SessionRecord[]>;
 }
 
 export interface ClaimStore {
@@ -131,6 +161,12 @@ export interface ClaimStore {
   releaseClaims(sessionId: string, refs: ResourceRef[]): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }>;
   /** Claims, optionally only those of some scopes or of one session. */
   listClaims(filter?: { scopes?: string[]; sessionId?: string }): Promise<ClaimRecord[]>;
+  /**
+   * The claims (any session's) that conflict with any of these resources, read through the index:
+   * for a path, the claims on it, on the directories above it and below it (core/path-overlap.ts),
+   * never every claim of the scope.
+   */
+  conflictingClaims(refs: ResourceRef[]): Promise<ClaimRecord[]>;
   /** The highest token ever granted for exactly this resource (0 if never). */
   lastToken(ref: ResourceRef): Promise<number>;
 }

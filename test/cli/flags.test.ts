@@ -28,7 +28,10 @@ const accepted: [string[], string, unknown[]][] = [
     [{ ticket: 'T-1', label: null, base: 'main' }],
   ],
   [['ls', '--all'], 'sessions.list', [{ all: true }]],
-  [['ls'], 'sessions.list', [{ all: false }]],
+  [['ls'], 'sessions.overview', []],
+  [['ls', '--json'], 'sessions.list', [{ all: false }]],
+  [['gc', '--dry-run', '--limit', '5'], 'gc', [{ dryRun: true, limit: 5 }]],
+  [['gc'], 'gc', [{ dryRun: false }]],
   [
     ['end', 's-abc', '--reason', 'done', '--remove-worktree', '--force'],
     'sessions.end',

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Store } from '../../src/store/types.js';
 import type { ResourceRef } from '../../src/core/resource.js';
 import { gateOwnerContract } from './contract-gates.js';
+import { scaleContract } from './contract-scale.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
 export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
@@ -269,5 +270,6 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     });
 
     gateOwnerContract(() => store);
+    scaleContract(() => store);
   });
 }

@@ -9,21 +9,24 @@ export async function briefing(ctx: HookContext, me: SessionRecord): Promise<str
   if (others.length === 0) {
     lines.push('No other live session works in this repository right now.');
   } else {
-    const claims = await ctx.claimsIn([`repo:${me.repo}`]);
+    // Each live session's own claims (indexed by session): never every claim of the repository.
+    const claims = (await Promise.all(others.map((s) => ctx.claimsOf(s.id)))).flat();
     lines.push(`Other live sessions in this repository (${others.length}):`);
     const touchedBy = await touchedOfSessions(
       ctx,
       others.map((s) => s.id),
     );
     for (const s of others) {
-      const held = claims.filter((c) => c.sessionId === s.id).map((c) => `${c.kind}:${c.name}`);
+      const held = claims
+        .filter((c) => c.sessionId === s.id && c.scope === `repo:${me.repo}`)
+        .map((c) => `${c.kind}:${c.name}`);
       const touched = touchedBy.get(s.id) ?? [];
       const where =
         s.worktree === me.worktree && s.owner.host === me.owner.host
           ? 'SAME worktree as you'
           : `worktree ${s.worktree ?? s.cwd}`;
       lines.push(
-        `- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.join(', ') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`,
+        `- ${s.id}${s.ticket ? ` (ticket ${s.ticket})` : ''}, ${where}; claims: ${held.length ? held.slice(0, 20).join(', ') + (held.length > 20 ? ` and ${held.length - 20} more` : '') : 'none'}${touched.length ? `; edited: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ` and ${touched.length - 20} more` : ''}` : ''}`,
       );
     }
   }

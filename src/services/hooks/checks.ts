@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { ALLOW } from '../../core/hook-event.js';
 import type { HookDecision } from '../../core/hook-event.js';
 import { parseResource, resourcesConflict } from '../../core/resource.js';
+import type { ResourceRef } from '../../core/resource.js';
 import { riskyGitCommands } from '../../core/shell-git.js';
 import { repoInfo } from '../../git/repo.js';
 import { locateInRepo } from '../../git/repo-path.js';
@@ -30,27 +31,31 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
     if (at) targets.push(at); // outside every repository: not lanes' business
   }
   if (targets.length === 0) return ALLOW;
-  const repos = [...new Set(targets.map((t) => ctx.repoId(t.repo)))];
-  const claims = (await ctx.claimsIn(repos.map((r) => `repo:${r}`))).filter(
-    (c) => c.kind === 'path' && c.sessionId !== self,
-  );
-  const others = await liveOthers(ctx, self);
-  const blocked: { target: RepoPath; claim: ClaimRecord }[] = [];
-  for (const target of targets) {
-    let ref;
+  const refs = targets.map((target) => {
     try {
-      ref = parseResource(`path:${target.rel}`, {
+      return parseResource(`path:${target.rel}`, {
         cwd: target.repo.worktreeRoot,
         worktreeRoot: target.repo.worktreeRoot,
         repoId: ctx.repoId(target.repo),
         host: ctx.host,
       });
     } catch {
-      continue;
+      return null;
     }
-    const claim = claims.find((c) => others.has(c.sessionId) && resourcesConflict(ref, c));
+  });
+  // Only the claims on these paths, the directories above them and the paths below (an index
+  // read), and only the sessions not yet proven dead: flat in everything the store has seen.
+  const wanted = refs.filter((r): r is ResourceRef => r !== null);
+  const claims = wanted.length
+    ? (await ctx.conflictingClaims(wanted)).filter((c) => c.kind === 'path' && c.sessionId !== self)
+    : [];
+  const others = await liveOthers(ctx, self);
+  const blocked: { target: RepoPath; claim: ClaimRecord }[] = [];
+  targets.forEach((target, i) => {
+    const ref = refs[i];
+    const claim = ref && claims.find((c) => others.has(c.sessionId) && resourcesConflict(ref, c));
     if (claim) blocked.push({ target, claim });
-  }
+  });
   if (blocked.length > 0) {
     const lines = blocked.map(
       ({ target, claim }) =>

@@ -1,4 +1,5 @@
 import type { LanesConfig } from '../../core/config.js';
+import type { ResourceRef } from '../../core/resource.js';
 import type { RepoInfo } from '../../git/repo.js';
 import type { ClaimRecord, SessionRecord, StateRecord } from '../../store/types.js';
 import type { EndResult } from '../end-session.js';
@@ -20,8 +21,10 @@ export interface HookContext {
   /** A session's record, or null when the store does not know it. */
   findSession(id: string): Promise<SessionRecord | null>;
   attachSession(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
-  /** The claims of these scopes (`repo:<id>`, `host:<id>`). */
-  claimsIn(scopes: string[]): Promise<ClaimRecord[]>;
+  /** The claims of one session. */
+  claimsOf(sessionId: string): Promise<ClaimRecord[]>;
+  /** The claims (any session's) conflicting with these resources, read through the index. */
+  conflictingClaims(refs: ResourceRef[]): Promise<ClaimRecord[]>;
   /** The stored state of several sessions, in one read. */
   readStates(sessionIds: string[]): Promise<StateRecord[]>;
   /** A change of one session's state under its gate. */

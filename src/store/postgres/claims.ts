@@ -88,7 +88,7 @@ function acquireInTx(conn: PgConn, sessionId: string, wanted: ResourceRef[], jud
  * cannot end meanwhile. A claim is one round trip (lanes_claim) unless it must take over a dead
  * holder's claim; a release is one statement.
  */
-export function pgClaims(conn: PgConn): ClaimStore {
+export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
   return {
     async acquireClaims(sessionId, wanted, judge) {
       const [row] = await conn.call<{ r: FastClaim }>(`SELECT ${conn.t('lanes_claim')}($1, $2, $3, $4, $5, $6) AS r`, [

@@ -95,6 +95,18 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   END
   $fn$;
   `,
+  // 3 (as SQLite's second migration): a session proven dead is recorded once (the record lapses when
+  // last_seen_at moves), with a partial index of the open sessions not recorded dead. Path claims
+  // overlapping a path are found by prefix (core/path-overlap.ts): a range scan in byte order,
+  // which needs an index in the "C" collation (the database's default may order otherwise).
+  (s) => `
+  ALTER TABLE ${s}.sessions ADD COLUMN dead_seen_at BIGINT, ADD COLUMN dead_why TEXT;
+  CREATE INDEX sessions_unproven ON ${s}.sessions (created_at, id)
+    WHERE ended_at IS NULL AND dead_seen_at IS DISTINCT FROM last_seen_at;
+  CREATE INDEX sessions_recorded_dead ON ${s}.sessions (last_seen_at)
+    WHERE ended_at IS NULL AND dead_seen_at = last_seen_at;
+  CREATE INDEX claims_by_name_c ON ${s}.claims (scope, kind, name COLLATE "C");
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

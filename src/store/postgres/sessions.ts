@@ -1,7 +1,7 @@
 import { sessionExists } from '../shared/errors.js';
 import type { PgConn, Q } from './conn.js';
 import { PG_NOW } from './schema.js';
-import { sessionValues, toClaim, toSession } from '../shared/rows.js';
+import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
@@ -61,10 +61,46 @@ export function pgSessions(conn: PgConn): SessionStore {
     },
 
     async listSessions(options) {
+      // The terms of the partial index sessions_unproven, as written there, so the planner can use it.
+      const where = options.includeEnded
+        ? ''
+        : options.includeDead === false
+          ? 'WHERE ended_at IS NULL AND dead_seen_at IS DISTINCT FROM last_seen_at'
+          : 'WHERE ended_at IS NULL';
+      const rows = await conn.query<SessionRow>(`SELECT * FROM ${conn.t('sessions')} ${where} ORDER BY created_at, id`);
+      return rows.map(toSession);
+    },
+
+    async deadSessions({ seenBefore, limit }) {
       const rows = await conn.query<SessionRow>(
-        `SELECT * FROM ${conn.t('sessions')} ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'} ORDER BY created_at, id`,
+        `SELECT * FROM ${conn.t('sessions')}
+         WHERE ended_at IS NULL AND dead_seen_at = last_seen_at AND last_seen_at < $1 ORDER BY last_seen_at LIMIT $2`,
+        [seenBefore, limit],
       );
       return rows.map(toSession);
+    },
+
+    async recordDead(marks) {
+      if (marks.length === 0) return 0;
+      // One statement for all of them: each row is recorded only if unchanged since it was judged.
+      const rows = await conn.query(
+        `UPDATE ${conn.t('sessions')} AS s SET dead_seen_at = s.last_seen_at, dead_why = m.why
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[])
+           AS m(id, seen, why, host, boot_id, pid, start_time)
+         WHERE s.id = m.id AND s.ended_at IS NULL AND s.last_seen_at = m.seen AND s.host = m.host
+           AND s.boot_id = m.boot_id AND s.pid = m.pid AND s.start_time = m.start_time
+         RETURNING s.id`,
+        [
+          marks.map((m) => m.id),
+          marks.map((m) => m.lastSeenAt),
+          marks.map((m) => m.why),
+          marks.map((m) => m.owner.host),
+          marks.map((m) => m.owner.bootId),
+          marks.map((m) => m.owner.pid),
+          marks.map((m) => m.owner.startTime),
+        ],
+      );
+      return rows.length;
     },
 
     async touchSession(id) {
@@ -85,10 +121,12 @@ export function pgSessions(conn: PgConn): SessionStore {
       });
     },
 
-    endSession(id, reason) {
+    endSession(id, reason, unchangedSince) {
       return conn.tx(async (q, now) => {
         const before = await sessionIn(conn, q, id, true);
         if (!before) return null;
+        if (unchangedSince && !unchanged(before, unchangedSince))
+          return { session: before, released: [], changed: true as const };
         const released = (await q<ClaimRow>(`DELETE FROM ${conn.t('claims')} WHERE session_id = $1 RETURNING *`, [id]))
           .map(toClaim)
           .sort((a, b) => (a.scope + a.kind + a.name < b.scope + b.kind + b.name ? -1 : 1));

@@ -2,6 +2,7 @@ import { PgConn } from './conn.js';
 import type { PgOptions } from './conn.js';
 import { pgSessions } from './sessions.js';
 import { pgClaims } from './claims.js';
+import { pgClaimReads } from './claim-reads.js';
 import { pgGates } from './gates.js';
 import { pgDump } from './dump.js';
 import { PG_NOW } from './schema.js';
@@ -29,6 +30,7 @@ export const PostgresStore = {
       close: () => conn.close(),
       ...pgSessions(conn),
       ...pgClaims(conn),
+      ...pgClaimReads(conn),
       ...pgGates(conn),
       ...pgDump(conn),
     };

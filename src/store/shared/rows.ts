@@ -17,6 +17,8 @@ export interface SessionRow {
   last_seen_at: number;
   ended_at: number | null;
   end_reason: string | null;
+  dead_seen_at: number | null;
+  dead_why: string | null;
 }
 
 export interface ClaimRow {
@@ -81,6 +83,11 @@ export function toSession(r: SessionRow): SessionRecord {
     lastSeenAt: r.last_seen_at,
     endedAt: r.ended_at,
     endReason: r.end_reason,
+    // PostgreSQL returns BIGINT as text unless told otherwise: compare as numbers.
+    deadWhy:
+      r.ended_at === null && r.dead_seen_at !== null && Number(r.dead_seen_at) === Number(r.last_seen_at)
+        ? r.dead_why
+        : null,
   };
 }
 
@@ -139,4 +146,17 @@ export function sessionValues(s: NewSession): (string | number | null)[] {
 /** A dumped session's columns: sessionValues, then created_at, last_seen_at, ended_at, end_reason. */
 export function dumpedSessionValues(s: SessionRecord): (string | number | null)[] {
   return [...sessionValues(s), s.createdAt, s.lastSeenAt, s.endedAt, s.endReason];
+}
+
+/** Whether an open session still has the owner and last-seen time it was judged with. */
+export function unchanged(s: SessionRecord, since: { lastSeenAt: number; owner: SessionRecord['owner'] }): boolean {
+  const [a, b] = [s.owner, since.owner];
+  return (
+    s.endedAt === null &&
+    s.lastSeenAt === since.lastSeenAt &&
+    a.host === b.host &&
+    a.bootId === b.bootId &&
+    a.pid === b.pid &&
+    a.startTime === b.startTime
+  );
 }

@@ -1,5 +1,6 @@
 import type { ResourceRef } from '../../core/resource.js';
-import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
+import { claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
+import { conflictingRows } from './claim-reads.js';
 import type { SqliteConn } from './conn.js';
 import { sessionRow } from './sessions.js';
 import { toClaim } from '../shared/rows.js';
@@ -22,18 +23,8 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
     acquireClaims(sessionId, wanted, judge) {
       return conn.immediate((now): ClaimResult => {
         claimant(sessionRow(conn, sessionId), sessionId, conn.file);
-        const existing: ClaimRecord[] = [];
-        for (const w of claimLookups(wanted)) {
-          const rows =
-            w.kind === 'path'
-              ? conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = 'path'`).all(w.scope)
-              : conn
-                  .stmt(
-                    `SELECT * FROM claims WHERE scope = ? AND kind = ? AND name IN (${wanted.map(() => '?').join(',')})`,
-                  )
-                  .all(w.scope, w.kind, ...wanted.map((x) => x.name));
-          existing.push(...(rows as ClaimRow[]).map(toClaim));
-        }
+        // Only the claims that could conflict, through the index (never every path claim of the scope).
+        const existing = conflictingRows(conn, wanted);
         const sessions = new Map<string, SessionRecord | null>();
         const holder = (id: string) => {
           if (!sessions.has(id)) sessions.set(id, sessionRow(conn, id));
@@ -88,6 +79,10 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
         const sql = `SELECT * FROM claims ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope, kind, name`;
         return (conn.stmt(sql).all(...args) as ClaimRow[]).map(toClaim);
       });
+    },
+
+    conflictingClaims(refs) {
+      return conn.run(() => conflictingRows(conn, refs));
     },
 
     lastToken(ref) {

@@ -31,6 +31,18 @@ const MIGRATIONS: string[] = [
   CREATE TABLE state (session_id TEXT PRIMARY KEY, value TEXT NOT NULL,
     version INTEGER NOT NULL, updated_at INTEGER NOT NULL);
   `,
+  // A session proven dead is recorded once: dead_seen_at is the last_seen_at the judge saw, so the
+  // record lapses by itself when anything refreshes the session (a heartbeat, a re-attach). The
+  // partial indexes hold exactly the open sessions not recorded dead (what the hot path reads) and
+  // those recorded dead (what lanes gc and the background reaping read).
+  `
+  ALTER TABLE sessions ADD COLUMN dead_seen_at INTEGER;
+  ALTER TABLE sessions ADD COLUMN dead_why TEXT;
+  CREATE INDEX sessions_unproven ON sessions (created_at, id)
+    WHERE ended_at IS NULL AND dead_seen_at IS NOT last_seen_at;
+  CREATE INDEX sessions_recorded_dead ON sessions (last_seen_at)
+    WHERE ended_at IS NULL AND dead_seen_at = last_seen_at;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 import { sessionExists } from '../shared/errors.js';
 import type { SqliteConn } from './conn.js';
-import { sessionValues, toClaim, toSession } from '../shared/rows.js';
+import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
@@ -65,10 +65,51 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
     },
 
     listSessions(options) {
-      const where = options.includeEnded ? '' : 'WHERE ended_at IS NULL';
+      // The open sessions not recorded dead come from their partial index, named: without table
+      // statistics SQLite would pick sessions_by_end and walk every open session, dead ones too.
+      const from = options.includeEnded
+        ? 'sessions'
+        : options.includeDead === false
+          ? 'sessions INDEXED BY sessions_unproven WHERE ended_at IS NULL AND dead_seen_at IS NOT last_seen_at'
+          : 'sessions WHERE ended_at IS NULL';
       return conn.run(() =>
-        (conn.stmt(`SELECT * FROM sessions ${where} ORDER BY created_at, id`).all() as SessionRow[]).map(toSession),
+        (conn.stmt(`SELECT * FROM ${from} ORDER BY created_at, id`).all() as SessionRow[]).map(toSession),
       );
+    },
+
+    deadSessions({ seenBefore, limit }) {
+      return conn.run(() =>
+        (
+          conn
+            .stmt(
+              `SELECT * FROM sessions INDEXED BY sessions_recorded_dead
+               WHERE ended_at IS NULL AND dead_seen_at = last_seen_at AND last_seen_at < ? ORDER BY last_seen_at LIMIT ?`,
+            )
+            .all(seenBefore, limit) as SessionRow[]
+        ).map(toSession),
+      );
+    },
+
+    recordDead(marks) {
+      if (marks.length === 0) return Promise.resolve(0);
+      return conn.immediate(() => {
+        const mark = conn.stmt(
+          `UPDATE sessions SET dead_seen_at = last_seen_at, dead_why = ?
+           WHERE id = ? AND ended_at IS NULL AND last_seen_at = ? AND host = ? AND boot_id = ? AND pid = ? AND start_time = ?`,
+        );
+        let n = 0;
+        for (const m of marks)
+          n += mark.run(
+            m.why,
+            m.id,
+            m.lastSeenAt,
+            m.owner.host,
+            m.owner.bootId,
+            m.owner.pid,
+            m.owner.startTime,
+          ).changes;
+        return n;
+      });
     },
 
     touchSession(id) {
@@ -89,10 +130,12 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
       });
     },
 
-    endSession(id, reason) {
+    endSession(id, reason, unchangedSince) {
       return conn.immediate((now) => {
         const before = sessionRow(conn, id);
         if (!before) return null;
+        if (unchangedSince && !unchanged(before, unchangedSince))
+          return { session: before, released: [], changed: true as const };
         const released = (
           conn.stmt(`SELECT * FROM claims WHERE session_id = ? ORDER BY scope, kind, name`).all(id) as ClaimRow[]
         ).map(toClaim);

@@ -1,0 +1,75 @@
+// bench/scale-seed: fills a store through the store API in one load (a dump), fast: sessions of a
+// mix of live (owned by the benchmark's process), dead (this host and boot, the benchmark's pid
+// with another start time: provably dead, "pid reused") and ended ones, and path claims spread
+// over live and dead sessions. Run by bench/scale.mjs with tsx:
+//   node --import tsx bench/scale-seed.ts STORE '{"live":9,"dead":4991,"ended":0,"claims":10000,...}'
+import { identityOf } from '../src/core/process-identity.js';
+import { openStore } from '../src/store/open.js';
+import type { ClaimRecord, SessionRecord } from '../src/store/types.js';
+
+interface Spec {
+  live: number;
+  dead: number;
+  ended: number;
+  claims: number;
+  /** The repository's id (git common dir) and worktree the sessions work in. */
+  repo: string;
+  worktree: string;
+  /** The benchmark's pid: live sessions are its, dead ones name it with another start time. */
+  ownerPid: number;
+  /** Directories of the repository the claims name (pkg0 … pkgN-1). */
+  dirs: number;
+}
+
+const [location, specText] = process.argv.slice(2);
+if (!location || !specText) throw new Error('usage: scale-seed.ts STORE SPEC_JSON');
+const spec = JSON.parse(specText) as Spec;
+const me = identityOf(spec.ownerPid);
+if (!me) throw new Error(`pid ${spec.ownerPid} is not running`);
+const store = await openStore(location);
+const now = await store.now();
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const sessions: SessionRecord[] = [];
+const add = (id: string, kind: 'live' | 'dead' | 'ended', i: number) =>
+  sessions.push({
+    id,
+    label: null,
+    agent: 'claude-code',
+    ticket: `T-${i}`,
+    repo: spec.repo,
+    worktree: spec.worktree,
+    cwd: spec.worktree,
+    owner: kind === 'dead' ? { ...me, startTime: 'gone' } : me,
+    command: null,
+    createdAt: now - 3_600_000 + i,
+    lastSeenAt: now,
+    endedAt: kind === 'ended' ? now : null,
+    endReason: kind === 'ended' ? 'bench' : null,
+    deadWhy: null,
+  });
+// Live sessions are agent sessions (the hook acts as the first of them); the others plain ids.
+for (let i = 0; i < spec.live; i++) add(`claude-code:${uuid(i + 1)}`, 'live', i);
+for (let i = 0; i < spec.dead; i++) add(`s-dead${i}`, 'dead', spec.live + i);
+for (let i = 0; i < spec.ended; i++) add(`s-ended${i}`, 'ended', spec.live + spec.dead + i);
+// Claims: file paths of the repository, round-robin over the open sessions except the first live
+// one (the hook's own session), so other live sessions hold some and the dead hold the rest.
+const holders = sessions.filter((s) => s.endedAt === null).slice(1);
+const claims: ClaimRecord[] = [];
+for (let i = 0; i < spec.claims; i++) {
+  const d = i % spec.dirs;
+  const f = Math.floor(i / spec.dirs); // past the files on disk when claims outnumber them: names only
+  claims.push({
+    scope: `repo:${spec.repo}`,
+    kind: 'path',
+    name: `pkg${d}/f${f}.ts`,
+    sessionId: holders[i % holders.length]!.id,
+    token: 1,
+    acquiredAt: now,
+  });
+}
+await store.load(
+  { sessions, claims, fences: claims.map((c) => ({ ...c, lastToken: 1 })), state: [], gates: [] },
+  { replace: true },
+);
+await store.close();
+console.log(JSON.stringify({ sessions: sessions.length, claims: claims.length }));
