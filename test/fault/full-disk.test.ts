@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import { integrity } from '../helpers/sqlite.js';
 import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
 import { answer, fixture, hook } from '../helpers/hooks.js';
 import { NEEDS_ROOT, fillDisk, smallTmpfs } from '../helpers/tmpfs.js';
@@ -38,16 +37,6 @@ async function fleetOnTmpfs(mnt: string) {
   await ok(['state', 'set', 'step', '"one"']);
   await ok(['handoff', 'put', 'notes.md'], 'handed over ü😀\n');
   return { repo, env, opts, asA, ok };
-}
-
-function integrity(file: string): string {
-  const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  const db = new Database(file, { readonly: true });
-  try {
-    return String(db.pragma('integrity_check', { simple: true }));
-  } finally {
-    db.close();
-  }
 }
 
 test('a full disk with nothing holding the store open: reads work, writes say the disk is full, nothing is lost', async (t) => {

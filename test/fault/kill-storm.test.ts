@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { openLanes } from '../../src/index.js';
+import { integrity } from '../helpers/sqlite.js';
 import { gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
 
 // Issue 13: SIGKILL at random points of mutate, handoff put, claim, end, commit and land, each
@@ -23,16 +22,6 @@ const isAncestor = (cwd: string, a: string, b: string) => {
     return false;
   }
 };
-
-function integrity(file: string): string {
-  const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  const db = new Database(file, { readonly: true });
-  try {
-    return String(db.pragma('integrity_check', { simple: true }));
-  } finally {
-    db.close();
-  }
-}
 
 test(`a storm of ${KILLS} SIGKILLs at random points breaks no guarantee`, { timeout: 600_000 }, async () => {
   const home = tmp();
