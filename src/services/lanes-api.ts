@@ -8,6 +8,7 @@ import type { ResourceRef } from '../core/resource.js';
 import type { PathCommitResult } from '../git/commit-paths.js';
 import type { RepoInfo } from '../git/repo.js';
 import type { ClaimRecord, Grant, SessionRecord, StoreInfo } from '../store/types.js';
+import type { JournalEntry, JournalQuery, WaitRecord } from '../store/journal-types.js';
 import type { ClaimHolder, ClaimOptions } from './claims.js';
 import type { ConflictReport } from './conflicts.js';
 import type { DoctorReport } from './doctor.js';
@@ -127,6 +128,32 @@ export interface LanesGuard {
   status(): Promise<GuardStatus>;
   /** The pre-commit check: staged paths claimed by another live session, and worktree sharers. */
   checkCommit(): Promise<{ blocked: string[]; warnings: string[] }>;
+}
+
+export interface LanesJournal {
+  /** Entries matching the query: oldest first, or the newest `limit` newest first with order 'desc' (default limit 1000). */
+  list(query?: JournalQuery): Promise<JournalEntry[]>;
+  /**
+   * Calls onEntries with each batch of new entries after `query.afterSeq` (default: the newest now),
+   * in sequence order, never missing or repeating one, within 0.5 s of their commit, until the
+   * signal aborts (then it resolves).
+   */
+  follow(
+    query: JournalQuery,
+    onEntries: (entries: JournalEntry[]) => void | Promise<void>,
+    options: { signal: AbortSignal; pollMs?: number },
+  ): Promise<void>;
+  /** Deletes entries older than the retention ([journal] retention in the config, default 30 days), in small batches. */
+  prune(options?: { olderThanMs?: number }): Promise<number>;
+}
+
+/** A session waiting for resources, and who holds them now. */
+export interface WaitView {
+  wait: WaitRecord;
+  session: SessionRecord | null;
+  /** Whether the waiting process still runs. */
+  live: boolean;
+  heldBy: ClaimHolder[];
 }
 
 export interface Lanes {

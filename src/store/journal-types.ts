@@ -1,0 +1,122 @@
+import type { OwnerIdentity } from '../core/process-identity.js';
+import type { ResourceRef } from '../core/resource.js';
+import type { OwnerJudge } from './types.js';
+
+// The decision journal and the claim waits, as the store holds them (both backends, same contract).
+
+/** What a journal entry records. Dotted: the part before the dot is the area (`lanes log --kind claim`). */
+export const JOURNAL_KINDS = [
+  'session.start',
+  'session.attach',
+  'session.end',
+  'claim.grant',
+  'claim.refuse',
+  'claim.takeover',
+  'claim.release',
+  'claim.wait',
+  'claim.cycle',
+  'gate.wait',
+  'state.refuse',
+  'handoff.refuse',
+  'fence.refuse',
+  'hook.deny',
+  'hook.warn',
+  'commit',
+  'snapshot',
+  'restore',
+  'sweep.flag',
+  'conflicts.found',
+  'land',
+  'adopt',
+  'doctor.fix',
+] as const;
+
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+/** One decision to record. The store adds the sequence number, its clock and the host of the writer. */
+export interface JournalInput {
+  kind: JournalKind;
+  /** What it was about: a resource (`path:src/x`), a session id, a ref, a snapshot. */
+  subject: string;
+  session?: string | null;
+  /** The repository (git common dir) or claim scope it concerns. */
+  repo?: string | null;
+  ticket?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface JournalEntry {
+  /** Only grows; in commit order (a follower resuming after seq N misses nothing and repeats nothing). */
+  seq: number;
+  /** The store's clock, ms since the epoch. */
+  at: number;
+  session: string | null;
+  repo: string | null;
+  ticket: string | null;
+  host: string;
+  kind: JournalKind;
+  subject: string;
+  details: Record<string, unknown>;
+}
+
+export interface JournalQuery {
+  /** Entries after this sequence number. */
+  afterSeq?: number;
+  /** Entries at or after this time (store clock, ms). */
+  since?: number;
+  session?: string;
+  ticket?: string;
+  repo?: string;
+  /** Kinds, or areas (`claim` matches every `claim.*`). */
+  kinds?: string[];
+  /** Default 1000. */
+  limit?: number;
+  /** Default 'asc' (oldest first); 'desc' returns the newest `limit` entries, newest first. */
+  order?: 'asc' | 'desc';
+}
+
+/** A session waiting for resources (`lanes claim --wait`), recorded while it waits. */
+export interface WaitRecord {
+  id: number;
+  sessionId: string;
+  resources: ResourceRef[];
+  /** The waiting process (a wait whose process is gone does not count). */
+  owner: OwnerIdentity;
+  since: number;
+}
+
+/** One step of a wait cycle: `sessionId` waits for `resource`, which `heldBy` holds. */
+export interface CycleStep {
+  sessionId: string;
+  resource: ResourceRef;
+  heldBy: string;
+}
+
+export type WaitRegistration = { ok: true; wait: WaitRecord } | { ok: false; cycle: CycleStep[] };
+
+export interface JournalStore {
+  /** Appends entries in one transaction; returns their sequence numbers. */
+  appendJournal(entries: JournalInput[]): Promise<number[]>;
+  readJournal(query: JournalQuery): Promise<JournalEntry[]>;
+  /** The highest sequence number written (0 when none). */
+  lastJournalSeq(): Promise<number>;
+  /** Deletes at most `batch` entries older than `before` (store clock); the count deleted. */
+  pruneJournal(before: number, batch: number): Promise<number>;
+}
+
+export interface WaitStore {
+  /**
+   * Records that a session waits for resources, unless that would close a cycle (each resource's
+   * current holder, through the waits of live waiters, back to this session): then nothing is
+   * written and the cycle is returned. Check and insert are one transaction, so two waits that
+   * close a cycle together cannot both be recorded. Journaled (claim.wait or claim.cycle).
+   */
+  registerWait(
+    sessionId: string,
+    resources: ResourceRef[],
+    owner: OwnerIdentity,
+    judge: OwnerJudge,
+  ): Promise<WaitRegistration>;
+  endWait(id: number): Promise<void>;
+  listWaits(): Promise<WaitRecord[]>;
+}
