@@ -108,8 +108,8 @@ export interface WaitStore {
   /**
    * Records that a session waits for resources, unless that would close a cycle (each resource's
    * current holder, through the waits of live waiters, back to this session): then nothing is
-   * written and the cycle is returned. Check and insert are one transaction, so two waits that
-   * close a cycle together cannot both be recorded. Journaled (claim.wait or claim.cycle).
+   * written and the cycle is returned. Check and insert are one serialized transaction, so two waits
+   * that close a cycle together cannot both be recorded. Journaled (claim.wait or claim.cycle).
    */
   registerWait(
     sessionId: string,
@@ -117,6 +117,13 @@ export interface WaitStore {
     owner: OwnerIdentity,
     judge: OwnerJudge,
   ): Promise<WaitRegistration>;
+  /**
+   * A waiter's periodic check (holders change while it waits: a cycle can close without a new
+   * wait). Refreshes the wait; when it now closes a cycle the wait is removed (so of two waiters in
+   * one cycle exactly one is refused), journaled, and the cycle returned. Null when there is none
+   * (or the wait is gone).
+   */
+  checkWait(id: number, judge: OwnerJudge): Promise<CycleStep[] | null>;
   endWait(id: number): Promise<void>;
   listWaits(): Promise<WaitRecord[]>;
 }

@@ -1,3 +1,4 @@
+import type { JournalStore, WaitStore } from './journal-types.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
@@ -200,7 +201,7 @@ export interface DumpStore {
   load(dump: StoreDump, options: { replace: boolean }): Promise<void>;
 }
 
-export interface Store extends SessionStore, ClaimStore, GateStore, DumpStore {
+export interface Store extends SessionStore, ClaimStore, GateStore, DumpStore, JournalStore, WaitStore {
   readonly info: StoreInfo;
   now(): Promise<number>;
   close(): Promise<void>;

@@ -8,9 +8,11 @@ import type { Store } from '../../src/store/types.js';
 import type { ResourceRef } from '../../src/core/resource.js';
 import { gateOwnerContract } from './contract-gates.js';
 import { scaleContract } from './contract-scale.js';
+import { journalContract } from './contract-journal.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
-export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+/** A fresh store, and `another`: one more connection to the same store (for concurrent writers). */
+export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void>; another: () => Promise<Store> }>;
 
 const REPO = 'repo:/r/.git';
 const ref = (kind: string, name: string, scope = REPO): ResourceRef => ({ kind, name, scope });
@@ -19,8 +21,9 @@ export function storeContract(name: string, makeStore: MakeStore): void {
   describe(`Store contract: ${name}`, () => {
     let store: Store;
     let cleanup: () => Promise<void>;
+    let another: () => Promise<Store>;
     beforeEach(async () => {
-      ({ store, cleanup } = await makeStore());
+      ({ store, cleanup, another } = await makeStore());
     });
     afterEach(async () => {
       await store.close();
@@ -271,5 +274,9 @@ export function storeContract(name: string, makeStore: MakeStore): void {
 
     gateOwnerContract(() => store);
     scaleContract(() => store);
+    journalContract(
+      () => store,
+      () => another(),
+    );
   });
 }

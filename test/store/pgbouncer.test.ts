@@ -8,7 +8,7 @@ import { storeContract } from './contract.js';
 if (PG_URL && PGBOUNCER_URL) {
   storeContract('postgres through PgBouncer (transaction mode)', async () => {
     const { url, drop } = pgSchemaUrl(PGBOUNCER_URL);
-    return { store: await PostgresStore.open(url), cleanup: drop };
+    return { store: await PostgresStore.open(url), cleanup: drop, another: () => PostgresStore.open(url) };
   });
 } else {
   test(

@@ -1,6 +1,9 @@
 import type { ResourceRef } from '../../core/resource.js';
 import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
+import { hostId } from '../../core/process-identity.js';
 import type { PgConn } from './conn.js';
+import { appendPgJournal } from './journal.js';
+import { granted } from '../shared/journal-entries.js';
 import { sessionIn } from './sessions.js';
 import { toClaim, toSession } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
@@ -78,6 +81,12 @@ function acquireInTx(conn: PgConn, sessionId: string, wanted: ResourceRef[], jud
       grants.push(grantOf(w, Number(row?.token), plan, holder));
     }
     await q(`UPDATE ${conn.t('sessions')} SET last_seen_at = $1 WHERE id = $2`, [now, sessionId]);
+    await appendPgJournal(
+      conn,
+      q,
+      now,
+      grants.map((g) => granted(me, sessionId, g)),
+    );
     return { ok: true, grants };
   });
 }
@@ -91,14 +100,18 @@ function acquireInTx(conn: PgConn, sessionId: string, wanted: ResourceRef[], jud
 export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
   return {
     async acquireClaims(sessionId, wanted, judge) {
-      const [row] = await conn.call<{ r: FastClaim }>(`SELECT ${conn.t('lanes_claim')}($1, $2, $3, $4, $5, $6) AS r`, [
-        sessionId,
-        wanted.map((w) => w.scope),
-        wanted.map((w) => w.kind),
-        wanted.map((w) => w.name),
-        lockKeys(conn, wanted),
-        conn.lockTimeout,
-      ]);
+      const [row] = await conn.call<{ r: FastClaim }>(
+        `SELECT ${conn.t('lanes_claim')}($1, $2, $3, $4, $5, $6, $7) AS r`,
+        [
+          sessionId,
+          wanted.map((w) => w.scope),
+          wanted.map((w) => w.kind),
+          wanted.map((w) => w.name),
+          lockKeys(conn, wanted),
+          conn.lockTimeout,
+          hostId(),
+        ],
+      );
       const r = row?.r;
       if (!r) throw new Error('lanes_claim returned nothing');
       if (r.status === 'unknown') throw claimant(null, sessionId, conn.target.display);
@@ -120,12 +133,13 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
     },
 
     async releaseClaims(sessionId, refs) {
-      const rows = await conn.call<ClaimRow>(`SELECT * FROM ${conn.t('lanes_release')}($1, $2, $3, $4, $5)`, [
+      const rows = await conn.call<ClaimRow>(`SELECT * FROM ${conn.t('lanes_release')}($1, $2, $3, $4, $5, $6)`, [
         sessionId,
         refs.map((r) => r.scope),
         refs.map((r) => r.kind),
         refs.map((r) => r.name),
         conn.lockTimeout,
+        hostId(),
       ]);
       const released: ClaimRecord[] = [];
       const notHeld: ResourceRef[] = [];

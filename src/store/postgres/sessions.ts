@@ -3,6 +3,8 @@ import type { PgConn, Q } from './conn.js';
 import { PG_NOW } from './schema.js';
 import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
+import { sessionEnded, sessionStarted } from '../shared/journal-entries.js';
+import { appendPgJournal } from './journal.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
 /** A session read in the caller's transaction; `lock` holds its row (FOR UPDATE) until it commits. */
@@ -32,14 +34,19 @@ export function pgSessions(conn: PgConn): SessionStore {
     insertSession(s) {
       return conn.tx(async (q, now) => {
         if (!(await insertNew(conn, q, s, now))) throw sessionExists(s.id);
-        return (await sessionIn(conn, q, s.id)) as SessionRecord;
+        const started = (await sessionIn(conn, q, s.id)) as SessionRecord;
+        await appendPgJournal(conn, q, now, [sessionStarted(started)]);
+        return started;
       });
     },
 
     attachSession(s) {
       return conn.tx(async (q, now) => {
-        if (await insertNew(conn, q, s, now))
-          return { session: (await sessionIn(conn, q, s.id)) as SessionRecord, created: true, reopened: false };
+        if (await insertNew(conn, q, s, now)) {
+          const started = (await sessionIn(conn, q, s.id)) as SessionRecord;
+          await appendPgJournal(conn, q, now, [sessionStarted(started)]);
+          return { session: started, created: true, reopened: false };
+        }
         const before = (await sessionIn(conn, q, s.id, true)) as SessionRecord;
         // The ticket survives a re-attach (it was claimed for this session); the rest follows the new owner.
         await q(
@@ -47,11 +54,9 @@ export function pgSessions(conn: PgConn): SessionStore {
              last_seen_at = $9, ended_at = NULL, end_reason = NULL WHERE id = $10`,
           [s.agent, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, now, s.id],
         );
-        return {
-          session: (await sessionIn(conn, q, s.id)) as SessionRecord,
-          created: false,
-          reopened: before.endedAt !== null,
-        };
+        const attached = (await sessionIn(conn, q, s.id)) as SessionRecord;
+        await appendPgJournal(conn, q, now, [sessionStarted(attached, 'session.attach', before.endedAt !== null)]);
+        return { session: attached, created: false, reopened: before.endedAt !== null };
       });
     },
 
@@ -130,8 +135,10 @@ export function pgSessions(conn: PgConn): SessionStore {
         const released = (await q<ClaimRow>(`DELETE FROM ${conn.t('claims')} WHERE session_id = $1 RETURNING *`, [id]))
           .map(toClaim)
           .sort((a, b) => (a.scope + a.kind + a.name < b.scope + b.kind + b.name ? -1 : 1));
-        if (before.endedAt === null)
+        if (before.endedAt === null) {
           await q(`UPDATE ${conn.t('sessions')} SET ended_at = $1, end_reason = $2 WHERE id = $3`, [now, reason, id]);
+          await appendPgJournal(conn, q, now, [sessionEnded(before, reason, released)]);
+        }
         return { session: (await sessionIn(conn, q, id)) as SessionRecord, released };
       });
     },

@@ -5,6 +5,8 @@ import { pgClaims } from './claims.js';
 import { pgClaimReads } from './claim-reads.js';
 import { pgGates } from './gates.js';
 import { pgDump } from './dump.js';
+import { pgJournal } from './journal.js';
+import { pgWaits } from './waits.js';
 import { PG_NOW } from './schema.js';
 import type { Store } from '../types.js';
 
@@ -33,6 +35,8 @@ export const PostgresStore = {
       ...pgClaimReads(conn),
       ...pgGates(conn),
       ...pgDump(conn),
+      ...pgJournal(conn),
+      ...pgWaits(conn),
     };
   },
 };

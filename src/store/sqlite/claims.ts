@@ -4,6 +4,8 @@ import { conflictingRows } from './claim-reads.js';
 import type { SqliteConn } from './conn.js';
 import { sessionRow } from './sessions.js';
 import { toClaim } from '../shared/rows.js';
+import { granted, released as releasedEntry } from '../shared/journal-entries.js';
+import { appendJournalRows } from './journal.js';
 import type { ClaimRow } from '../shared/rows.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, SessionRecord } from '../types.js';
 
@@ -22,7 +24,7 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
   return {
     acquireClaims(sessionId, wanted, judge) {
       return conn.immediate((now): ClaimResult => {
-        claimant(sessionRow(conn, sessionId), sessionId, conn.file);
+        const me = claimant(sessionRow(conn, sessionId), sessionId, conn.file);
         // Only the claims that could conflict, through the index (never every path claim of the scope).
         const existing = conflictingRows(conn, wanted);
         const sessions = new Map<string, SessionRecord | null>();
@@ -45,12 +47,17 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
           grants.push(grantOf(w, token, plan, holder));
         }
         conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`).run(now, sessionId);
+        appendJournalRows(
+          conn,
+          now,
+          grants.map((g) => granted(me, sessionId, g)),
+        );
         return { ok: true, grants };
       }, true);
     },
 
     releaseClaims(sessionId, refs) {
-      return conn.immediate(() => {
+      return conn.immediate((now) => {
         const released: ClaimRecord[] = [];
         const notHeld: ResourceRef[] = [];
         for (const r of refs) {
@@ -59,6 +66,14 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
             .get(r.scope, r.kind, r.name, sessionId) as ClaimRow | undefined;
           if (row) released.push(toClaim(row));
           else notHeld.push(r);
+        }
+        if (released.length) {
+          const ticket = sessionRow(conn, sessionId)?.ticket ?? null;
+          appendJournalRows(
+            conn,
+            now,
+            released.map((c) => releasedEntry(sessionId, ticket, c)),
+          );
         }
         return { released, notHeld };
       });

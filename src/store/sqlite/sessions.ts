@@ -2,6 +2,8 @@ import { sessionExists } from '../shared/errors.js';
 import type { SqliteConn } from './conn.js';
 import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
+import { sessionEnded, sessionStarted } from '../shared/journal-entries.js';
+import { appendJournalRows } from './journal.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
 /** A session as the current transaction sees it (claims reads holders with it too). */
@@ -27,7 +29,9 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
         const exists = conn.stmt(`SELECT 1 FROM sessions WHERE id = ?`).get(s.id);
         if (exists) throw sessionExists(s.id);
         insertRow(conn, s, now);
-        return sessionRow(conn, s.id) as SessionRecord;
+        const started = sessionRow(conn, s.id) as SessionRecord;
+        appendJournalRows(conn, now, [sessionStarted(started)]);
+        return started;
       });
     },
 
@@ -36,7 +40,9 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
         const before = sessionRow(conn, s.id);
         if (!before) {
           insertRow(conn, s, now);
-          return { session: sessionRow(conn, s.id) as SessionRecord, created: true, reopened: false };
+          const started = sessionRow(conn, s.id) as SessionRecord;
+          appendJournalRows(conn, now, [sessionStarted(started)]);
+          return { session: started, created: true, reopened: false };
         }
         // The ticket survives a re-attach (it was claimed for this session); the rest follows the new owner.
         conn
@@ -56,7 +62,9 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
             now,
             s.id,
           );
-        return { session: sessionRow(conn, s.id) as SessionRecord, created: false, reopened: before.endedAt !== null };
+        const attached = sessionRow(conn, s.id) as SessionRecord;
+        appendJournalRows(conn, now, [sessionStarted(attached, 'session.attach', before.endedAt !== null)]);
+        return { session: attached, created: false, reopened: before.endedAt !== null };
       });
     },
 
@@ -140,8 +148,10 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
           conn.stmt(`SELECT * FROM claims WHERE session_id = ? ORDER BY scope, kind, name`).all(id) as ClaimRow[]
         ).map(toClaim);
         conn.stmt(`DELETE FROM claims WHERE session_id = ?`).run(id);
-        if (before.endedAt === null)
+        if (before.endedAt === null) {
           conn.stmt(`UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?`).run(now, reason, id);
+          appendJournalRows(conn, now, [sessionEnded(before, reason, released)]);
+        }
         return { session: sessionRow(conn, id) as SessionRecord, released };
       });
     },

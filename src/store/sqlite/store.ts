@@ -4,6 +4,8 @@ import { sqliteSessions } from './sessions.js';
 import { sqliteClaims } from './claims.js';
 import { sqliteGates } from './gates.js';
 import { sqliteDump } from './dump.js';
+import { sqliteJournal } from './journal.js';
+import { sqliteWaits } from './waits.js';
 import type { Store } from '../types.js';
 
 export type { SqliteOptions };
@@ -26,6 +28,8 @@ export const SqliteStore = {
       ...sqliteClaims(conn),
       ...sqliteGates(conn),
       ...sqliteDump(conn),
+      ...sqliteJournal(conn),
+      ...sqliteWaits(conn),
     };
   },
 };

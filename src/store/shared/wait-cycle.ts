@@ -1,0 +1,106 @@
+import { formatResource } from '../../core/resource.js';
+import type { ResourceRef } from '../../core/resource.js';
+import type { CycleStep, JournalInput, WaitRecord } from '../journal-types.js';
+import type { ClaimRecord, OwnerJudge } from '../types.js';
+
+// Deadlock refusal: a wait is refused when it would close a cycle of waits. The graph: a waiting
+// session points at the sessions holding what it waits for; a holder that itself waits (a live
+// waiter) points on. Both backends load the live waits and the holders of every waited resource
+// inside one serialized transaction and decide here, so two waits closing a cycle together cannot
+// both be recorded.
+
+export interface WaitRow {
+  id: number;
+  session_id: string;
+  resources: string;
+  host: string;
+  boot_id: string;
+  pid: number;
+  start_time: string;
+  since: number;
+  seen_at: number;
+}
+
+export function toWait(row: WaitRow): WaitRecord {
+  return {
+    id: Number(row.id),
+    sessionId: row.session_id,
+    resources: JSON.parse(row.resources) as ResourceRef[],
+    owner: { host: row.host, bootId: row.boot_id, pid: Number(row.pid), startTime: row.start_time },
+    since: Number(row.since),
+  };
+}
+
+export function resourcesText(refs: ResourceRef[]): string {
+  return JSON.stringify(refs.map(({ scope, kind, name }) => ({ scope, kind, name })));
+}
+
+/** The waits whose waiting process still runs (another host's: while it rechecked within the lease). */
+export function liveWaits(rows: WaitRow[], judge: OwnerJudge, now: number): WaitRecord[] {
+  const verdicts = judge(
+    rows.map((r) => ({ owner: toWait(r).owner, lastSeenMs: Number(r.seen_at) })),
+    now,
+  );
+  return rows.filter((_, i) => verdicts[i]?.live).map(toWait);
+}
+
+/**
+ * The cycle that `sessionId` waiting for `wanted` would close, or null. `holdersOf` gives the
+ * claims conflicting with a resource (read in the deciding transaction).
+ */
+export function findWaitCycle(
+  sessionId: string,
+  wanted: ResourceRef[],
+  waits: WaitRecord[],
+  holdersOf: (ref: ResourceRef) => ClaimRecord[],
+): CycleStep[] | null {
+  const waitsOf = new Map<string, ResourceRef[]>();
+  for (const w of waits)
+    if (w.sessionId !== sessionId) waitsOf.set(w.sessionId, [...(waitsOf.get(w.sessionId) ?? []), ...w.resources]);
+  const visited = new Set<string>();
+  // Depth-first from the new waiter; the path of steps is the cycle when it comes back.
+  const walk = (session: string, resources: ResourceRef[], path: CycleStep[]): CycleStep[] | null => {
+    for (const resource of resources)
+      for (const held of holdersOf(resource)) {
+        if (held.sessionId === session) continue;
+        const step = { sessionId: session, resource, heldBy: held.sessionId };
+        if (held.sessionId === sessionId) return [...path, step];
+        if (visited.has(held.sessionId)) continue;
+        visited.add(held.sessionId);
+        const next = waitsOf.get(held.sessionId);
+        if (next) {
+          const found = walk(held.sessionId, next, [...path, step]);
+          if (found) return found;
+        }
+      }
+    return null;
+  };
+  return walk(sessionId, wanted, []);
+}
+
+export function describeCycle(cycle: CycleStep[]): string {
+  return cycle.map((s) => `${s.sessionId} waits for ${formatResource(s.resource)} held by ${s.heldBy}`).join(', ');
+}
+
+export function waitEntry(
+  kind: 'claim.wait' | 'claim.cycle',
+  sessionId: string,
+  wanted: ResourceRef[],
+  extra: Record<string, unknown>,
+): JournalInput {
+  return {
+    kind,
+    subject: wanted.map(formatResource).join(' '),
+    session: sessionId,
+    repo: wanted[0]?.scope ?? null,
+    details: extra,
+  };
+}
+
+/** The resources a set of waits and a new request wait for, each once. */
+export function waitedResources(wanted: ResourceRef[], waits: WaitRecord[]): ResourceRef[] {
+  const seen = new Map<string, ResourceRef>();
+  for (const r of [...wanted, ...waits.flatMap((w) => w.resources)])
+    seen.set(`${r.scope}\u0000${r.kind}\u0000${r.name}`, r);
+  return [...seen.values()];
+}
