@@ -9,12 +9,14 @@ export type {
   Lanes,
   LanesClaims,
   LanesGuard,
+  LanesJournal,
   LanesHandoffs,
   LanesPorts,
   LanesSessions,
   LanesSnapshots,
   LanesState,
   SweepOptions,
+  WaitView,
 } from './services/lanes-api.js';
 export { CLEAR } from './services/state.js';
 export type { Json, Mutator } from './services/state.js';
@@ -33,6 +35,14 @@ export type { SweepFlag, SweepItem, SweepReport } from './services/sweep.js';
 export type { LandMode, LandResult } from './services/land.js';
 export type { DoctorReport, Finding, FindingKind } from './services/doctor.js';
 export type { GcItem, GcOptions, GcReport } from './services/gc.js';
+export type {
+  CycleStep,
+  JournalEntry,
+  JournalKind,
+  JournalQuery,
+  WaitRecord,
+} from './store/journal-types.js';
+export { JOURNAL_KINDS } from './store/journal-types.js';
 export type { GuardStatus } from './services/guard.js';
 export type { HookState } from './git/hooks.js';
 export type { Notice } from './services/context.js';

@@ -58,6 +58,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'release claims of this session',
   },
   {
+    name: 'log',
+    hot: false,
+    load: () => import('./commands/log.js'),
+    usage: 'log [--follow] [--since DURATION|SEQ] [--session S] [--ticket T] [--kind K]',
+    summary: 'the decision journal: who claimed, was refused, denied, committed, landed, and when',
+  },
+  {
     name: 'claims',
     hot: false,
     load: () => import('./commands/claims.js'),

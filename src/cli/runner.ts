@@ -84,13 +84,19 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
 /**
  * After an ordinary command (never `hook` or `exec`, which run in every tool call): end a few
  * sessions recorded dead for the grace period (services/gc.ts), bounded so no command pays for
- * the whole pile. Its trouble is never the command's.
+ * the whole pile; and prune journal entries past their retention, a few batches at a time. Its
+ * trouble is never the command's.
  */
 async function reapInBackground(lanes: Lanes): Promise<void> {
   try {
     await lanes.gc({ background: true });
   } catch {
     // a locked store, a git failure: the next command tries again
+  }
+  try {
+    await lanes.journal.prune({ background: true });
+  } catch {
+    // a bad [journal] retention is told by the commands that read the config
   }
 }
 

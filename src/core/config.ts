@@ -1,3 +1,4 @@
+import { parseDuration } from './duration.js';
 import { LanesError } from './errors.js';
 
 /** lanes.toml / ~/.config/lanes/config.toml after validation and merging. */
@@ -7,6 +8,8 @@ export interface LanesConfig {
   snapshot: { onStop: boolean };
   /** `[worktree]`, user config only: what `.worktreeinclude` may copy from outside the repository. */
   worktree: { includeLinksOutside: boolean };
+  /** `[journal]`, user config only: how long decisions are kept (`retention = "30d"`). */
+  journal: { retentionMs: number };
 }
 
 export const DEFAULT_CONFIG: LanesConfig = {
@@ -14,6 +17,7 @@ export const DEFAULT_CONFIG: LanesConfig = {
   env: { templates: {}, strip: [] },
   snapshot: { onStop: false },
   worktree: { includeLinksOutside: false },
+  journal: { retentionMs: 30 * 86_400_000 },
 };
 
 export interface ConfigSource {
@@ -93,6 +97,7 @@ export function validateConfig(
   env: Partial<LanesConfig['env']>;
   snapshot: Partial<LanesConfig['snapshot']>;
   worktree: LanesConfig['worktree'];
+  journal: LanesConfig['journal'];
 }> {
   for (const key of Object.keys(src.data)) {
     if (key === 'store') {
@@ -107,11 +112,12 @@ export function validateConfig(
       storeUrlOf(src);
       continue;
     }
-    if (key === 'worktree' && !options.user)
-      // Copying files from outside the repository is each user's choice, never a repository's.
-      fail(src, 'worktree', undefined, '[worktree] only in the user config (~/.config/lanes/config.toml)');
-    if (!['ports', 'env', 'snapshot', 'worktree'].includes(key))
-      fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot], [worktree] (unknown table)');
+    if ((key === 'worktree' || key === 'journal') && !options.user)
+      // Copying files from outside the repository, and how long the store keeps its journal, are
+      // each user's choice, never a repository's.
+      fail(src, key, undefined, `[${key}] only in the user config (~/.config/lanes/config.toml)`);
+    if (!['ports', 'env', 'snapshot', 'worktree', 'journal'].includes(key))
+      fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot], [worktree], [journal] (unknown table)');
   }
   const out: ReturnType<typeof validateConfig> = {};
   const ports = table(src, 'ports');
@@ -175,6 +181,17 @@ export function validateConfig(
     if (typeof v !== 'boolean') fail(src, 'worktree', k, 'true or false', v);
     out.worktree = { includeLinksOutside: v as boolean };
   }
+  for (const [k, v] of Object.entries(table(src, 'journal'))) {
+    if (k !== 'retention') fail(src, 'journal', k, 'retention (unknown key)');
+    let ms = NaN;
+    try {
+      ms = typeof v === 'string' ? parseDuration(v, 'retention') : NaN;
+    } catch {
+      // told below, with the file and key
+    }
+    if (!(ms >= 3_600_000)) fail(src, 'journal', k, 'a duration of at least 1h, such as "30d" or "90d"', v);
+    out.journal = { retentionMs: ms };
+  }
   return out;
 }
 
@@ -202,6 +219,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.env?.strip) c.env.strip = [...new Set([...c.env.strip, ...p.env.strip])];
     if (p.snapshot?.onStop !== undefined) c.snapshot.onStop = p.snapshot.onStop;
     if (p.worktree) c.worktree = p.worktree;
+    if (p.journal) c.journal = p.journal;
   }
   return c;
 }

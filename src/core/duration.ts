@@ -1,7 +1,7 @@
 import { LanesError } from './errors.js';
 
-const UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
-const ORDER = ['h', 'm', 's', 'ms'];
+const UNITS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+const ORDER = ['d', 'h', 'm', 's', 'ms'];
 /** Longer than anyone waits for a claim; also keeps the sum a safe integer. */
 const MAX_MS = 366 * 24 * 3_600_000;
 
@@ -10,7 +10,7 @@ function usage(flag: string, text: string, why: string, hint = 'write a duration
 }
 
 /**
- * Parses `500ms`, `30s`, `2m`, `1h`, `1m30s`: numbers each with a unit, largest unit first, each
+ * Parses `500ms`, `30s`, `2m`, `1h`, `1m30s`, `30d`: numbers each with a unit, largest unit first, each
  * unit at most once. A bare `30` is refused rather than guessed (seconds? minutes?), and `1h1h`
  * or `30s1m` are refused as likely typos.
  */
@@ -18,7 +18,7 @@ export function parseDuration(text: string, flag = 'duration'): number {
   const trimmed = text.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed))
     throw usage(flag, text, 'no unit', `say the unit: ${trimmed}s, ${trimmed}m or ${trimmed}ms`);
-  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)];
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed)
     throw new LanesError('E_USAGE', `${flag}: cannot read ${JSON.stringify(text)} as a duration`, {
       hint: 'write a duration like 500ms, 30s, 2m, 1h or 1m30s',
@@ -32,7 +32,7 @@ export function parseDuration(text: string, flag = 'duration'): number {
     last = at;
     total += Number(num) * (UNITS[unit ?? ''] ?? 0);
   }
-  if (!(total <= MAX_MS)) throw usage(flag, text, 'a duration too long', 'use at most 366 days (8784h)');
+  if (!(total <= MAX_MS)) throw usage(flag, text, 'a duration too long', 'use at most 366 days (366d)');
   return Math.round(total);
 }
 

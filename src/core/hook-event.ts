@@ -51,6 +51,8 @@ export interface HookDecision {
   context: string | null;
   /** One line for the person watching (stderr or the agent's system message). */
   notice: string | null;
+  /** The sessions a deny or warning is about (for the journal; adapters do not send it). */
+  holders?: string[];
 }
 
 export const ALLOW: HookDecision = { permission: 'allow', reason: null, context: null, notice: null };

@@ -6,6 +6,8 @@ import type { ResourceRef } from '../core/resource.js';
 import type { ClaimRecord, Grant, SessionRecord } from '../store/types.js';
 import type { LanesContext } from './context.js';
 import { describeHolder, describeSession } from './describe.js';
+import { ClaimWaiter } from './claim-wait.js';
+import { repoOfScope } from '../store/shared/journal-entries.js';
 import { waitFor } from './wait.js';
 import type { WaitOptions } from './wait.js';
 
@@ -70,6 +72,22 @@ export class ClaimService {
     const id = this.ctx.sessionIdFor(options.session);
     const refs = await this.parse(texts, options.scope);
     const what = refs.map(formatResource).join(', ');
+    const waiter = options.wait ? new ClaimWaiter(this.ctx, id, refs) : null;
+    try {
+      return await this.attempts(id, refs, texts, what, waiter, options);
+    } finally {
+      await waiter?.end();
+    }
+  }
+
+  private attempts(
+    id: string,
+    refs: ResourceRef[],
+    texts: string[],
+    what: string,
+    waiter: ClaimWaiter | null,
+    options: ClaimOptions,
+  ): Promise<Grant[]> {
     return waitFor(
       what,
       async () => {
@@ -96,7 +114,20 @@ export class ClaimService {
               `${formatResource(b.wanted)}${b.held.name !== b.wanted.name ? ` overlaps ${formatResource(b.held)}, which is` : ' is'} held by ${describeSession(b.holder, b.held.sessionId)}, ${b.holder ? describeHolder(b.holder.owner, b.held.acquiredAt, now) : ''}`,
           )
           .join('; ');
-        if (!options.wait) {
+        if (!waiter) {
+          await this.ctx.journal.record({
+            kind: 'claim.refuse',
+            subject: refs.map(formatResource).join(' '),
+            session: id,
+            repo: repoOfScope(refs[0]?.scope),
+            details: {
+              heldBy: result.blockers.map((b) => ({
+                resource: formatResource(b.held),
+                session: b.held.sessionId,
+                token: b.held.token,
+              })),
+            },
+          });
           throw new LanesError('E_CLAIM_HELD', reason, {
             hint: `coordinate with the holder (it can run \`lanes release ${formatResource(result.blockers[0]?.held ?? refs[0]!)}\`), wait with \`lanes claim --wait ${texts.join(' ')}\`, or work on something else; nothing was claimed`,
             details: {
@@ -109,6 +140,7 @@ export class ClaimService {
             },
           });
         }
+        await waiter.refused();
         return { done: false, blockedBy: () => reason };
       },
       this.ctx.notice,
@@ -181,6 +213,10 @@ export class ClaimService {
     );
     if (hit.length === 0) return [];
     return (await this.withHolders(hit)).filter((h) => h.state === 'live');
+  }
+
+  holders(claims: ClaimRecord[]): Promise<ClaimHolder[]> {
+    return this.withHolders(claims);
   }
 
   private async withHolders(claims: ClaimRecord[]): Promise<ClaimHolder[]> {

@@ -1,3 +1,4 @@
+import { JournalService } from './journal.js';
 import { LanesError } from '../core/errors.js';
 import { assertSessionId } from '../core/ids.js';
 import { judgeOwners } from '../core/liveness.js';
@@ -36,6 +37,8 @@ export class LanesContext {
   readonly host = hostId();
   readonly bootId = bootId();
   readonly judge: OwnerJudge;
+  /** Where services record the decisions they make outside the store (journal.ts). */
+  readonly journal: JournalService = new JournalService(this);
   private repoPromise: Promise<RepoInfo | null> | undefined;
   private selfIdentity: OwnerIdentity | undefined;
 

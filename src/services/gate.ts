@@ -38,6 +38,8 @@ export async function acquireGate(
   // read of process facts (and, for other hosts, the store's clock) each time; 50 ms of trust keeps a
   // SIGKILLed holder's gate free again within one tick of that.
   let trusted = { token: -1, until: 0 };
+  const started = Date.now();
+  let lastHolder: GateRecord | null = null;
   const attempt = await waitFor(
     what,
     async () => {
@@ -45,6 +47,7 @@ export async function acquireGate(
       // lock over and over while the gate is busy.
       const seen = tries++ === 0 ? null : await ctx.store.peekGate(name);
       if (seen) {
+        lastHolder = seen;
         const local = seen.owner.host === ctx.host;
         if (seen.token === trusted.token && Date.now() < trusted.until)
           return { done: false, blockedBy: () => blockedBy(seen) };
@@ -56,12 +59,23 @@ export async function acquireGate(
       }
       const got = await ctx.store.tryAcquireGate(name, holder, ctx.gateLeaseMs, ctx.judge, stateOf);
       if (got.acquired) return { done: true, value: got };
+      lastHolder = got.holder;
       return { done: false, blockedBy: () => blockedBy(got.holder) };
     },
     ctx.notice,
     options,
     'short',
   );
+
+  // A wait past a second is a decision worth seeing later (who waited on whom, and how long).
+  const waited = Date.now() - started;
+  if (waited > 1000)
+    await ctx.journal.record({
+      kind: 'gate.wait',
+      subject: name,
+      session: ctx.sessionId,
+      details: { waitedMs: waited, heldBy: (lastHolder as GateRecord | null)?.sessionId ?? null, what },
+    });
 
   // Renew the lease while the caller works, for holders judged by lease (other hosts, team mode).
   const renew = setInterval(

@@ -70,6 +70,8 @@ export interface LanesClaims {
   check(resource: string, options?: { scope?: 'repo' }): Promise<{ ref: ResourceRef; holders: ClaimHolder[] }>;
   /** Passes only while `token` is the current grant of the resource (else E_FENCED, exit 4). */
   assertFenced(resource: string | ResourceRef, token: number): Promise<void>;
+  /** Sessions waiting for resources now (`claim --wait`), with who holds them (every host's). */
+  waits(): Promise<WaitView[]>;
 }
 
 export interface LanesState {
@@ -143,8 +145,12 @@ export interface LanesJournal {
     onEntries: (entries: JournalEntry[]) => void | Promise<void>,
     options: { signal: AbortSignal; pollMs?: number },
   ): Promise<void>;
-  /** Deletes entries older than the retention ([journal] retention in the config, default 30 days), in small batches. */
-  prune(options?: { olderThanMs?: number }): Promise<number>;
+  /**
+   * Deletes entries older than the retention ([journal] retention in the user config, default 30
+   * days), in small batches (each a short transaction, so writers never wait long). `background`:
+   * what ordinary commands do after their work: one read when nothing is due, else a few batches.
+   */
+  prune(options?: { olderThanMs?: number; background?: boolean }): Promise<number>;
 }
 
 /** A session waiting for resources, and who holds them now. */
@@ -174,6 +180,8 @@ export interface Lanes {
   readonly snapshots: LanesSnapshots;
   readonly ports: LanesPorts;
   readonly guard: LanesGuard;
+  /** The decision journal: every claim, refusal, deny, commit, snapshot, land … in commit order. */
+  readonly journal: LanesJournal;
   /** A new worktree + branch lanes/<slug> for a session (lanes start --worktree). */
   createWorktree(options: {
     ticket?: string | null;

@@ -1,6 +1,8 @@
 // openLanes(): builds the one object through which every behaviour is reached (lanes-api.ts).
 // The services below it are wired here and nowhere else.
 import { LanesError } from '../core/errors.js';
+import { formatResource } from '../core/resource.js';
+import type { JournalInput } from '../store/journal-types.js';
 import { openStore } from '../store/open.js';
 import { ClaimService } from './claims.js';
 import { loadConfig, resolveStore } from './config.js';
@@ -70,6 +72,32 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const known = async (id: string): Promise<void> => {
     if (!(await sessions.find(id))) throw unknownSession(id, store.info.location);
   };
+  // Who a journal entry of this object's decisions names: its session, repository and ticket.
+  const who = async () => {
+    const repo = await ctx.repo().catch(() => null);
+    const ticket = ctx.sessionId ? ((await store.getSession(ctx.sessionId).catch(() => null))?.ticket ?? null) : null;
+    return { session: ctx.sessionId, repo: repo ? ctx.repoId(repo) : null, ticket };
+  };
+  const records = () => import('./journal-records.js');
+  // A refusal that protects someone's work (a stale token, a handoff of the wrong writer) is a
+  // decision too: recorded, then thrown as before.
+  const refusal = async <T>(
+    run: Promise<T>,
+    codes: string[],
+    entry: (e: LanesError) => Omit<JournalInput, 'details'>,
+  ): Promise<T> => {
+    try {
+      return await run;
+    } catch (e) {
+      if (e instanceof LanesError && codes.includes(e.code))
+        await ctx.journal.record({
+          session: ctx.sessionId,
+          ...entry(e),
+          details: { code: e.code, message: e.message, ...(e.details ?? {}) },
+        });
+      throw e;
+    }
+  };
   let lastBeat = -Infinity;
   const heartbeat = async (): Promise<boolean> => {
     const ok = await sessions.heartbeat();
@@ -115,7 +143,18 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       release: (resources, o) => claims.release(resources, o),
       list: (o) => claims.list(o),
       check: (resource, o) => claims.check(resource, o),
-      assertFenced: (resource, token) => claims.assertFenced(resource, token),
+      assertFenced: (resource, token) =>
+        refusal(claims.assertFenced(resource, token), ['E_FENCED'], () => ({
+          kind: 'fence.refuse',
+          subject: typeof resource === 'string' ? resource : formatResource(resource),
+        })),
+      waits: async () => (await import('./waits-view.js')).waitsView(ctx, claims),
+    },
+    journal: {
+      list: (q) => ctx.journal.list(q),
+      follow: (q, on, o) => ctx.journal.follow(q, on, o),
+      prune: async (o = {}) =>
+        ctx.journal.prune(o.olderThanMs ?? (await loadConfig(ctx)).journal.retentionMs, o.background ? 4 : Infinity),
     },
     state: {
       get: async (id) => (await known(id), state.get(id)),
@@ -123,12 +162,18 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       mutate: (id, fn, o) => state.mutate(id, fn, o),
       setKey: (id, key, value, o) => state.setKey(id, key, value, o),
       clearKey: (id, key, o) => state.clearKey(id, key, o),
-      clear: (id, o) => state.clear(id, o),
+      clear: (id, o) =>
+        refusal(state.clear(id, o), ['E_CLEAR_IN_MUTATE'], () => ({ kind: 'state.refuse', subject: id, session: id })),
       clearIf: (id, predicate, o) => state.clearIf(id, predicate, o),
     },
     handoffs: {
       put: (name, payload, o) => handoffs.put(name, payload, o),
-      get: (name, o) => handoffs.get(name, o),
+      get: (name, o) =>
+        refusal(handoffs.get(name, o), ['E_WRONG_OWNER', 'E_INTEGRITY'], () => ({
+          kind: 'handoff.refuse',
+          subject: name,
+          session: o?.session ?? ctx.sessionId,
+        })),
       path: (name, o) => handoffs.path(name, o),
       putAt: (dir, name, payload, id) => handoffs.putAt(dir, name, payload, id),
       getAt: (dir, name, id) => handoffs.getAt(dir, name, id),
@@ -141,10 +186,17 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
             'E_USAGE',
             `session ${s.id} has no worktree (it was not started inside a git repository)`,
           );
-        return snapshots.snapshot(s.worktree, s.id, o.why ?? 'lanes snapshot');
+        const r = await snapshots.snapshot(s.worktree, s.id, o.why ?? 'lanes snapshot');
+        const e = (await records()).snapshotEntry({ ...(await who()), ticket: s.ticket }, r, o.why ?? 'lanes snapshot');
+        if (e) await ctx.journal.record(e);
+        return r;
       },
       list: (id) => snapshots.list(id),
-      restore: (name, into) => snapshots.restore(name, into),
+      restore: async (name, into) => {
+        const r = await snapshots.restore(name, into);
+        await ctx.journal.record((await records()).restoreEntry(await who(), r.snapshot, r.path, r.branch));
+        return r;
+      },
     },
     ports: {
       lease: async (name, o = {}) => {
@@ -161,11 +213,36 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       checkCommit: async () => (await guard()).checkCommit(),
     },
     createWorktree: async (o) => (await import('./worktrees.js')).createSessionWorktree(ctx, o),
-    commit: async (paths, message) => (await import('./commit.js')).commitNamedPaths(ctx, claims, paths, message),
-    sweep: async (o) => (await import('./sweep.js')).sweep(ctx, snapshots, o),
-    conflicts: async (o) => (await import('./conflicts.js')).findConflicts(ctx, o),
-    land: async (o) => (await import('./land.js')).land(ctx, claims, o),
-    adopt: async (id) => (await import('./land.js')).adopt(ctx, claims, id),
+    commit: async (paths, message) => {
+      const r = await (await import('./commit.js')).commitNamedPaths(ctx, claims, paths, message);
+      await ctx.journal.record((await records()).commitEntry(await who(), r));
+      return r;
+    },
+    sweep: async (o) => {
+      const r = await (await import('./sweep.js')).sweep(ctx, snapshots, o);
+      await ctx.journal.record((await records()).sweepEntries(await who(), r));
+      return r;
+    },
+    conflicts: async (o) => {
+      const r = await (await import('./conflicts.js')).findConflicts(ctx, o);
+      const e = (await records()).conflictsEntry(await who(), r);
+      if (e) await ctx.journal.record(e);
+      return r;
+    },
+    land: async (o) => {
+      const r = await refusal((async () => (await import('./land.js')).land(ctx, claims, o))(), ['E_FENCED'], () => ({
+        kind: 'fence.refuse',
+        subject: 'land',
+      }));
+      await ctx.journal.record((await records()).landEntry(await who(), r));
+      return r;
+    },
+    adopt: async (id) => {
+      const r = await (await import('./land.js')).adopt(ctx, claims, id);
+      const tokens = r.grants.map((g) => g.token);
+      await ctx.journal.record((await records()).adoptEntry(await who(), id, r.worktree, tokens));
+      return r;
+    },
     environment: async (o = {}) => {
       const session = await sessions.resolve(o.session);
       const { sessionEnvironment } = await import('./runtime-env.js');
@@ -178,9 +255,20 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       );
       return { ...environment, session };
     },
-    doctor: async (o = {}) => (await import('./doctor.js')).doctor(ctx, { state, end }, o),
+    doctor: async (o = {}) => {
+      const r = await (await import('./doctor.js')).doctor(ctx, { state, end }, o);
+      await ctx.journal.record((await records()).doctorEntries(await who(), r));
+      return r;
+    },
     gc: async (o = {}) => (await import('./gc.js')).gc(ctx, { state, end }, o),
-    hook: async (event) => (await import('./hooks/policy.js')).decide(hooks(), event),
+    hook: async (event) => {
+      const decision = await (await import('./hooks/policy.js')).decide(hooks(), event);
+      // Only a deny or a warning is a decision to record (an allow writes nothing: the hot path).
+      const e =
+        decision.permission === 'deny' || decision.context ? (await records()).hookEntry(event, decision) : null;
+      if (e) await ctx.journal.record(e);
+      return decision;
+    },
     heartbeat,
     close: async (o = {}) => {
       // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,

@@ -51,6 +51,7 @@ export function configMerged(files: Data[]): LanesConfig {
     env: { templates: {}, strip: [] },
     snapshot: { onStop: false },
     worktree: { includeLinksOutside: false },
+    journal: { retentionMs: 30 * 86_400_000 },
   };
   const templates = new Map<string, string>();
   for (const f of files) {

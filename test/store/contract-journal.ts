@@ -52,7 +52,8 @@ export function journalContract(store: () => Store, another: () => Promise<Store
     assert.equal(takeover.details['oldHolder'], 'dead');
     assert.equal(takeover.details['oldToken'], g?.token);
     assert.equal(takeover.details['token'], (g?.token ?? 0) + 1);
-    assert.equal(takeover.repo, REPO);
+    assert.equal(takeover.repo, '/r/.git', 'the repository as sessions name it');
+    assert.equal(entries[0]!.repo, '/r/.git');
     assert.equal(entries[4]!.ticket, 'SEAT-1');
     assert.equal(entries[7]!.details['reason'], 'finished');
     assert.deepEqual(

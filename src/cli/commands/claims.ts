@@ -13,15 +13,49 @@ export const command: CommandSpec = {
   async run(args, io) {
     const lanes = await io.lanes();
     const claims = await lanes.claims.list({ all: args.values['all'] === true });
+    const waits = await lanes.claims.waits();
     if (io.json) {
-      printJson(io.stdout, claims);
+      // Each claim with the sessions waiting for it (the array's shape is unchanged otherwise).
+      printJson(
+        io.stdout,
+        claims.map((c) => ({
+          ...c,
+          waiters: waits
+            .filter((w) =>
+              w.heldBy.some(
+                (h) =>
+                  h.claim.scope === c.claim.scope && h.claim.kind === c.claim.kind && h.claim.name === c.claim.name,
+              ),
+            )
+            .map((w) => ({
+              session: w.wait.sessionId,
+              since: w.wait.since,
+              live: w.live,
+              waitsFor: w.wait.resources.map(formatResource),
+            })),
+        })),
+      );
       return EXIT.ok;
     }
-    if (claims.length === 0) {
+    if (claims.length === 0 && waits.length === 0) {
       io.stdout('no claims\n');
       return EXIT.ok;
     }
     const now = await lanes.now();
+    if (waits.length > 0)
+      io.stdout(
+        table(
+          ['WAITING SESSION', 'WAITS FOR', 'HELD BY', 'SINCE', 'STATE'],
+          waits.map((w) => [
+            w.wait.sessionId,
+            w.wait.resources.map(formatResource).join(' '),
+            [...new Set(w.heldBy.map((h) => h.claim.sessionId))].join(' ') || '(free now)',
+            formatAge(now - w.wait.since),
+            w.live ? stateColor('live') : stateColor('dead'),
+          ]),
+        ) + '\n',
+      );
+    if (claims.length === 0) return EXIT.ok;
     io.stdout(
       table(
         ['RESOURCE', 'TOKEN', 'SESSION', 'STATE', 'TICKET', 'SINCE', 'SCOPE'],

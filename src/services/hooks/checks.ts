@@ -69,6 +69,7 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
         `or wait for the claim: \`lanes claim path:${holder?.name ?? ''} --wait\` (then edit). \`lanes claims\` lists who holds what.`,
       context: null,
       notice: `denied edit of ${blocked.map((b) => b.target.rel).join(', ')}: claimed by ${holder?.sessionId ?? '?'}`,
+      holders: [...new Set(blocked.map((b) => b.claim.sessionId))],
     };
   }
   return earlyWarning(ctx, targets, others);
@@ -95,6 +96,7 @@ async function earlyWarning(
   others: Map<string, SessionRecord>,
 ): Promise<HookDecision> {
   const warnings: string[] = [];
+  const holders: string[] = [];
   const sameRepo = [...others.values()].filter((s) => targets.some((t) => ctx.repoId(t.repo) === s.repo));
   const touchedBy = await touchedOfSessions(
     ctx,
@@ -104,14 +106,17 @@ async function earlyWarning(
     const mine = targets.filter((t) => ctx.repoId(t.repo) === s.repo);
     const touched = new Set(touchedBy.get(s.id) ?? []);
     const hits = mine.filter((t) => touched.has(t.rel)).map((t) => t.rel);
-    if (hits.length > 0)
+    if (hits.length > 0) {
       warnings.push(`${hits.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
+      holders.push(s.id);
+    }
   }
   if (warnings.length === 0) return ALLOW;
   return {
     ...ALLOW,
     context: `lanes early conflict warning: ${warnings.join('; ')}. Editing the same lines will conflict when both land; coordinate with that session (\`lanes conflicts\` shows the overlap), or claim the path first (\`lanes claim path:…\`).`,
     notice: `warning: ${warnings.join('; ')}`,
+    holders,
   };
 }
 
@@ -148,6 +153,7 @@ export async function checkShell(ctx: HookContext, self: string, cwd: string, co
         `it could sweep up, commit or discard that session's staged or unsaved work. Instead, ${ALTERNATIVE[r.verb] ?? ALTERNATIVE['commit']}; ` +
         'or move to a worktree of your own with `lanes start --worktree`.',
       context: null,
+      holders: sharing.map((s) => s.id),
       notice: `denied \`git ${r.verb}\` in ${repo.worktreeRoot}: shared with ${sharing.map((s) => s.id).join(', ')}`,
     };
   }

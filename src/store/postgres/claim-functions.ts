@@ -10,7 +10,8 @@ function grantJournal(s: string): string {
   return `
     PERFORM pg_advisory_xact_lock(hashtextextended('${journalLockKey(s)}', 0));
     INSERT INTO ${s}.journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
-      SELECT nextval('${s}.journal_seq'), v_now, p_session, p_scopes[i],
+      SELECT nextval('${s}.journal_seq'), v_now, p_session,
+        CASE WHEN starts_with(p_scopes[i], 'repo:') THEN substr(p_scopes[i], 6) END,
         coalesce(v_me.ticket, CASE WHEN p_kinds[i] = 'ticket' THEN p_names[i] END), p_host, 'claim.grant',
         p_kinds[i] || ':' || p_names[i], jsonb_build_object('token', v_tokens[i])
       FROM generate_subscripts(p_names, 1) AS i ORDER BY i;`;
@@ -83,7 +84,8 @@ export function claimFunctions(s: string, journal: boolean): string {
       -- Last, after the claims' row locks: the journal's lock (journal.ts).
       PERFORM pg_advisory_xact_lock(hashtextextended('${journalLockKey(s)}', 0));
       INSERT INTO ${s}.journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
-        SELECT nextval('${s}.journal_seq'), ${PG_NOW}, p_session, x.scope,
+        SELECT nextval('${s}.journal_seq'), ${PG_NOW}, p_session,
+          CASE WHEN starts_with(x.scope, 'repo:') THEN substr(x.scope, 6) END,
           (SELECT ticket FROM ${s}.sessions WHERE id = p_session), p_host, 'claim.release', x.kind || ':' || x.name,
           jsonb_build_object('token', x.token)
         FROM unnest(v_rows) WITH ORDINALITY AS x ORDER BY x.ordinality;

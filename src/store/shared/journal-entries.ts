@@ -20,6 +20,11 @@ export interface JournalRow {
   details: string | Record<string, unknown>;
 }
 
+/** The repository of a claim scope (`repo:<id>`), as sessions name it; null for a machine scope. */
+export function repoOfScope(scope: string | undefined): string | null {
+  return scope?.startsWith('repo:') ? scope.slice(5) : null;
+}
+
 export function toEntry(row: JournalRow): JournalEntry {
   return {
     seq: Number(row.seq),
@@ -68,7 +73,7 @@ export function sessionEnded(s: SessionRecord, reason: string, released: ClaimRe
 
 export function granted(me: SessionRecord | null, sessionId: string, grant: Grant): JournalInput {
   const ticket = me?.ticket ?? (grant.ref.kind === 'ticket' ? grant.ref.name : null);
-  const base = { subject: formatResource(grant.ref), session: sessionId, repo: grant.ref.scope, ticket };
+  const base = { subject: formatResource(grant.ref), session: sessionId, repo: repoOfScope(grant.ref.scope), ticket };
   if (!grant.takenOver) return { ...base, kind: 'claim.grant', details: { token: grant.token } };
   const old = grant.takenOver.claim;
   return {
@@ -89,7 +94,7 @@ export function released(sessionId: string, ticket: string | null, claim: ClaimR
     kind: 'claim.release',
     subject: formatResource(claim),
     session: sessionId,
-    repo: claim.scope,
+    repo: repoOfScope(claim.scope),
     ticket,
     details: { token: claim.token },
   };

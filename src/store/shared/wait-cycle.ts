@@ -1,6 +1,7 @@
 import { formatResource } from '../../core/resource.js';
 import type { ResourceRef } from '../../core/resource.js';
 import type { CycleStep, JournalInput, WaitRecord } from '../journal-types.js';
+import { repoOfScope } from './journal-entries.js';
 import type { ClaimRecord, OwnerJudge } from '../types.js';
 
 // Deadlock refusal: a wait is refused when it would close a cycle of waits. The graph: a waiting
@@ -92,7 +93,7 @@ export function waitEntry(
     kind,
     subject: wanted.map(formatResource).join(' '),
     session: sessionId,
-    repo: wanted[0]?.scope ?? null,
+    repo: repoOfScope(wanted[0]?.scope),
     details: extra,
   };
 }
