@@ -120,6 +120,7 @@ export class ClaimService {
             subject: refs.map(formatResource).join(' '),
             session: id,
             repo: repoOfScope(refs[0]?.scope),
+            ticket: (await this.ctx.store.getSession(id))?.ticket ?? null,
             details: {
               heldBy: result.blockers.map((b) => ({
                 resource: formatResource(b.held),
