@@ -35,13 +35,7 @@ export type { SweepFlag, SweepItem, SweepReport } from './services/sweep.js';
 export type { LandMode, LandResult } from './services/land.js';
 export type { DoctorReport, Finding, FindingKind } from './services/doctor.js';
 export type { GcItem, GcOptions, GcReport } from './services/gc.js';
-export type {
-  CycleStep,
-  JournalEntry,
-  JournalKind,
-  JournalQuery,
-  WaitRecord,
-} from './store/journal-types.js';
+export type { CycleStep, JournalEntry, JournalKind, JournalQuery, WaitRecord } from './store/journal-types.js';
 export { JOURNAL_KINDS } from './store/journal-types.js';
 export type { GuardStatus } from './services/guard.js';
 export type { HookState } from './git/hooks.js';
