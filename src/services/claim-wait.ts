@@ -7,6 +7,12 @@ import type { LanesContext } from './context.js';
 
 /** How often a waiter re-checks its wait for a cycle closed since (holders change while it waits). */
 const RECHECK_MS = 500;
+/**
+ * A wait is recorded once it has lasted this long: most waits end within milliseconds (a holder
+ * releasing), and recording each would cost two store writes per contended claim. A deadlock is
+ * still refused within this bound, not "at once" to the millisecond.
+ */
+const RECORD_AFTER_MS = 200;
 
 /**
  * A `claim --wait` made visible: recorded in the store while it waits (who, for what, since when),
@@ -15,6 +21,7 @@ const RECHECK_MS = 500;
 export class ClaimWaiter {
   private wait: WaitRecord | null = null;
   private checkedAt = 0;
+  private firstRefusal = 0;
 
   constructor(
     private readonly ctx: LanesContext,
@@ -24,6 +31,8 @@ export class ClaimWaiter {
 
   /** Called after each refusal while waiting. */
   async refused(): Promise<void> {
+    this.firstRefusal ||= Date.now();
+    if (!this.wait && Date.now() - this.firstRefusal < RECORD_AFTER_MS) return;
     if (!this.wait) {
       const r = await this.ctx.store.registerWait(this.sessionId, this.refs, this.ctx.self(), this.ctx.judge);
       if (!r.ok) throw deadlock(this.sessionId, this.refs, r.cycle);

@@ -1,5 +1,5 @@
 import { LanesError } from '../core/errors.js';
-import type { JournalEntry, JournalInput, JournalQuery } from '../store/journal-types.js';
+import type { FollowCursor, JournalEntry, JournalInput, JournalQuery } from '../store/journal-types.js';
 import { expandKinds } from '../store/shared/journal-entries.js';
 import type { LanesContext } from './context.js';
 
@@ -32,8 +32,9 @@ export class JournalService {
   }
 
   /**
-   * Polls by sequence number (the truth on both stores: entries are numbered in commit order), so a
-   * follower that resumes after the last number it saw misses and repeats nothing.
+   * Polls by sequence number (the truth on both stores), through the store's followJournal, which
+   * waits out numbers still being committed on PostgreSQL: a follower that resumes after the last
+   * number it saw misses and repeats nothing. Without afterSeq it starts at the newest entry now.
    */
   async follow(
     query: JournalQuery,
@@ -41,19 +42,15 @@ export class JournalService {
     options: { signal: AbortSignal; pollMs?: number },
   ): Promise<void> {
     const q = checked(query);
-    let after = q.afterSeq ?? (await this.ctx.store.lastJournalSeq());
+    let cursor: FollowCursor = { afterSeq: q.afterSeq ?? (await this.ctx.store.lastJournalSeq()) };
     const pollMs = options.pollMs ?? FOLLOW_POLL_MS;
-    const filtered = q.session !== undefined || q.ticket !== undefined || q.kinds !== undefined || q.repo !== undefined;
     while (!options.signal.aborted) {
-      // A filtered follower learns the head BEFORE reading, so when nothing matched it may skip to
-      // it: every entry up to the head was committed before the read, and so was seen by it.
-      const head = filtered ? await this.ctx.store.lastJournalSeq() : 0;
-      const batch = await this.ctx.store.readJournal({ ...q, afterSeq: after, order: 'asc', limit: 1000 });
-      if (batch.length > 0) {
-        after = batch[batch.length - 1]!.seq;
-        await onEntries(batch);
-        if (batch.length === 1000) continue;
-      } else if (filtered) after = Math.max(after, head);
+      const before = cursor.afterSeq;
+      const next = await this.ctx.store.followJournal(q, cursor);
+      cursor = next.cursor;
+      if (next.entries.length > 0) await onEntries(next.entries);
+      // A full read (1000 entries behind) goes on at once; otherwise wait for new ones.
+      if (cursor.afterSeq - before >= 1000) continue;
       await sleep(pollMs, options.signal);
     }
   }

@@ -75,6 +75,11 @@ export interface JournalQuery {
   order?: 'asc' | 'desc';
 }
 
+/** Where a follower is: after this sequence number. */
+export interface FollowCursor {
+  afterSeq: number;
+}
+
 /** A session waiting for resources (`lanes claim --wait`), recorded while it waits. */
 export interface WaitRecord {
   id: number;
@@ -98,6 +103,12 @@ export interface JournalStore {
   /** Appends entries in one transaction; returns their sequence numbers. */
   appendJournal(entries: JournalInput[]): Promise<number[]>;
   readJournal(query: JournalQuery): Promise<JournalEntry[]>;
+  /**
+   * The next entries for a follower after `cursor` (at most 1000 read), in order, filtered by the
+   * query (its afterSeq and order ignored): never one twice, never one skipped (numbers are in
+   * commit order: shared/journal-follow.ts).
+   */
+  followJournal(query: JournalQuery, cursor: FollowCursor): Promise<{ entries: JournalEntry[]; cursor: FollowCursor }>;
   /** The highest sequence number written (0 when none). */
   lastJournalSeq(): Promise<number>;
   /** Deletes at most `batch` entries older than `before` (store clock); the count deleted. */

@@ -3,7 +3,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceRef } from '../../src/core/resource.js';
-import type { JournalEntry } from '../../src/store/journal-types.js';
+import type { FollowCursor, JournalEntry } from '../../src/store/journal-types.js';
 import type { Store } from '../../src/store/types.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
@@ -111,17 +111,18 @@ export function journalContract(store: () => Store, another: () => Promise<Store
       const seen: number[] = [];
       let done = false;
       const follower = (async () => {
-        let after = start;
+        let cursor: FollowCursor = { afterSeq: start };
         for (;;) {
           const finished = done;
-          const batch = await store().readJournal({ afterSeq: after, limit: 50 });
-          for (const e of batch) {
-            assert.ok(e.seq > after, 'in order, no repeats');
+          const before = cursor.afterSeq;
+          const next = await store().followJournal({ kinds: ['commit'] }, cursor);
+          for (const e of next.entries) {
+            assert.ok(e.seq > before && (seen.length === 0 || e.seq > seen[seen.length - 1]!), 'in order, no repeats');
             seen.push(e.seq);
-            after = e.seq;
           }
-          if (finished && batch.length === 0) return;
-          if (batch.length === 0) await new Promise((r) => setImmediate(r));
+          cursor = next.cursor;
+          if (finished && cursor.afterSeq === before) return;
+          if (next.entries.length === 0) await new Promise((r) => setImmediate(r));
         }
       })();
       const written = (

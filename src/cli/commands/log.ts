@@ -64,20 +64,26 @@ export const command: CommandSpec = {
     const print = (entries: JournalEntry[]) => {
       for (const e of entries) io.stdout(io.json ? JSON.stringify(e) + '\n' : formatEntry(e));
     };
-    // The first page: from --since, else the newest entries (read newest first, shown oldest first).
-    const first =
+    if (v['follow'] === true) {
+      // Everything comes through the follower, the first page too, from just before it: entries
+      // still being committed below the newest (a team store) are then shown, not skipped.
+      let afterSeq = query.afterSeq;
+      if (afterSeq === undefined) {
+        const first =
+          query.since !== undefined
+            ? await lanes.journal.list({ ...query, limit: 1 })
+            : (await lanes.journal.list({ ...query, order: 'desc', limit: limit ?? DEFAULT_LAST })).reverse();
+        afterSeq = first.length ? first[0]!.seq - 1 : 0;
+      }
+      await lanes.journal.follow({ ...query, afterSeq }, print, { signal: io.signal });
+      return EXIT.ok;
+    }
+    const entries =
       since !== undefined
         ? await lanes.journal.list({ ...query, limit: limit ?? 100_000 })
         : (await lanes.journal.list({ ...query, order: 'desc', limit: limit ?? DEFAULT_LAST })).reverse();
-    print(first);
-    if (v['follow'] !== true) {
-      if (first.length === 0 && !io.json) io.stderr('no journal entries match\n');
-      return EXIT.ok;
-    }
-    // Resume after the last entry printed; with none, from the start of what the query allows (an
-    // entry that matches now was not there when the first page was read, so none is missed).
-    const after = first.length ? first[first.length - 1]!.seq : (query.afterSeq ?? 0);
-    await lanes.journal.follow({ ...query, afterSeq: after }, print, { signal: io.signal });
+    print(entries);
+    if (entries.length === 0 && !io.json) io.stderr('no journal entries match\n');
     return EXIT.ok;
   },
 };

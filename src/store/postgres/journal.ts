@@ -3,6 +3,7 @@ import type { PgConn, Q } from './conn.js';
 import { journalLockKey } from './journal-lock.js';
 import { DEFAULT_JOURNAL_LIMIT, journalWhere, toEntry } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
+import { settle } from '../shared/journal-follow.js';
 import type { JournalInput, JournalStore } from '../journal-types.js';
 
 /**
@@ -10,7 +11,10 @@ import type { JournalInput, JournalStore } from '../journal-types.js';
  * entries in the order they were written, not committed: a follower reading "after seq N" could
  * then miss a smaller number committed later. Writers take one advisory lock, held until their
  * commit is visible, so numbers are handed out in commit order (the lock is taken after every
- * other lock of the transaction, so it adds no deadlock).
+ * other lock of the transaction, so it adds no deadlock). Its price: journaled commits take turns
+ * on the server's disk flush (bench/RESULTS.md). A lock-free numbering whose followers wait out
+ * gaps by snapshot was tried and fails: a running transaction whose id is at or above the
+ * snapshot's xmax is not listed in it, so a gap can look settled while its writer still runs.
  */
 export async function appendPgJournal(conn: PgConn, q: Q, now: number, entries: JournalInput[]): Promise<number[]> {
   if (entries.length === 0) return [];
@@ -51,6 +55,14 @@ export function pgJournal(conn: PgConn): JournalStore {
         args,
       );
       return rows.map(toEntry);
+    },
+
+    async followJournal(query, cursor) {
+      const rows = await conn.query<JournalRow>(
+        `SELECT * FROM ${conn.t('journal')} WHERE seq > $1 ORDER BY seq LIMIT 1000`,
+        [cursor.afterSeq],
+      );
+      return settle(rows.map(toEntry), cursor, query);
     },
 
     async lastJournalSeq() {

@@ -60,8 +60,6 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
     session_id TEXT, repo TEXT, ticket TEXT, host TEXT NOT NULL,
     kind TEXT NOT NULL, subject TEXT NOT NULL, details JSONB NOT NULL);
   CREATE INDEX journal_by_at ON ${s}.journal (at);
-  CREATE INDEX journal_by_session ON ${s}.journal (session_id, seq);
-  CREATE INDEX journal_by_ticket ON ${s}.journal (ticket, seq);
   CREATE TABLE ${s}.waits (id BIGSERIAL PRIMARY KEY, session_id TEXT NOT NULL, resources TEXT NOT NULL,
     host TEXT NOT NULL, boot_id TEXT NOT NULL, pid INTEGER NOT NULL, start_time TEXT NOT NULL,
     since BIGINT NOT NULL, seen_at BIGINT NOT NULL);

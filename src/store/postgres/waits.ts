@@ -3,9 +3,8 @@ import { conflictingRowsPg } from './claim-reads.js';
 import type { PgConn, Q } from './conn.js';
 import { appendPgJournal } from './journal.js';
 import {
+  cycleAmongLive,
   describeCycle,
-  findWaitCycle,
-  liveWaits,
   resourcesText,
   toWait,
   waitEntry,
@@ -31,14 +30,15 @@ async function cycleIn(
 ): Promise<CycleStep[] | null> {
   await q(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`lanes:waits:${conn.target.schema}`]);
   const rows = (await q<WaitRow>(`SELECT * FROM ${conn.t('waits')}`)).filter((r) => Number(r.id) !== exceptId);
-  const waits = liveWaits(rows, judge, now);
   const holders = new Map<string, ClaimRecord[]>();
-  for (const ref of waitedResources(wanted, waits))
+  for (const ref of waitedResources(wanted, rows.map(toWait)))
     holders.set(`${ref.scope}\u0000${ref.kind}\u0000${ref.name}`, await conflictingRowsPg(conn, q, [ref]));
-  return findWaitCycle(
+  return cycleAmongLive(
     sessionId,
     wanted,
-    waits,
+    rows,
+    judge,
+    now,
     (ref) => holders.get(`${ref.scope}\u0000${ref.kind}\u0000${ref.name}`) ?? [],
   );
 }

@@ -36,13 +36,41 @@ export function resourcesText(refs: ResourceRef[]): string {
   return JSON.stringify(refs.map(({ scope, kind, name }) => ({ scope, kind, name })));
 }
 
-/** The waits whose waiting process still runs (another host's: while it rechecked within the lease). */
-export function liveWaits(rows: WaitRow[], judge: OwnerJudge, now: number): WaitRecord[] {
-  const verdicts = judge(
-    rows.map((r) => ({ owner: toWait(r).owner, lastSeenMs: Number(r.seen_at) })),
-    now,
-  );
-  return rows.filter((_, i) => verdicts[i]?.live).map(toWait);
+/**
+ * The cycle through live waiters only. Waits are judged lazily: a cycle is looked for among all
+ * recorded waits first (no process facts read, which would hold the store's write lock while
+ * reading /proc), and only the waiters on a cycle found are judged; dead ones are dropped and the
+ * search runs again. Cycles are rare, so the common case judges nobody.
+ */
+export function cycleAmongLive(
+  sessionId: string,
+  wanted: ResourceRef[],
+  rows: WaitRow[],
+  judge: OwnerJudge,
+  now: number,
+  holdersOf: (ref: ResourceRef) => ClaimRecord[],
+): CycleStep[] | null {
+  let waits = rows.map((r) => ({ wait: toWait(r), seenAt: Number(r.seen_at) }));
+  const proven = new Set<number>();
+  for (;;) {
+    const cycle = findWaitCycle(
+      sessionId,
+      wanted,
+      waits.map((w) => w.wait),
+      holdersOf,
+    );
+    if (!cycle) return null;
+    const onCycle = waits.filter((w) => !proven.has(w.wait.id) && cycle.some((s) => s.sessionId === w.wait.sessionId));
+    if (onCycle.length === 0) return cycle;
+    const verdicts = judge(
+      onCycle.map((w) => ({ owner: w.wait.owner, lastSeenMs: w.seenAt })),
+      now,
+    );
+    const dead = new Set(onCycle.filter((_, i) => !verdicts[i]?.live).map((w) => w.wait.id));
+    for (const w of onCycle) proven.add(w.wait.id);
+    if (dead.size === 0) return cycle;
+    waits = waits.filter((w) => !dead.has(w.wait.id));
+  }
 }
 
 /**

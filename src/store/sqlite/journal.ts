@@ -2,6 +2,7 @@ import { hostId } from '../../core/process-identity.js';
 import type { SqliteConn } from './conn.js';
 import { DEFAULT_JOURNAL_LIMIT, journalWhere, toEntry } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
+import { settle } from '../shared/journal-follow.js';
 import type { JournalInput, JournalStore } from '../journal-types.js';
 
 /**
@@ -46,6 +47,15 @@ export function sqliteJournal(conn: SqliteConn): JournalStore {
           .stmt(`SELECT * FROM journal ${where} ORDER BY seq ${order} LIMIT ?`)
           .all(...args, q.limit ?? DEFAULT_JOURNAL_LIMIT) as JournalRow[];
         return rows.map(toEntry);
+      });
+    },
+
+    followJournal(query, cursor) {
+      return conn.run(() => {
+        const rows = (
+          conn.stmt(`SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT 1000`).all(cursor.afterSeq) as JournalRow[]
+        ).map(toEntry);
+        return settle(rows, cursor, query);
       });
     },
 

@@ -44,14 +44,13 @@ const MIGRATIONS: string[] = [
     WHERE ended_at IS NULL AND dead_seen_at = last_seen_at;
   `,
   // The decision journal (AUTOINCREMENT: a sequence number is never reused, even after pruning)
-  // and the claim waits (store/journal-types.ts).
+  // and the claim waits (store/journal-types.ts). Only the time is indexed (pruning, --since): every
+  // index is written in each claim's transaction, and filters by session or ticket scan fast enough.
   `
   CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL,
     session_id TEXT, repo TEXT, ticket TEXT, host TEXT NOT NULL,
     kind TEXT NOT NULL, subject TEXT NOT NULL, details TEXT NOT NULL);
   CREATE INDEX journal_by_at ON journal (at);
-  CREATE INDEX journal_by_session ON journal (session_id, seq);
-  CREATE INDEX journal_by_ticket ON journal (ticket, seq);
   CREATE TABLE waits (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, resources TEXT NOT NULL,
     host TEXT NOT NULL, boot_id TEXT NOT NULL, pid INTEGER NOT NULL, start_time TEXT NOT NULL,
     since INTEGER NOT NULL, seen_at INTEGER NOT NULL);

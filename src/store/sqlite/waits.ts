@@ -2,7 +2,7 @@ import type { ResourceRef } from '../../core/resource.js';
 import { conflictingRows } from './claim-reads.js';
 import type { SqliteConn } from './conn.js';
 import { appendJournalRows } from './journal.js';
-import { describeCycle, findWaitCycle, liveWaits, resourcesText, toWait, waitEntry } from '../shared/wait-cycle.js';
+import { cycleAmongLive, describeCycle, resourcesText, toWait, waitEntry } from '../shared/wait-cycle.js';
 import type { WaitRow } from '../shared/wait-cycle.js';
 import type { CycleStep, WaitStore } from '../journal-types.js';
 import type { OwnerJudge } from '../types.js';
@@ -17,8 +17,7 @@ function cycleIn(
   exceptId?: number,
 ): CycleStep[] | null {
   const rows = (conn.stmt(`SELECT * FROM waits`).all() as WaitRow[]).filter((r) => r.id !== exceptId);
-  const waits = liveWaits(rows, judge, now);
-  return findWaitCycle(sessionId, wanted, waits, (ref) => conflictingRows(conn, [ref]));
+  return cycleAmongLive(sessionId, wanted, rows, judge, now, (ref) => conflictingRows(conn, [ref]));
 }
 
 /** Claim waits on SQLite: every check-and-write runs under the one write lock, so decisions serialize. */
