@@ -5,12 +5,12 @@ import { formatAge, parseDuration } from '../../src/core/duration.js';
 import { codeOf, params } from './runs.js';
 
 // The rules of a duration (--wait, --timeout), as the README states them: one or more NUMBER UNIT
-// parts, units ms s m h, each unit at most once, largest first (`1m30s`); a number may have a
+// parts, units ms s m h d, each unit at most once, largest first (`1m30s`); a number may have a
 // fraction; surrounding whitespace is ignored; at most 366 days. A bare number (`30`: seconds?
 // minutes?), a repeated unit (`1h1h`) and units out of order (`30s1m`) are refused.
 const MAX_MS = 366 * 24 * 3_600_000;
-const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
-const ORDER = ['h', 'm', 's', 'ms'];
+const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+const ORDER = ['d', 'h', 'm', 's', 'ms'];
 
 type Expected = { ok: true; ms: number } | { ok: false };
 
@@ -18,7 +18,7 @@ function expectedDuration(text: string): Expected {
   const parts: { n: string; unit: string }[] = [];
   let rest = text.trim();
   while (rest.length > 0) {
-    const m = /^(\d+(?:\.\d+)?)(ms|h|m|s)/.exec(rest);
+    const m = /^(\d+(?:\.\d+)?)(ms|d|h|m|s)/.exec(rest);
     if (!m?.[1] || !m[2]) return { ok: false };
     parts.push({ n: m[1], unit: m[2] });
     rest = rest.slice(m[0].length);
@@ -39,8 +39,8 @@ const number = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', '007', '.5', '1.', '-1', '+1', '1e3', '\u0661', 'Infinity', ' 1') },
 );
 const unit = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('ms', 's', 'm', 'h') },
-  { weight: 1, arbitrary: fc.constantFrom('', 'd', 'H', 'sec', 'min', 'µs', 'S', ' s') },
+  { weight: 6, arbitrary: fc.constantFrom('ms', 's', 'm', 'h', 'd') },
+  { weight: 1, arbitrary: fc.constantFrom('', 'D', 'H', 'sec', 'min', 'µs', 'S', ' s') },
 );
 const durationText = fc
   .tuple(
