@@ -30,6 +30,7 @@ test(
         }),
         shell: (command) => ({ name: 'Bash', input: { command, description: 'commit' } }),
       }),
+      'claude-code',
     );
     const url = await model.start();
     t.after(() => model.stop());

@@ -13,8 +13,8 @@ import { OTHER, SEAT, SEAT_TEXT, SHARED, SHARED_TEXT, must } from './world.js';
  * its model next: that is the only proof that lanes' answer went through the agent's own runner.
  */
 export interface AgentTools {
-  /** The agent's own tool call replacing `oldText` by `newText` in `file` (repository-relative). */
-  edit(file: string, oldText: string, newText: string): ToolCall;
+  /** The agent's own tool call replacing line `oldLine` by `newLine` in `file` (repository-relative). */
+  edit(file: string, oldLine: string, newLine: string): ToolCall;
   shell(command: string): ToolCall;
 }
 
@@ -22,8 +22,8 @@ export const PROMPT = 'Raise the seat limit, then update the other constant and 
 
 export function script(tools: AgentTools): Turn[] {
   return [
-    { tools: [tools.edit(SEAT, 'limit = 1', 'limit = 2')] },
-    { tools: [tools.edit(SHARED, 'other = 1', 'other = 2')] },
+    { tools: [tools.edit(SEAT, 'export const limit = 1', 'export const limit = 2')] },
+    { tools: [tools.edit(SHARED, 'export const other = 1', 'export const other = 2')] },
     { tools: [tools.shell('git commit -qam "sneak everything in"')] },
     { text: 'All done.' },
   ];

@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * A local model server for the real agent CLIs (issue 12, item 5): it speaks one wire protocol
@@ -49,6 +51,7 @@ export class FakeModel {
   constructor(
     private readonly protocol: Protocol,
     private readonly script: Turn[],
+    private readonly name = '',
   ) {}
 
   /** Starts listening on 127.0.0.1 (a free port) and returns the base URL. */
@@ -59,6 +62,12 @@ export class FakeModel {
   }
 
   async stop(): Promise<void> {
+    // For a person reading what an agent sent: LANES_REAL_AGENTS_DUMP=DIR keeps every request.
+    const dump = process.env['LANES_REAL_AGENTS_DUMP'];
+    if (dump && this.name) {
+      mkdirSync(dump, { recursive: true });
+      writeFileSync(join(dump, `${this.name}.requests.json`), JSON.stringify(this.requests, null, 1));
+    }
     const s = this.server;
     this.server = null;
     if (!s) return;
