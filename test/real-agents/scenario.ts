@@ -39,33 +39,38 @@ export function headBefore(w: World): string {
 export async function assertScenario(agent: string, w: World, model: FakeModel, run: AgentRun, before: string) {
   const loop = model.mainLoop();
   const text = (i: number) => JSON.stringify(loop[i] ?? null);
+  // The conversation of request i (Messages: messages, Responses: input, Gemini: contents), for failures.
+  const convo = (i: number) => {
+    const b = (loop[i] ?? {}) as Record<string, unknown>;
+    return JSON.stringify(b['messages'] ?? b['input'] ?? b['contents'] ?? b).slice(-2500);
+  };
   const context = `agent exit ${run.code ?? run.signal}${run.timedOut ? ' (timed out)' : ''}; served ${model.served} turns;\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-3000)}`;
   assert.ok(!run.timedOut, `the agent did not finish in time: ${context}`);
   assert.ok(loop.length >= 4, `the agent asked its model ${loop.length} times, expected 4: ${context}`);
 
   // Session start: lanes' briefing is in the model's context from the first request on.
   const me = /lanes: you are session ([^\s"\\]+) in worktree/.exec(text(0));
-  assert.ok(me, `no session-start briefing in the first request: ${text(0).slice(0, 3000)}`);
+  assert.ok(me, `no session-start briefing in the first request: ${convo(0)}`);
   const session = me[1]!;
   assert.ok(session.startsWith(`${agent}:`), `session ${session} is not ${agent}'s`);
   assert.match(text(0), new RegExp(`- ${OTHER}, SAME worktree as you; claims: path:src/billing/; edited: ${SHARED}`));
 
   // The claimed edit: refused, and lanes' reason is the tool's result in the model's next request.
   const denied = model.resultOf(0);
-  assert.ok(denied !== null, `request 2 lacks the result of the claimed edit: ${text(1).slice(-3000)}`);
+  assert.ok(denied !== null, `request 2 lacks the result of the claimed edit: ${convo(1)}`);
   assert.match(denied, new RegExp(`${SEAT} is claimed by session ${OTHER}`));
   assert.match(denied, /`lanes claim path:src\/billing\/ --wait`/);
   assert.equal(readFileSync(join(w.repo, SEAT), 'utf8'), SEAT_TEXT, 'the claimed file was edited');
 
   // The edit of a file the other session changed: allowed, with the warning in the model's context.
   const warning = `lanes early conflict warning: ${SHARED} also changed by session ${OTHER}`;
-  assert.ok(text(2).includes(warning), `request 3 lacks the early-conflict warning: ${text(2).slice(-3000)}`);
+  assert.ok(text(2).includes(warning), `request 3 lacks the early-conflict warning: ${convo(2)}`);
   assert.ok(!text(1).includes(warning), 'the warning came before the edit that should cause it');
   assert.equal(readFileSync(join(w.repo, SHARED), 'utf8'), SHARED_TEXT.replace('other = 1', 'other = 2'));
 
   // git commit in the worktree the other session shares: refused with the safe alternative.
   const commit = model.resultOf(2);
-  assert.ok(commit !== null, `request 4 lacks the result of git commit: ${text(3).slice(-3000)}`);
+  assert.ok(commit !== null, `request 4 lacks the result of git commit: ${convo(3)}`);
   assert.match(commit, /lanes commit -m/);
   assert.equal(head(w.repo), before, 'git commit went through');
 
