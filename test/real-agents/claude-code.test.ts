@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { anthropic } from './fake-model/anthropic.js';
@@ -29,25 +30,43 @@ test(
           input: { file_path: join(w.repo, file), old_string: oldText, new_string: newText },
         }),
         shell: (command) => ({ name: 'Bash', input: { command, description: 'commit' } }),
+        whoami: { name: 'mcp__lanes__whoami', input: {} },
       }),
       'claude-code',
     );
     const url = await model.start();
     t.after(() => model.stop());
+    // The user's approval of the project's MCP server (.mcp.json), as Claude Code keeps it once asked.
+    writeFileSync(join(w.repo, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['lanes'] }));
     const before = headBefore(w);
-    const run = await runAgent(cli.bin, ['-p', PROMPT, '--permission-mode', 'acceptEdits', '--output-format', 'json'], {
-      cwd: w.repo,
-      timeoutMs: 3 * 60_000,
-      env: agentEnv(w, {
-        ANTHROPIC_BASE_URL: url,
-        ANTHROPIC_API_KEY: 'sk-ant-lanes-test-not-a-key',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      }),
-    });
-    const session = await assertScenario('claude-code', w, model, run, before);
-    t.diagnostic(`real agent claude-code@${version}: ran (${cli.bin}), session ${session}`);
+    const run = await runAgent(
+      cli.bin,
+      [
+        '-p',
+        PROMPT,
+        '--permission-mode',
+        'acceptEdits',
+        '--allowedTools',
+        'mcp__lanes__whoami',
+        '--output-format',
+        'json',
+      ],
+      {
+        cwd: w.repo,
+        timeoutMs: 3 * 60_000,
+        env: agentEnv(w, url, {
+          ANTHROPIC_BASE_URL: url,
+          ANTHROPIC_API_KEY: 'sk-ant-lanes-test-not-a-key',
+          DISABLE_TELEMETRY: '1',
+          DISABLE_AUTOUPDATER: '1',
+          DISABLE_ERROR_REPORTING: '1',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        }),
+      },
+    );
+    const session = await assertScenario('claude-code', w, model, run, before, { mcp: true });
+    t.diagnostic(
+      `real agent claude-code@${version}: ran (${cli.bin}), session ${session}; refused egress: ${model.egress.join(', ') || 'none'}`,
+    );
   },
 );

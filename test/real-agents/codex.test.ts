@@ -72,9 +72,11 @@ test(
     const run = await runAgent(cli.bin, ['exec', '--dangerously-bypass-hook-trust', '--json', PROMPT], {
       cwd: w.repo,
       timeoutMs: 3 * 60_000,
-      env: agentEnv(w, { CODEX_HOME: codexHome(w.home, url, w.repo) }),
+      env: agentEnv(w, url, { CODEX_HOME: codexHome(w.home, url, w.repo) }),
     });
     const session = await assertScenario('codex', w, model, run, before);
-    t.diagnostic(`real agent codex@${version}: ran (${cli.bin}), session ${session}`);
+    t.diagnostic(
+      `real agent codex@${version}: ran (${cli.bin}), session ${session}; refused egress: ${model.egress.join(', ') || 'none'}`,
+    );
   },
 );

@@ -59,7 +59,7 @@ test(
     const run = await runAgent(cli.bin, ['-p', PROMPT, '--allow-all-tools', '--no-color'], {
       cwd: w.repo,
       timeoutMs: 3 * 60_000,
-      env: agentEnv(w, {
+      env: agentEnv(w, url, {
         COPILOT_HOME: copilotHome(w.home, w.repo),
         COPILOT_OFFLINE: 'true',
         COPILOT_AUTO_UPDATE: 'false',
@@ -70,6 +70,8 @@ test(
       }),
     });
     const session = await assertScenario('copilot', w, model, run, before);
-    t.diagnostic(`real agent copilot@${version}: ran (${cli.bin}), session ${session}`);
+    t.diagnostic(
+      `real agent copilot@${version}: ran (${cli.bin}), session ${session}; refused egress: ${model.egress.join(', ') || 'none'}`,
+    );
   },
 );

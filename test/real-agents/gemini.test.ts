@@ -47,6 +47,7 @@ test(
           input: { file_path: join(w.repo, file), old_string: oldLine, new_string: newLine, instruction: 'edit' },
         }),
         shell: (command) => ({ name: 'run_shell_command', input: { command, description: 'commit' } }),
+        whoami: { name: 'mcp_lanes_whoami', input: {} },
       }),
       'gemini',
     );
@@ -60,14 +61,16 @@ test(
       {
         cwd: w.repo,
         timeoutMs: 3 * 60_000,
-        env: agentEnv(w, {
+        env: agentEnv(w, url, {
           GOOGLE_GEMINI_BASE_URL: url,
           GEMINI_API_KEY: 'lanes-test-not-a-key',
           GEMINI_CLI_NO_RELAUNCH: 'true',
         }),
       },
     );
-    const session = await assertScenario('gemini', w, model, run, before);
-    t.diagnostic(`real agent gemini@${version}: ran (${cli.bin}), session ${session}`);
+    const session = await assertScenario('gemini', w, model, run, before, { mcp: true });
+    t.diagnostic(
+      `real agent gemini@${version}: ran (${cli.bin}), session ${session}; refused egress: ${model.egress.join(', ') || 'none'}`,
+    );
   },
 );

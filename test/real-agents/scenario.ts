@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import type { FakeModel, ToolCall, Turn } from './fake-model/server.js';
 import type { AgentRun, World } from './world.js';
-import { OTHER, SEAT, SEAT_TEXT, SHARED, SHARED_TEXT, must } from './world.js';
+import { OTHER, OTHER_ID, SEAT, SEAT_TEXT, SHARED, SHARED_TEXT, must } from './world.js';
 
 /**
  * The one scenario every real agent plays, the model's side scripted: edit the claimed file
@@ -16,6 +16,8 @@ export interface AgentTools {
   /** The agent's own tool call replacing line `oldLine` by `newLine` in `file` (repository-relative). */
   edit(file: string, oldLine: string, newLine: string): ToolCall;
   shell(command: string): ToolCall;
+  /** The `whoami` tool of the MCP server `lanes hooks install` registered, as the agent names it (when the agent offers it headless). */
+  whoami?: ToolCall;
 }
 
 export const PROMPT = 'Raise the seat limit, then update the other constant and commit.';
@@ -25,6 +27,7 @@ export function script(tools: AgentTools): Turn[] {
     { tools: [tools.edit(SEAT, 'export const limit = 1', 'export const limit = 2')] },
     { tools: [tools.edit(SHARED, 'export const other = 1', 'export const other = 2')] },
     { tools: [tools.shell('git commit -qam "sneak everything in"')] },
+    ...(tools.whoami ? [{ tools: [tools.whoami] }] : []),
     { text: 'All done.' },
   ];
 }
@@ -36,7 +39,14 @@ export function headBefore(w: World): string {
 }
 
 /** Every check of the scenario, each failing with what the agent sent and said. */
-export async function assertScenario(agent: string, w: World, model: FakeModel, run: AgentRun, before: string) {
+export async function assertScenario(
+  agent: string,
+  w: World,
+  model: FakeModel,
+  run: AgentRun,
+  before: string,
+  options: { mcp?: boolean } = {},
+) {
   const loop = model.mainLoop();
   const text = (i: number) => JSON.stringify(loop[i] ?? null);
   // The conversation of request i (Messages: messages, Responses: input, Gemini: contents), for failures.
@@ -46,7 +56,8 @@ export async function assertScenario(agent: string, w: World, model: FakeModel, 
   };
   const context = `agent exit ${run.code ?? run.signal}${run.timedOut ? ' (timed out)' : ''}; served ${model.served} turns;\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-3000)}`;
   assert.ok(!run.timedOut, `the agent did not finish in time: ${context}`);
-  assert.ok(loop.length >= 4, `the agent asked its model ${loop.length} times, expected 4: ${context}`);
+  const turns = options.mcp ? 5 : 4;
+  assert.ok(loop.length >= turns, `the agent asked its model ${loop.length} times, expected ${turns}: ${context}`);
 
   // Session start: lanes' briefing is in the model's context from the first request on.
   const me = /lanes: you are session ([^\s"\\]+) in worktree/.exec(text(0));
@@ -73,6 +84,15 @@ export async function assertScenario(agent: string, w: World, model: FakeModel, 
   assert.ok(commit !== null, `request 4 lacks the result of git commit: ${convo(3)}`);
   assert.match(commit, /lanes commit -m/);
   assert.equal(head(w.repo), before, 'git commit went through');
+
+  // lanes mcp, started by the agent from the config `lanes hooks install` wrote, acts as the
+  // session the agent's hooks registered (the same owner process), never as another.
+  if (options.mcp) {
+    const who = model.resultOf(3);
+    assert.ok(who !== null, `request 5 lacks the result of lanes' MCP whoami: ${convo(4)}`);
+    assert.ok(who.includes(session), `whoami did not answer for ${session}: ${who}`);
+    assert.doesNotMatch(who, new RegExp(OTHER_ID), 'whoami answered as the other session');
+  }
 
   // Session end: the agent's exit ended its lanes session and released what it held.
   const sessions = JSON.parse(await must(['ls', '--all', '--json'], w)) as {

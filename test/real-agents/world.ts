@@ -60,10 +60,10 @@ export async function must(args: string[], w: Pick<World, 'env' | 'repo'>): Prom
 /**
  * The environment an agent runs in: lanes' store of the world, its own HOME, no credentials or
  * endpoints of the developer's (every *_API_KEY, *_BASE_URL and the providers' variables
- * dropped), and a proxy that leads nowhere for anything not on this machine, so a call the test
- * did not expect fails here instead of leaving it.
+ * dropped), and the fake model server as its proxy for anything not on this machine: that server
+ * refuses and records it (FakeModel.egress), so a call the test did not script never leaves.
  */
-export function agentEnv(w: World, extra: Record<string, string>): Record<string, string> {
+export function agentEnv(w: World, proxy: string, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   const provider =
     /^(ANTHROPIC|CLAUDE|OPENAI|CODEX|GEMINI|GOOGLE|VERTEX|COPILOT|GH|GITHUB)_|_API_KEY$|_BASE_URL$|PROXY$/i;
@@ -74,9 +74,12 @@ export function agentEnv(w: World, extra: Record<string, string>): Record<string
     XDG_CONFIG_HOME: join(w.home, '.config'),
     XDG_CACHE_HOME: join(w.home, '.cache'),
     XDG_DATA_HOME: join(w.home, '.local', 'share'),
-    HTTPS_PROXY: 'http://127.0.0.1:9',
-    HTTP_PROXY: 'http://127.0.0.1:9',
+    HTTPS_PROXY: proxy,
+    HTTP_PROXY: proxy,
+    https_proxy: proxy,
+    http_proxy: proxy,
     NO_PROXY: '127.0.0.1,localhost',
+    no_proxy: '127.0.0.1,localhost',
     ...extra,
   };
 }

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -45,6 +45,11 @@ export interface Protocol {
 
 export class FakeModel {
   readonly requests: Recorded[] = [];
+  /**
+   * Hosts the agent tried to reach elsewhere: the agent's HTTP(S)_PROXY is this server (loopback
+   * excepted), which refuses every such request, so nothing leaves the machine and the test can say what was tried.
+   */
+  readonly egress: string[] = [];
   private server: Server | null = null;
   private next = 0;
 
@@ -57,6 +62,10 @@ export class FakeModel {
   /** Starts listening on 127.0.0.1 (a free port) and returns the base URL. */
   async start(): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connect', (req: IncomingMessage, socket: Socket) => {
+      this.egress.push(req.url ?? '?');
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    });
     await new Promise<void>((ok) => this.server!.listen(0, '127.0.0.1', ok));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
@@ -105,6 +114,12 @@ export class FakeModel {
       body = { unparsed: raw };
     }
     const path = req.url ?? '/';
+    if (/^https?:\/\//.test(path)) {
+      // A plain HTTP request through this server as a proxy: refused, like a CONNECT.
+      this.egress.push(new URL(path).host);
+      res.writeHead(403).end();
+      return;
+    }
     const method = req.method ?? 'GET';
     const n = this.requests.length;
     const scripted = method === 'POST' && this.protocol.isMainLoop(path, body);
