@@ -1,0 +1,77 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { lanes, lanesEnv } from '../helpers/env.js';
+import { anthropic } from './fake-model/anthropic.js';
+import { FakeModel } from './fake-model/server.js';
+import { ensureAgent, pin } from './install.js';
+import { PROMPT, assertScenario, headBefore, script } from './scenario.js';
+import { agentEnv, runAgent, world } from './world.js';
+
+// GitHub Copilot CLI, the released CLI, headless (`copilot -p`) and offline: COPILOT_OFFLINE=true
+// with its own model provider (BYOK, COPILOT_PROVIDER_TYPE=anthropic) pointed at the local
+// Messages API, no GitHub sign-in. The hooks are the repository's .github/hooks/ from `lanes
+// hooks install copilot`, loaded only in a folder the user trusted (trusted_folders in
+// $COPILOT_HOME/config.json).
+const { version } = pin('copilot');
+
+function copilotHome(home: string, repo: string): string {
+  const dir = join(home, '.copilot');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ trusted_folders: [repo] }, null, 2));
+  return dir;
+}
+
+test(
+  `Copilot CLI ${version} (real CLI, offline, scripted model): briefing, deny, warning, git commit refused, session end`,
+  { timeout: 8 * 60_000 },
+  async (t) => {
+    // Copilot CLI hooks are lanes' newest adapter: a lanes without it says so here, by name.
+    const known = await lanes(['hooks', 'install', 'copilot', '--dry-run'], { env: lanesEnv(), cwd: process.cwd() });
+    if (known.code === 2) {
+      t.diagnostic(
+        `real agent copilot@${version}: NOT RUN, this lanes has no Copilot CLI hooks: ${known.stderr.trim()}`,
+      );
+      t.skip(`this lanes has no Copilot CLI hooks: ${known.stderr.trim()}`);
+      return;
+    }
+    const cli = ensureAgent('copilot');
+    if (!cli.ok) {
+      t.diagnostic(`real agent copilot@${version}: NOT RUN, could not install: ${cli.reason}`);
+      t.skip(`copilot@${version} could not be installed: ${cli.reason}`);
+      return;
+    }
+    const w = await world('copilot');
+    const model = new FakeModel(
+      anthropic,
+      script({
+        edit: (file, oldLine, newLine) => ({
+          name: 'edit',
+          input: { path: join(w.repo, file), old_str: oldLine, new_str: newLine },
+        }),
+        shell: (command) => ({ name: 'bash', input: { command, description: 'commit' } }),
+      }),
+      'copilot',
+    );
+    const url = await model.start();
+    t.after(() => model.stop());
+    const before = headBefore(w);
+    const run = await runAgent(cli.bin, ['-p', PROMPT, '--allow-all-tools', '--no-color'], {
+      cwd: w.repo,
+      timeoutMs: 3 * 60_000,
+      env: agentEnv(w, url, {
+        COPILOT_HOME: copilotHome(w.home, w.repo),
+        COPILOT_OFFLINE: 'true',
+        COPILOT_AUTO_UPDATE: 'false',
+        COPILOT_PROVIDER_TYPE: 'anthropic',
+        COPILOT_PROVIDER_BASE_URL: url,
+        COPILOT_PROVIDER_API_KEY: 'sk-ant-lanes-test-not-a-key',
+        COPILOT_MODEL: 'claude-sonnet-4.5',
+      }),
+    });
+    const session = await assertScenario('copilot', w, model, run, before);
+    t.diagnostic(
+      `real agent copilot@${version}: ran (${cli.bin}), session ${session}; refused egress: ${model.egress.join(', ') || 'none'}`,
+    );
+  },
+);

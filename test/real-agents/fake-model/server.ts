@@ -1,0 +1,138 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * A local model server for the real agent CLIs (issue 12, item 5): it speaks one wire protocol
+ * (the Messages API for Claude Code, the Responses API for Codex), answers the agent's main loop
+ * from a script and everything else (titles, summaries, probes) with a short text, and keeps every
+ * request body, so a test reads what the agent sent its model: the tool results lanes' hooks
+ * shaped, the context they added.
+ */
+
+/** One scripted answer of the model: tool calls (run by the agent, results in the next request), or a final text. */
+export type Turn = { tools: ToolCall[] } | { text: string };
+export interface ToolCall {
+  name: string;
+  /** Arguments of a function tool; a string is the raw input of a free-form tool (Codex's apply_patch). */
+  input: Record<string, unknown> | string;
+}
+
+/** The id the server gives call `i` of scripted turn `turn`: the agent sends it back with the tool's result. */
+export const callId = (turn: number, i: number): string => `call_lanes_${turn}_${i}`;
+
+export interface Recorded {
+  method: string;
+  path: string;
+  body: unknown;
+  /** Whether this request was answered from the script (the agent's main loop). */
+  scripted: boolean;
+}
+
+/** What a wire protocol decides for one request. */
+export interface Protocol {
+  /** Whether this request belongs to the agent's main loop (advances the script). */
+  isMainLoop(path: string, body: Record<string, unknown>): boolean;
+  /** Writes `turn` (the script's turn number `index`) as the protocol's answer to the request. */
+  answer(res: ServerResponse, body: Record<string, unknown>, turn: Turn, index: number): void;
+  /** Answers a request that is not part of the script (or a GET probe) so the agent carries on. */
+  other(res: ServerResponse, method: string, path: string, body: Record<string, unknown>, n: number): void;
+  /** The text of the tool result the agent sent back for call `id` in a request body, or null if none. */
+  toolResult(body: unknown, id: string): string | null;
+}
+
+export class FakeModel {
+  readonly requests: Recorded[] = [];
+  /**
+   * Hosts the agent tried to reach elsewhere: the agent's HTTP(S)_PROXY is this server (loopback
+   * excepted), which refuses every such request, so nothing leaves the machine and the test can say what was tried.
+   */
+  readonly egress: string[] = [];
+  private server: Server | null = null;
+  private next = 0;
+
+  constructor(
+    private readonly protocol: Protocol,
+    private readonly script: Turn[],
+    private readonly name = '',
+  ) {}
+
+  /** Starts listening on 127.0.0.1 (a free port) and returns the base URL. */
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connect', (req: IncomingMessage, socket: Socket) => {
+      this.egress.push(req.url ?? '?');
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    });
+    await new Promise<void>((ok) => this.server!.listen(0, '127.0.0.1', ok));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    // For a person reading what an agent sent: LANES_REAL_AGENTS_DUMP=DIR keeps every request.
+    const dump = process.env['LANES_REAL_AGENTS_DUMP'];
+    if (dump && this.name) {
+      mkdirSync(dump, { recursive: true });
+      writeFileSync(join(dump, `${this.name}.requests.json`), JSON.stringify(this.requests, null, 1));
+    }
+    const s = this.server;
+    this.server = null;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((ok) => s.close(() => ok()));
+  }
+
+  /** The main-loop requests, in order: request k carries the results of turn k-1's tool calls. */
+  mainLoop(): unknown[] {
+    return this.requests.filter((r) => r.scripted).map((r) => r.body);
+  }
+
+  /**
+   * The result of call `i` of scripted turn `turn` as the agent sent it in its next main-loop
+   * request (the model's context right after the tool ran), or null when that request lacks it.
+   */
+  resultOf(turn: number, i = 0): string | null {
+    const next = this.mainLoop()[turn + 1];
+    return next === undefined ? null : this.protocol.toolResult(next, callId(turn, i));
+  }
+
+  /** How many scripted turns were served (the script is done when it equals the script's length). */
+  get served(): number {
+    return this.next;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: Record<string, unknown> = {};
+    try {
+      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    } catch {
+      body = { unparsed: raw };
+    }
+    const path = req.url ?? '/';
+    if (/^https?:\/\//.test(path)) {
+      // A plain HTTP request through this server as a proxy: refused, like a CONNECT.
+      this.egress.push(new URL(path).host);
+      res.writeHead(403).end();
+      return;
+    }
+    const method = req.method ?? 'GET';
+    const n = this.requests.length;
+    const scripted = method === 'POST' && this.protocol.isMainLoop(path, body);
+    this.requests.push({ method, path, body, scripted });
+    if (!scripted) return this.protocol.other(res, method, path, body, n);
+    // Past the end of the script the model keeps saying it is done, so a retrying agent ends.
+    const index = this.next;
+    this.next += 1;
+    this.protocol.answer(res, body, this.script[index] ?? { text: 'done' }, index);
+  }
+}
+
+/** Writes one Server-Sent Event. */
+export function sse(res: ServerResponse, event: string | null, data: unknown): void {
+  res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+}
