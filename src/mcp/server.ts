@@ -13,6 +13,7 @@ import type { Identity } from './identity.js';
 import type { ToolDef } from './tool.js';
 import { check, claim, claims, release, sessions, whoami } from './tools-claims.js';
 import { commit, conflicts, handoffGet, handoffPut, snapshot } from './tools-work.js';
+import { journal } from './tools-journal.js';
 
 export const TOOLS: ToolDef[] = [
   whoami,
@@ -26,6 +27,7 @@ export const TOOLS: ToolDef[] = [
   handoffGet,
   commit,
   snapshot,
+  journal,
 ] as unknown as ToolDef[];
 
 export interface ServeOptions {

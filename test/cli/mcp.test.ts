@@ -21,6 +21,7 @@ const TOOLS = [
   'handoff_get',
   'commit',
   'snapshot',
+  'journal',
 ];
 
 test('every tool is listed with a description and schemas, and acts as the session the hooks registered', async () => {
@@ -85,6 +86,18 @@ test('every tool is listed with a description and schemas, and acts as the sessi
   const rel = await call(client, 'release', { resources: ['path:src/', 'branch:nope'] });
   assert.match(textOf(rel), /released path:src\//);
   assert.match(textOf(rel), /not held by you: branch:nope/);
+
+  // The journal holds what this session did, through the same library as lanes log.
+  const j = await call(client, 'journal', { mine: true, kinds: ['claim', 'commit', 'snapshot'] });
+  assert.equal(j.isError, undefined, textOf(j));
+  assert.deepEqual(
+    (j.structuredContent as { entries: { kind: string }[] }).entries.map((e) => e.kind),
+    ['claim.grant', 'claim.grant', 'commit', 'snapshot', 'claim.release'],
+  );
+  assert.match(textOf(j), /claim\.grant claude-code:mcp-a1 \[T-1\]: path:src\//);
+  const badKind = await call(client, 'journal', { kinds: ['nope'] });
+  assert.equal(badKind.isError, true);
+  assert.match(textOf(badKind), /E_USAGE/);
 });
 
 test('errors are tool errors with lanes code and the fix', async () => {

@@ -12,7 +12,7 @@ function grantJournal(s: string): string {
     INSERT INTO ${s}.journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
       SELECT nextval('${s}.journal_seq'), v_now, p_session,
         CASE WHEN starts_with(p_scopes[i], 'repo:') THEN substr(p_scopes[i], 6) END,
-        coalesce(v_me.ticket, CASE WHEN p_kinds[i] = 'ticket' THEN p_names[i] END), p_host, 'claim.grant',
+        coalesce(v_me.ticket, (SELECT u.n FROM unnest(p_kinds, p_names) AS u(k, n) WHERE u.k = 'ticket' LIMIT 1)), p_host, 'claim.grant',
         p_kinds[i] || ':' || p_names[i], jsonb_build_object('token', v_tokens[i])
       FROM generate_subscripts(p_names, 1) AS i ORDER BY i;`;
 }

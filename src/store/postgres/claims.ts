@@ -85,7 +85,7 @@ function acquireInTx(conn: PgConn, sessionId: string, wanted: ResourceRef[], jud
       conn,
       q,
       now,
-      grants.map((g) => granted(me, sessionId, g)),
+      grants.map((g) => granted(me, sessionId, g, wanted)),
     );
     return { ok: true, grants };
   });

@@ -71,8 +71,17 @@ export function sessionEnded(s: SessionRecord, reason: string, released: ClaimRe
   };
 }
 
-export function granted(me: SessionRecord | null, sessionId: string, grant: Grant): JournalInput {
-  const ticket = me?.ticket ?? (grant.ref.kind === 'ticket' ? grant.ref.name : null);
+/**
+ * A grant's entry. Its ticket: the session's, or for a session without one the ticket claimed in
+ * the same request (the session takes it right after: services/claims.ts).
+ */
+export function granted(
+  me: SessionRecord | null,
+  sessionId: string,
+  grant: Grant,
+  wanted: ResourceRef[] = [],
+): JournalInput {
+  const ticket = me?.ticket ?? wanted.find((w) => w.kind === 'ticket')?.name ?? null;
   const base = { subject: formatResource(grant.ref), session: sessionId, repo: repoOfScope(grant.ref.scope), ticket };
   if (!grant.takenOver) return { ...base, kind: 'claim.grant', details: { token: grant.token } };
   const old = grant.takenOver.claim;

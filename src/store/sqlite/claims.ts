@@ -50,7 +50,7 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
         appendJournalRows(
           conn,
           now,
-          grants.map((g) => granted(me, sessionId, g)),
+          grants.map((g) => granted(me, sessionId, g, wanted)),
         );
         return { ok: true, grants };
       }, true);
