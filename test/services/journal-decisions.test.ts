@@ -71,7 +71,7 @@ test('hook deny, commit, snapshot, restore and refusals are journaled once each;
 
   // Refusals that protect someone's work.
   await assert.rejects(
-    lanesA.state.mutate(a.id, async () => {
+    lanesA.state.mutate(a.id, async (): Promise<typeof CLEAR> => {
       await lanesA.state.clear(a.id);
       return CLEAR;
     }),
