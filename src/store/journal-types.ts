@@ -46,7 +46,10 @@ export interface JournalInput {
 }
 
 export interface JournalEntry {
-  /** Only grows; in commit order (a follower resuming after seq N misses nothing and repeats nothing). */
+  /**
+   * Only grows; a number is visible only with every smaller one, so a follower resuming after N
+   * misses nothing and repeats nothing (PostgreSQL numbers entries when they are first read).
+   */
   seq: number;
   /** The store's clock, ms since the epoch. */
   at: number;
@@ -100,8 +103,8 @@ export interface CycleStep {
 export type WaitRegistration = { ok: true; wait: WaitRecord } | { ok: false; cycle: CycleStep[] };
 
 export interface JournalStore {
-  /** Appends entries in one transaction; returns their sequence numbers. */
-  appendJournal(entries: JournalInput[]): Promise<number[]>;
+  /** Appends entries in one transaction (their numbers are read back with them: PostgreSQL numbers them when read). */
+  appendJournal(entries: JournalInput[]): Promise<void>;
   readJournal(query: JournalQuery): Promise<JournalEntry[]>;
   /**
    * The next entries for a follower after `cursor` (at most 1000 read), in order, filtered by the

@@ -1,16 +1,14 @@
 import { PG_NOW } from './clock.js';
-import { journalLockKey } from './journal-lock.js';
 
 // The server-side functions of a claim and a release in one round trip (claims.ts). Migration 2
 // created them; migration 4 recreates them journaling their decisions in their own transaction
 // (`journal`), which takes the writer's host as one more argument.
 
-/** The grants' journal entries, written last (after every other lock) under the journal's lock. */
+/** The grants' journal entries, numbered later by whoever reads the journal (journal.ts). */
 function grantJournal(s: string): string {
   return `
-    PERFORM pg_advisory_xact_lock(hashtextextended('${journalLockKey(s)}', 0));
-    INSERT INTO ${s}.journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
-      SELECT nextval('${s}.journal_seq'), v_now, p_session,
+    INSERT INTO ${s}.journal (at, session_id, repo, ticket, host, kind, subject, details)
+      SELECT v_now, p_session,
         CASE WHEN starts_with(p_scopes[i], 'repo:') THEN substr(p_scopes[i], 6) END,
         coalesce(v_me.ticket, (SELECT u.n FROM unnest(p_kinds, p_names) AS u(k, n) WHERE u.k = 'ticket' LIMIT 1)), p_host, 'claim.grant',
         p_kinds[i] || ':' || p_names[i], jsonb_build_object('token', v_tokens[i])
@@ -81,10 +79,8 @@ export function claimFunctions(s: string, journal: boolean): string {
       v_rows := v_rows || v_row;
     END LOOP;
     IF coalesce(array_length(v_rows, 1), 0) > 0 THEN
-      -- Last, after the claims' row locks: the journal's lock (journal.ts).
-      PERFORM pg_advisory_xact_lock(hashtextextended('${journalLockKey(s)}', 0));
-      INSERT INTO ${s}.journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
-        SELECT nextval('${s}.journal_seq'), ${PG_NOW}, p_session,
+      INSERT INTO ${s}.journal (at, session_id, repo, ticket, host, kind, subject, details)
+        SELECT ${PG_NOW}, p_session,
           CASE WHEN starts_with(x.scope, 'repo:') THEN substr(x.scope, 6) END,
           (SELECT ticket FROM ${s}.sessions WHERE id = p_session), p_host, 'claim.release', x.kind || ':' || x.name,
           jsonb_build_object('token', x.token)

@@ -1,30 +1,30 @@
 import { hostId } from '../../core/process-identity.js';
 import type { PgConn, Q } from './conn.js';
-import { journalLockKey } from './journal-lock.js';
 import { DEFAULT_JOURNAL_LIMIT, journalWhere, toEntry } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
 import { settle } from '../shared/journal-follow.js';
 import type { JournalInput, JournalStore } from '../journal-types.js';
 
 /**
- * Appends entries as the LAST statement of the caller's transaction. A sequence alone would number
- * entries in the order they were written, not committed: a follower reading "after seq N" could
- * then miss a smaller number committed later. Writers take one advisory lock, held until their
- * commit is visible, so numbers are handed out in commit order (the lock is taken after every
- * other lock of the transaction, so it adds no deadlock). Its price: journaled commits take turns
- * on the server's disk flush (bench/RESULTS.md). A lock-free numbering whose followers wait out
- * gaps by snapshot was tried and fails: a running transaction whose id is at or above the
- * snapshot's xmax is not listed in it, so a gap can look settled while its writer still runs.
+ * Appends entries in the caller's transaction, without a number: writers take no lock. A number
+ * handed out when written (a sequence) would follow the order of writing, not of commit, and a
+ * follower reading "after N" could miss a smaller number committed later; a lock held to commit
+ * makes them agree but serializes every journaled commit on the server's disk flush (measured: it
+ * nearly halved claim throughput). So entries are numbered when read: number() gives every
+ * committed entry not numbered yet the next numbers, one caller at a time, so a number becomes
+ * visible only with all smaller ones (and a follower after N misses and repeats nothing).
+ * (Tried and dropped as well: numbering at write and waiting out gaps by snapshot. A running
+ * transaction whose id is at or above a snapshot's xmax is not listed in it, so a gap looked
+ * settled while its writer still ran.)
  */
-export async function appendPgJournal(conn: PgConn, q: Q, now: number, entries: JournalInput[]): Promise<number[]> {
-  if (entries.length === 0) return [];
-  await q(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [journalLockKey(`"${conn.target.schema}"`)]);
-  const rows = await q<{ seq: string }>(
-    `INSERT INTO ${conn.t('journal')} (seq, at, session_id, repo, ticket, host, kind, subject, details)
-     SELECT nextval('${conn.t('journal_seq')}'), $1, e.session_id, e.repo, e.ticket, $2, e.kind, e.subject, e.details
+export async function appendPgJournal(conn: PgConn, q: Q, now: number, entries: JournalInput[]): Promise<void> {
+  if (entries.length === 0) return;
+  await q(
+    `INSERT INTO ${conn.t('journal')} (at, session_id, repo, ticket, host, kind, subject, details)
+     SELECT $1, e.session_id, e.repo, e.ticket, $2, e.kind, e.subject, e.details
      FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[]) WITH ORDINALITY
        AS e(session_id, repo, ticket, kind, subject, details, n)
-     ORDER BY e.n RETURNING seq`,
+     ORDER BY e.n`,
     [
       now,
       hostId(),
@@ -36,19 +36,25 @@ export async function appendPgJournal(conn: PgConn, q: Q, now: number, entries: 
       entries.map((e) => JSON.stringify(e.details ?? {})),
     ],
   );
-  return rows.map((r) => Number(r.seq));
+}
+
+/** Numbers what was committed since the last reader did (lanes_journal_number, migration 4). */
+function number(conn: PgConn): Promise<unknown> {
+  return conn.query(`SELECT ${conn.t('lanes_journal_number')}()`);
 }
 
 export function pgJournal(conn: PgConn): JournalStore {
   return {
     appendJournal(entries) {
-      if (entries.length === 0) return Promise.resolve([]);
+      if (entries.length === 0) return Promise.resolve();
       return conn.tx((q, now) => appendPgJournal(conn, q, now, entries));
     },
 
     async readJournal(query) {
+      await number(conn);
       const args: unknown[] = [];
-      const where = journalWhere(query, (v) => (args.push(v), `$${args.length}`));
+      const cond = journalWhere(query, (v) => (args.push(v), `$${args.length}`));
+      const where = cond ? `${cond} AND seq IS NOT NULL` : 'WHERE seq IS NOT NULL';
       args.push(query.limit ?? DEFAULT_JOURNAL_LIMIT);
       const rows = await conn.query<JournalRow>(
         `SELECT * FROM ${conn.t('journal')} ${where} ORDER BY seq ${query.order === 'desc' ? 'DESC' : 'ASC'} LIMIT $${args.length}`,
@@ -58,6 +64,7 @@ export function pgJournal(conn: PgConn): JournalStore {
     },
 
     async followJournal(query, cursor) {
+      await number(conn);
       const rows = await conn.query<JournalRow>(
         `SELECT * FROM ${conn.t('journal')} WHERE seq > $1 ORDER BY seq LIMIT 1000`,
         [cursor.afterSeq],
@@ -66,15 +73,14 @@ export function pgJournal(conn: PgConn): JournalStore {
     },
 
     async lastJournalSeq() {
-      // The sequence may be ahead of what is committed (a writer between nextval and commit): the
-      // highest committed entry is the truth a follower may resume from.
+      await number(conn);
       const [row] = await conn.query<{ seq: string | null }>(`SELECT max(seq) AS seq FROM ${conn.t('journal')}`);
       return Number(row?.seq ?? 0);
     },
 
     async pruneJournal(before, batch) {
       const rows = await conn.query(
-        `DELETE FROM ${conn.t('journal')} WHERE seq IN (SELECT seq FROM ${conn.t('journal')} WHERE at < $1 ORDER BY seq LIMIT $2) RETURNING seq`,
+        `DELETE FROM ${conn.t('journal')} WHERE id IN (SELECT id FROM ${conn.t('journal')} WHERE at < $1 ORDER BY id LIMIT $2) RETURNING id`,
         [before, batch],
       );
       return rows.length;

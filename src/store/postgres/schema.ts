@@ -6,6 +6,7 @@
 export { PG_NOW } from './clock.js';
 
 import { claimFunctions } from './claim-functions.js';
+import { journalLockKey } from './journal-lock.js';
 
 export const PG_MIGRATIONS: ((s: string) => string)[] = [
   (s) => `
@@ -56,10 +57,22 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   // their own transaction, so they take the writer's host.
   (s) => `
   CREATE SEQUENCE ${s}.journal_seq;
-  CREATE TABLE ${s}.journal (seq BIGINT PRIMARY KEY, at BIGINT NOT NULL,
+  CREATE TABLE ${s}.journal (id BIGSERIAL PRIMARY KEY, seq BIGINT UNIQUE, at BIGINT NOT NULL,
     session_id TEXT, repo TEXT, ticket TEXT, host TEXT NOT NULL,
     kind TEXT NOT NULL, subject TEXT NOT NULL, details JSONB NOT NULL);
   CREATE INDEX journal_by_at ON ${s}.journal (at);
+  CREATE INDEX journal_unnumbered ON ${s}.journal (id) WHERE seq IS NULL;
+  -- Numbers the committed entries not numbered yet, in the order they were written; one caller at
+  -- a time (another one running numbers them: this one returns). See journal.ts.
+  CREATE FUNCTION ${s}.lanes_journal_number() RETURNS void LANGUAGE plpgsql AS $fn$
+  DECLARE r RECORD;
+  BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtextextended('${journalLockKey(s)}', 0)) THEN RETURN; END IF;
+    FOR r IN SELECT id FROM ${s}.journal WHERE seq IS NULL ORDER BY id LOOP
+      UPDATE ${s}.journal SET seq = nextval('${s}.journal_seq') WHERE id = r.id;
+    END LOOP;
+  END
+  $fn$;
   CREATE TABLE ${s}.waits (id BIGSERIAL PRIMARY KEY, session_id TEXT NOT NULL, resources TEXT NOT NULL,
     host TEXT NOT NULL, boot_id TEXT NOT NULL, pid INTEGER NOT NULL, start_time TEXT NOT NULL,
     since BIGINT NOT NULL, seen_at BIGINT NOT NULL);

@@ -34,8 +34,8 @@ export function appendJournalRows(conn: SqliteConn, now: number, entries: Journa
 export function sqliteJournal(conn: SqliteConn): JournalStore {
   return {
     appendJournal(entries) {
-      if (entries.length === 0) return Promise.resolve([]);
-      return conn.immediate((now) => appendJournalRows(conn, now, entries));
+      if (entries.length === 0) return Promise.resolve();
+      return conn.immediate((now) => void appendJournalRows(conn, now, entries));
     },
 
     readJournal(q) {
