@@ -18,7 +18,7 @@ const layer = (folder, forbidden) => ({
 });
 // A later config entry replaces a rule's options for its files: agent entries repeat the agents' layer rule.
 const AGENT_LAYER = ['cli', 'ui', 'mcp', 'store', 'git', 'services'];
-const AGENTS = ['claude-code', 'codex', 'cursor', 'gemini'];
+const AGENTS = ['claude-code', 'codex', 'cursor', 'gemini', 'copilot', 'opencode'];
 const noDisk = ['node:fs', 'node:fs/promises', 'fs'].map((name) => ({
   name,
   message: 'agent adapters never read the disk (see src/agents/select.ts)',
@@ -76,7 +76,7 @@ export default tseslint.config(
     },
   })),
   {
-    files: ['src/agents/adapter.ts', 'src/agents/claude-shaped.ts'],
+    files: ['src/agents/adapter.ts', 'src/agents/claude-shaped.ts', 'src/agents/apply-patch.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: noDisk, patterns: layerPatterns('agents', AGENT_LAYER) }] },
   },
   {

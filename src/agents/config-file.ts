@@ -116,8 +116,12 @@ export function removeChild(text: string, container: Node, index: number): strin
 // ---- lanes' entries -------------------------------------------------------------------------
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const commandOf = (h: unknown): string =>
-  h && typeof h === 'object' && typeof (h as Json)['command'] === 'string' ? ((h as Json)['command'] as string) : '';
+/** A handler's command line: `command`, or Copilot's `bash`. */
+const commandOf = (h: unknown): string => {
+  if (!h || typeof h !== 'object') return '';
+  const v = (h as Json)['command'] ?? (h as Json)['bash'];
+  return typeof v === 'string' ? v : '';
+};
 
 /** The events under which this agent's config has a lanes handler. */
 export function lanesEvents(root: Json, spec: InstallSpec): string[] {
@@ -152,10 +156,11 @@ export function withLanesHooks(
     // name shared by all would turn them all off at once.
     const named =
       typeof spec.handlerExtra['name'] === 'string' ? { name: `${spec.handlerExtra['name']}-${entry.arg}` } : {};
+    const keys = spec.keys ?? { command: 'command', timeout: 'timeout' };
     const handler = {
-      ...(spec.shape === 'nested' ? { ...spec.handlerExtra, ...named, type: 'command' } : {}),
-      command: `${commandPrefix} hook ${spec.agent} ${entry.arg}`,
-      timeout: entry.timeout,
+      ...(spec.shape === 'nested' ? { ...spec.handlerExtra, ...named, type: 'command' } : spec.handlerExtra),
+      [keys.command]: `${commandPrefix} hook ${spec.agent} ${entry.arg}`,
+      [keys.timeout]: entry.timeout,
     };
     const value =
       spec.shape === 'nested'

@@ -64,7 +64,59 @@ export function activation(agent: AgentName, w: Where): Activation {
         findings: ['Cursor runs .cursor/hooks.json (project and user) with no switch kept in a file lanes can read'],
         fixes: [],
       };
+    case 'copilot':
+      return copilot(w);
+    case 'opencode':
+      return {
+        runs: 'yes',
+        findings: ['OpenCode loads every plugin in .opencode/plugins/ and ~/.config/opencode/plugins/ when it starts'],
+        fixes: [],
+      };
   }
+}
+
+/**
+ * Copilot CLI (changelog): repository hooks load only once the folder is trusted (the list is
+ * `trusted_folders` in $COPILOT_HOME/config.json, `trustedFolders` in settings.json since user
+ * settings moved there); `disableAllHooks` in a settings file turns every hook off.
+ */
+function copilot(w: Where): Activation {
+  const home = w.env['COPILOT_HOME'] || join(w.home, '.copilot');
+  const a: Activation = { runs: 'yes', findings: [], fixes: [] };
+  const settings = [
+    join(home, 'settings.json'),
+    join(home, 'config.json'),
+    ...(w.projectRoot
+      ? [
+          join(w.projectRoot, '.github', 'copilot', 'settings.json'),
+          join(w.projectRoot, '.github', 'copilot', 'settings.local.json'),
+        ]
+      : []),
+  ];
+  for (const file of settings) {
+    if (readJson(file)['disableAllHooks'] === true) {
+      a.runs = 'no';
+      a.findings.push(`"disableAllHooks": true in ${file}`);
+      a.fixes.push(`remove "disableAllHooks" from ${file}`);
+    }
+  }
+  if (w.projectRoot) {
+    const config = join(home, 'config.json');
+    const list = [readJson(config)['trusted_folders'], readJson(join(home, 'settings.json'))['trustedFolders']]
+      .flatMap((v) => (Array.isArray(v) ? v : []))
+      .filter((p): p is string => typeof p === 'string');
+    const root = w.projectRoot;
+    const trusted = list.find((p) => root === p || root.startsWith(p.endsWith(sep) ? p : p + sep));
+    if (trusted) a.findings.push(`${trusted} is a trusted folder in ${config}`);
+    else {
+      a.runs = 'no';
+      a.findings.push(`${root} is not a trusted folder in ${config}: Copilot CLI does not load its .github/hooks/`);
+      a.fixes.push(
+        `start \`copilot\` in ${root} once and trust the folder (it is added to "trusted_folders" in ${config})`,
+      );
+    }
+  }
+  return a;
 }
 
 function claudeCode(w: Where): Activation {

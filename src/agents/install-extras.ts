@@ -21,7 +21,8 @@ function split(prefix: string): [string, string[]] {
 const runsLanes = (value: unknown, sub: string): boolean => {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
-  const line = [v['command'], ...(Array.isArray(v['args']) ? v['args'] : [])].map(String).join(' ');
+  // OpenCode keeps the whole command line in one array.
+  const line = [v['command'], ...(Array.isArray(v['args']) ? v['args'] : [])].flat().map(String).join(' ');
   return new RegExp(`(^|[\\s/"'])(lanes|cli\\.cjs)["']?\\s+(.*\\s)?${sub}(\\s|$)`).test(line);
 };
 
@@ -32,9 +33,14 @@ export function mcpFile(agent: AgentName, base: { projectRoot: string | null; ho
 
 function mcpEntry(agent: AgentName, prefix: string): EntrySpec {
   const [command, args] = split(prefix);
+  const spec = INSTALL_SPECS[agent].mcp;
+  const argv = [...args, 'mcp', '--agent', agent];
   return {
-    path: ['mcpServers', 'lanes'],
-    value: { command, args: [...args, 'mcp', '--agent', agent] },
+    path: [spec.key ?? 'mcpServers', 'lanes'],
+    value:
+      spec.key === 'mcp'
+        ? { type: 'local', command: [command, ...argv], enabled: true }
+        : { ...spec.serverExtra, command, args: argv },
     isOurs: (v) => runsLanes(v, 'mcp'),
   };
 }
@@ -71,7 +77,7 @@ export function planMcp(agent: AgentName, file: string, prefix: string | null, b
   if (prefix !== null) {
     const state = entryState(file, before, entry);
     const after = withEntry(file, before, entry);
-    const parentMissing = before === null || readConfig(file, before)['mcpServers'] === undefined;
+    const parentMissing = before === null || readConfig(file, before)[spec.key ?? 'mcpServers'] === undefined;
     return {
       ...base,
       after,

@@ -17,17 +17,34 @@ export interface InstallSpec {
   projectFile: string;
   /** Relative to the home directory. */
   userFile: string;
-  /** nested: hooks.EVENT = [{matcher, hooks: [{type, command, timeout}]}]; flat (Cursor): hooks.EVENT = [{command, matcher, timeout}]. */
-  shape: 'nested' | 'flat';
+  /**
+   * nested: hooks.EVENT = [{matcher, hooks: [{type, command, timeout}]}]; flat (Cursor, Copilot):
+   * hooks.EVENT = [{command, matcher, timeout}]; plugin (OpenCode): a file lanes writes whole
+   * (its text comes from the agent's plugin.ts), no config entries.
+   */
+  shape: 'nested' | 'flat' | 'plugin';
   /** Keys every handler carries besides type/command/timeout (Gemini names its hooks). */
   handlerExtra: Record<string, unknown>;
+  /** The handler's command and timeout keys when not `command`/`timeout` (Copilot: bash, timeoutSec). */
+  keys?: { command: string; timeout: string };
+  /** shape plugin: the file's text for a command prefix, and the first line that marks it as lanes'. */
+  plugin?: { source(prefix: string): string; mark: string };
   /** Top-level keys a new file starts with (Cursor's "version": 1). */
   newFile: Record<string, unknown>;
   entries: HookEntry[];
   /** Printed after an install. */
   notes: string[];
   /** Where the agent reads its MCP servers (`lanes mcp` is registered there as "lanes"). */
-  mcp: { projectFile: string; userFile: string; format: 'json' | 'toml'; notes: string[] };
+  mcp: {
+    projectFile: string;
+    userFile: string;
+    format: 'json' | 'toml';
+    /** JSON: the object holding the servers (default mcpServers); OpenCode's `mcp` takes command as one array. */
+    key?: 'mcpServers' | 'mcp';
+    /** Keys the server entry carries besides command/args (Copilot: type, tools). */
+    serverExtra?: Record<string, unknown>;
+    notes: string[];
+  };
 }
 
 /** `lanes hook AGENT …` as written into configs, or any path to lanes' binary (…/cli.cjs). */

@@ -16,8 +16,11 @@ import type { AgentName } from '../core/hook-event.js';
 import { lanesEvents, readConfig, withLanesHooks, withoutLanesHooks } from './config-file.js';
 import { claudeCodeInstall } from './claude-code/install.js';
 import { codexInstall } from './codex/install.js';
+import { copilotInstall } from './copilot/install.js';
 import { cursorInstall } from './cursor/install.js';
 import { geminiInstall } from './gemini/install.js';
+import { opencodeInstall } from './opencode/install.js';
+import { pluginEvents, pluginInstall, pluginUninstall } from './install-plugin.js';
 import type { InstallSpec } from './install-spec.js';
 import { getRecord, setRecord } from './install-record.js';
 
@@ -26,6 +29,8 @@ export const INSTALL_SPECS: Record<AgentName, InstallSpec> = {
   codex: codexInstall,
   gemini: geminiInstall,
   cursor: cursorInstall,
+  copilot: copilotInstall,
+  opencode: opencodeInstall,
 };
 
 /** A change to one agent config file: `after` null deletes the file (nothing but lanes was in it). */
@@ -74,8 +79,13 @@ export function readText(file: string): string | null {
 
 export function planInstall(agent: AgentName, file: string, commandPrefix: string): ConfigChange {
   const before = readText(file);
-
-  const after = withLanesHooks(file, before, INSTALL_SPECS[agent], commandPrefix);
+  const spec = INSTALL_SPECS[agent];
+  if (spec.shape === 'plugin') {
+    const { after, notes } = pluginInstall(spec, file, before, commandPrefix);
+    const created = { file: before === null, hooks: true };
+    return { agent, file, before, after, kind: 'hooks', changed: after !== before, notes, record: null, created };
+  }
+  const after = withLanesHooks(file, before, spec, commandPrefix);
   const created = { file: before === null, hooks: before === null || readConfig(file, before)['hooks'] === undefined };
   // A second install (more events added) keeps what the first one recorded.
   const keep = getRecord(file);
@@ -108,7 +118,11 @@ export function planUninstall(agent: AgentName, file: string, before = readText(
       record: rec ? 'clear' : null,
       created,
     };
-  const after = withoutLanesHooks(file, before, INSTALL_SPECS[agent], rec ? created : null);
+  const spec = INSTALL_SPECS[agent];
+  const after =
+    spec.shape === 'plugin'
+      ? pluginUninstall(spec, before)
+      : withoutLanesHooks(file, before, spec, rec ? created : null);
   const record = rec ? ('clear' as const) : null;
   return { agent, kind: 'hooks', file, before, after, changed: after !== before, notes: [], record, created };
 }
@@ -129,7 +143,7 @@ export function hookStatus(agent: AgentName, file: string): HookStatus {
   if (text === null)
     return { agent, file, exists: false, events: [], missing: spec.entries.map((e) => e.event), error: null };
   try {
-    const events = lanesEvents(readConfig(file, text), spec);
+    const events = spec.shape === 'plugin' ? pluginEvents(spec, text) : lanesEvents(readConfig(file, text), spec);
     return {
       agent,
       file,

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AgentName, HookEvent } from '../core/hook-event.js';
 import type { AgentAdapter, Env, Payload } from './adapter.js';
 import { badInput, baseEvent, cwdOf, workspaceRoots } from './adapter.js';
 import { parseClaudeShaped, renderClaudeShaped } from './claude-shaped.js';
+import { renderCopilot } from './copilot/adapter.js';
+import { copilotInstall } from './copilot/install.js';
 import { cursorSessionId, isCursorPayload, renderCursor } from './cursor/adapter.js';
 import { cursorInstall } from './cursor/install.js';
+import type { HookOutput } from './adapter.js';
 import { ADAPTERS } from './index.js';
 import { lanesHandlerPattern } from './install-spec.js';
 
@@ -41,6 +44,13 @@ function cursorThroughClaudeHooks(event: string, payload: Payload): HookEvent {
   return parseClaudeShaped('cursor', id, event, { ...payload, cwd });
 }
 
+/** One answer holding Claude Code's fields and another agent's, for an agent running Claude Code's hooks. */
+function bothFormats(claude: HookOutput, other: HookOutput): HookOutput {
+  if (!claude.stdout || !other.stdout) return claude.stdout ? claude : other;
+  const both = { ...(JSON.parse(claude.stdout) as object), ...(JSON.parse(other.stdout) as object) };
+  return { ...claude, stdout: JSON.stringify(both) + '\n' };
+}
+
 /**
  * Cursor reads Claude Code's hook output (hookSpecificOutput.permissionDecision) only behind a
  * compatibility option that is off by default, and its own fields always: the answer carries both,
@@ -48,14 +58,50 @@ function cursorThroughClaudeHooks(event: string, payload: Payload): HookEvent {
  */
 const CURSOR_IN_CLAUDE_HOOKS: AgentAdapter = {
   ...ADAPTERS['claude-code'],
-  render(event, decision) {
-    const claude = renderClaudeShaped(event, decision);
-    const cursor = renderCursor(event, decision);
-    if (!claude.stdout || !cursor.stdout) return claude.stdout ? claude : cursor;
-    const both = { ...(JSON.parse(claude.stdout) as object), ...(JSON.parse(cursor.stdout) as object) };
-    return { ...claude, stdout: JSON.stringify(both) + '\n' };
-  },
+  render: (event, decision) => bothFormats(renderClaudeShaped(event, decision), renderCursor(event, decision)),
 };
+
+/**
+ * Copilot CLI reads .claude/settings.json as a repository config and runs the hooks there
+ * (changelog: "Read .claude/settings.json and .claude/settings.local.json as additional repo
+ * config sources", "Hook config files now support Claude Code's nested matcher/hooks structure").
+ * Its PascalCase events give VS Code-compatible payloads (session_id, tool_name, tool_input, an
+ * ISO 8601 `timestamp`, which Claude Code's payloads never have), and it sets COPILOT_CLI=1 for the
+ * processes it starts. Such a call acts as the Copilot session (never as a second, Claude Code,
+ * session of the same process, which would see the Copilot session's claims as another's), or not
+ * at all when lanes' Copilot hooks see the same event; the answer carries both output formats.
+ */
+export function isCopilotThroughClaudeHooks(payload: Payload, env: Env): boolean {
+  return env['COPILOT_CLI'] === '1' && typeof payload['timestamp'] === 'string';
+}
+
+/** Whether lanes' own Copilot CLI hooks are installed for this directory's repository or for the user. */
+export function copilotHooksInstalled(cwd: string, env: Env, home = homedir()): boolean {
+  const mine = lanesHandlerPattern('copilot');
+  const files = [join(env['COPILOT_HOME'] || join(home, '.copilot'), 'hooks', 'lanes.json')];
+  // The repository root is the cwd or above it; its .github/hooks/ holds lanes' file.
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    files.push(join(dir, copilotInstall.projectFile));
+    if (dirname(dir) === dir) break;
+  }
+  return files.some((file) => {
+    try {
+      return mine.test(readFileSync(file, 'utf8'));
+    } catch {
+      return false; // no such file: not installed there
+    }
+  });
+}
+
+const COPILOT_IN_CLAUDE_HOOKS: AgentAdapter = {
+  ...ADAPTERS['claude-code'],
+  render: (event, decision) => bothFormats(renderClaudeShaped(event, decision), renderCopilot(event, decision)),
+};
+
+function copilotThroughClaudeHooks(event: string, payload: Payload, env: Env): HookEvent {
+  const e = ADAPTERS.copilot.parse(event === 'stop' ? 'agent-stop' : event, payload, env);
+  return copilotHooksInstalled(e.cwd, env) ? baseEvent('copilot', 'ignore', e.agentSessionId, e.cwd) : e;
+}
 
 /**
  * The event of one `lanes hook AGENT EVENT` call, and the adapter that renders the answer: always
@@ -74,5 +120,7 @@ export function parseHookCall(
   const payload = readPayload();
   if (agent === 'claude-code' && isCursorPayload(payload))
     return { adapter: CURSOR_IN_CLAUDE_HOOKS, event: cursorThroughClaudeHooks(event, payload) };
+  if (agent === 'claude-code' && isCopilotThroughClaudeHooks(payload, env))
+    return { adapter: COPILOT_IN_CLAUDE_HOOKS, event: copilotThroughClaudeHooks(event, payload, env) };
   return { adapter, event: adapter.parse(event, payload, env) };
 }

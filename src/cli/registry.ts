@@ -209,7 +209,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     hot: false,
     load: () => import('./commands/hooks.js'),
     usage: 'hooks install|uninstall|status AGENT…',
-    summary: "lanes' hooks in Claude Code, Codex, Gemini CLI, Cursor configs",
+    summary: "lanes' hooks in Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, OpenCode",
   },
   {
     name: 'mcp',

@@ -3,7 +3,7 @@
 // policy (src/services/hooks/policy.ts) sees only these types.
 import { assertSessionId } from './ids.js';
 
-export const AGENTS = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
+export const AGENTS = ['claude-code', 'codex', 'gemini', 'cursor', 'copilot', 'opencode'] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 export type HookKind =

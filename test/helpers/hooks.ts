@@ -18,6 +18,10 @@ export function fixture(
   const p = JSON.parse(text) as Record<string, unknown>;
   if ('session_id' in p) p['session_id'] = sessionId;
   if ('conversation_id' in p) p['conversation_id'] = sessionId;
+  if ('sessionId' in p) p['sessionId'] = sessionId; // Copilot CLI
+  if ('sessionID' in p) p['sessionID'] = sessionId; // OpenCode (lanes' plugin)
+  // The agent process lanes' OpenCode plugin names: this test process stands for it (alive).
+  if ('pid' in p) p['pid'] = process.pid;
   edit(p);
   return p;
 }

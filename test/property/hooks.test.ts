@@ -25,6 +25,8 @@ const TOOLS = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Bash', 'apply_patc
 const tool = fc.oneof(
   fc.constantFrom(...TOOLS, 'local_shell', 'StrReplace', 'Delete', 'Shell', 'write_file', 'replace'),
   fc.constantFrom('run_shell_command', 'Read', ''),
+  // Copilot CLI and OpenCode.
+  fc.constantFrom('edit', 'create', 'bash', 'view', 'write', 'multiedit', 'patch'),
   junk,
 );
 const patchLine = fc.oneof(
@@ -45,11 +47,19 @@ const toolInput = fc.oneof(
       command: fc.oneof(value, patch, fc.array(text, { maxLength: 4 })),
       patch: fc.oneof(patch, junk),
       input: value,
+      filePath: value,
+      patchText: fc.oneof(patch, junk),
     },
     { requiredKeys: [] },
   ),
   patch,
   junk,
+);
+// Copilot CLI's toolArgs: a JSON string (or not quite JSON), or an object.
+const toolArgs = fc.oneof(
+  toolInput.map((v) => JSON.stringify(v) ?? ''),
+  toolInput.map((v) => (JSON.stringify(v) ?? '').slice(1)),
+  toolInput,
 );
 const payload: fc.Arbitrary<Payload> = fc.record(
   {
@@ -67,6 +77,17 @@ const payload: fc.Arbitrary<Payload> = fc.record(
     trigger: value,
     composer_mode: value,
     hook_event_name: value,
+    // Copilot CLI (camelCase payloads)
+    sessionId: value,
+    timestamp: fc.oneof(text, fc.integer()),
+    toolName: tool,
+    toolArgs,
+    // OpenCode (what lanes' plugin sends)
+    sessionID: value,
+    tool,
+    args: toolInput,
+    directory: value,
+    pid: fc.oneof(fc.integer(), junk),
     extra: fc.jsonValue({ maxDepth: 2 }),
   },
   { requiredKeys: [] },
@@ -76,6 +97,9 @@ const env: fc.Arbitrary<Env> = fc.record(
     CLAUDE_PID: fc.oneof(fc.constantFrom('1234', '0', '-1', '99999999999', 'x'), fc.string({ maxLength: 5 })),
     CLAUDE_CODE_SESSION_ID: value.map(String),
     GEMINI_SESSION_ID: value.map(String),
+    COPILOT_AGENT_SESSION_ID: value.map(String),
+    // Copilot CLI running Claude Code's hooks (select.ts).
+    COPILOT_CLI: fc.constantFrom('1', '0', ''),
     CLAUDE_ENV_FILE: text,
   },
   { requiredKeys: [] },
@@ -93,9 +117,9 @@ function assertWellFormed(e: HookEvent): void {
   assert.ok(typeof e.agentSessionId === 'string' && e.agentSessionId.length > 0, 'a session id');
   assert.ok(isAbsolute(e.cwd), `cwd ${JSON.stringify(e.cwd)} is absolute`);
   assert.ok(Array.isArray(e.paths) && e.paths.every((p) => typeof p === 'string' && isAbsolute(p)), 'paths');
-  // An edit names its paths; only a Codex apply_patch whose text names no file has none (Codex
+  // An edit names its paths; only an apply_patch whose text names no file has none (the agent
   // refuses such a patch itself, so nothing is written, and lanes has nothing to check).
-  if ((e.kind === 'pre-edit' || e.kind === 'post-edit') && !(e.agent === 'codex' && e.toolName === 'apply_patch'))
+  if ((e.kind === 'pre-edit' || e.kind === 'post-edit') && !['apply_patch', 'patch'].includes(e.toolName ?? ''))
     assert.ok(e.paths.length > 0, 'an edit names its paths');
   if (e.kind === 'pre-shell') assert.ok(typeof e.command === 'string' && e.command.length > 0, 'a command');
   assert.ok(e.agentPid === null || (Number.isSafeInteger(e.agentPid) && e.agentPid > 0), `pid ${e.agentPid}`);
@@ -112,7 +136,7 @@ function assertRenders(a: AgentName, e: HookEvent): void {
     const out = ADAPTERS[a].render(e, d);
     assert.equal(out.exitCode, 0);
     if (out.stdout !== '') JSON.parse(out.stdout);
-    if (a === 'gemini') assert.notEqual(out.stdout, '', 'gemini reads JSON on stdout, always');
+    if (a === 'gemini' || a === 'opencode') assert.notEqual(out.stdout, '', `${a} reads JSON on stdout, always`);
     if (d.permission === 'deny' && (e.kind === 'pre-edit' || e.kind === 'pre-shell'))
       assert.ok(out.stdout.includes(d.reason ?? '?'), 'a deny carries its reason');
   }

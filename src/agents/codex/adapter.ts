@@ -2,7 +2,7 @@ import type { HookEvent } from '../../core/hook-event.js';
 import type { AgentAdapter, Payload } from '../adapter.js';
 import { absolute, asShell, badInput, record, text } from '../adapter.js';
 import { parseClaudeShaped, renderClaudeShaped } from '../claude-shaped.js';
-import { patchTargets } from './patch.js';
+import { patchTargets } from '../apply-patch.js';
 
 // Codex CLI: Claude Code's field names and output format, but edits are `apply_patch` with the
 // patch text in tool_input.command and RELATIVE paths parsed from the patch envelope.

@@ -15,7 +15,9 @@ export const command: CommandSpec = {
     `AGENT: ${AGENTS.join(', ')}. EVENT: the agent's event as written by \`lanes hooks install\`\n` +
     '(claude-code/codex: session-start pre-tool-use post-tool-use stop session-end; gemini: session-start\n' +
     'before-tool after-tool after-agent session-end; cursor: session-start pre-tool-use\n' +
-    'before-shell-execution after-file-edit stop session-end).\n' +
+    'before-shell-execution after-file-edit stop session-end; copilot: session-start pre-tool-use\n' +
+    "post-tool-use agent-stop session-end; opencode, called by lanes' OpenCode plugin: session.created\n" +
+    'tool.execute.before tool.execute.after session.idle session.deleted exit).\n' +
     "Always exits 0 and answers in the agent's own output format. A deny always carries a reason.\n" +
     'Anything unexpected (bad JSON, unknown event, an unreachable store) fails open: the call is\n' +
     'allowed and one line on stderr says why.',

@@ -17,12 +17,15 @@ import { printJson, table } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'hooks',
-  summary: "Install, remove or show lanes' hooks in the agents' configs (Claude Code, Codex, Gemini CLI, Cursor).",
+  summary:
+    "Install, remove or show lanes' hooks in the agents' configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, OpenCode).",
   usage:
     'hooks install AGENT… [--user] [--dry-run] [--command CMD] | hooks uninstall AGENT… [--user] [--dry-run] | hooks status [--json]',
   description: [
     `AGENT: ${AGENTS.join(', ')}, or all. Project config by default (.claude/settings.json, .codex/hooks.json,`,
-    '.gemini/settings.json, .cursor/hooks.json at the repository root); --user: the same under your home.',
+    '.gemini/settings.json, .cursor/hooks.json, .github/hooks/lanes.json, the OpenCode plugin',
+    '.opencode/plugins/lanes.js at the repository root); --user: the same under your home',
+    '(~/.copilot/hooks/lanes.json, ~/.config/opencode/plugins/lanes.js).',
     'lanes edits only its own entries: other hooks, unknown keys, comments and formatting stay byte for byte;',
     'installing twice changes nothing; uninstall removes exactly what install added. A config that is not',
     'valid JSON is reported and left alone (exit 2).',
@@ -150,7 +153,11 @@ export const command: CommandSpec = {
           : `no lanes ${what}, unchanged`
         : action === 'install'
           ? c.kind === 'hooks'
-            ? `installed ${INSTALL_SPECS[c.agent].entries.length} hooks`
+            ? INSTALL_SPECS[c.agent].shape === 'plugin'
+              ? c.before === null
+                ? 'installed the lanes plugin'
+                : 'updated the lanes plugin'
+              : `installed ${INSTALL_SPECS[c.agent].entries.length} hooks`
             : `added the ${what}`
           : c.after === null
             ? `removed the ${what} (the file held nothing else and was deleted)`

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { patchTargets } from '../../src/agents/codex/patch.js';
+import { patchTargets } from '../../src/agents/apply-patch.js';
 
 test('apply_patch targets: add, update, move (both paths), delete', () => {
   const patch = [

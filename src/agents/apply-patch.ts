@@ -1,4 +1,5 @@
-// Codex edits arrive as one apply_patch text. Its envelope names every file it touches:
+// The apply_patch envelope (Codex's edits; OpenCode's and Copilot CLI's apply_patch tool for GPT
+// models use the same text). It names every file it touches:
 //   *** Add File: PATH / *** Update File: PATH (optionally followed by *** Move to: NEW) /
 //   *** Delete File: PATH
 // Paths are relative to the session's cwd and may contain spaces and any Unicode; only the line
