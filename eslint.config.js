@@ -51,10 +51,12 @@ export default tseslint.config(
   layer('agents', AGENT_LAYER),
   // The CLI reaches behaviour only through the library entry (src/index.ts): the object openLanes()
   // returns is the one way in, for it as for the dashboard and the MCP server.
-  // `lanes mcp` starts the MCP server (src/mcp): the one command that imports it.
-  layer('cli', ['services', 'store', 'git', 'ui']),
-  // The MCP server, like the CLI, reaches behaviour only through the library entry.
+  // `lanes mcp` starts the MCP server (src/mcp) and `lanes ui` the dashboard (src/ui): the one
+  // command each that imports them.
+  layer('cli', ['services', 'store', 'git']),
+  // The MCP server and the dashboard, like the CLI, reach behaviour only through the library entry.
   layer('mcp', ['cli', 'agents', 'ui', 'services', 'store', 'git']),
+  layer('ui', ['cli', 'agents', 'mcp', 'services', 'store', 'git']),
   // Adapters translate and nothing else: no adapter imports another agent's folder, and none reads
   // the disk (adapter selection, agents/select.ts, decides which adapter answers).
   ...AGENTS.map((agent) => ({

@@ -5,7 +5,7 @@
 // native better-sqlite3 module is still only required when the store is opened.
 // LANES_SPLIT=1 builds the split variant for comparison.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
@@ -18,7 +18,9 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 // left out of it the same way: less to read, compile and collect in every tool call.
 const COMMAND = /^src\/cli\/commands\/([a-z-]+)\.ts$/;
 const COLD_SERVICES = new Set(
-  ['doctor', 'gc', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees'].map((n) => `src/services/${n}.ts`),
+  ['doctor', 'gc', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees', 'progress'].map(
+    (n) => `src/services/${n}.ts`,
+  ),
 );
 const stubs = (bundle, leaveOut) => ({
   name: `stubs-${bundle}`,
@@ -65,27 +67,41 @@ const cjs = {
   banner: { js: 'var __lanesModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 // `lanes mcp` loads the MCP server from its own bundle, so the SDK (and zod) are not read by every
-// other command: the main bundle requires ./mcp.cjs instead of bundling src/mcp.
-const mcpApart = {
-  name: 'mcp-apart',
+// other command: the main bundle requires ./mcp.cjs instead of bundling src/mcp. `lanes ui` the same
+// way: the dashboard's server (Hono) is in ./ui.cjs.
+const apart = (bundle, filter) => ({
+  name: `${bundle}-apart`,
   setup(b) {
     // A module that requires the bundle (the bundles run through vm.Script, which has no
     // dynamic import(): a plain require, relative to main.cjs).
-    b.onResolve({ filter: /\/mcp\/server\.js$/ }, () => ({ path: 'mcp-server', namespace: 'mcp-apart' }));
-    b.onLoad({ filter: /.*/, namespace: 'mcp-apart' }, () => ({
-      contents: "module.exports = require('./mcp.cjs');",
+    b.onResolve({ filter }, () => ({ path: bundle, namespace: `${bundle}-apart` }));
+    b.onLoad({ filter: /.*/, namespace: `${bundle}-apart` }, () => ({
+      contents: `module.exports = require('./${bundle}.cjs');`,
       loader: 'js',
     }));
-    b.onResolve({ filter: /^\.\/mcp\.cjs$/ }, () => ({ path: './mcp.cjs', external: true }));
+    b.onResolve({ filter: new RegExp(`^\\./${bundle}\\.cjs$`) }, () => ({ path: `./${bundle}.cjs`, external: true }));
   },
-};
+});
 await build({
   ...cjs,
   entryPoints: { main: 'src/cli/main.ts' },
   external: ['*.node'],
-  plugins: [mcpApart],
+  plugins: [apart('mcp', /\/mcp\/server\.js$/), apart('ui', /\/ui\/server\.js$/)],
 });
 await build({ ...cjs, entryPoints: { mcp: 'src/mcp/server.ts' }, external: ['*.node'], minify: true });
+await build({ ...cjs, entryPoints: { ui: 'src/ui/server.ts' }, external: ['*.node'], minify: true });
+// The dashboard's page: one script (Preact + htm) and one style sheet for the browser, served by dist/ui.cjs.
+await build({
+  entryPoints: { app: 'src/ui/client/main.ts', 'app-style': 'src/ui/client/style.css' },
+  outdir: 'dist/ui',
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2020',
+  logLevel: 'warning',
+});
+renameSync('dist/ui/app-style.css', 'dist/ui/app.css');
 // The hot entry is minified: less to read and compile in every tool call (stacks map back through
 // hot.cjs.map with node --enable-source-maps).
 await build({

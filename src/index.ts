@@ -29,6 +29,7 @@ export type { HandoffWritten } from './services/handoffs.js';
 export { MAX_HANDOFF_BYTES } from './services/handoffs.js';
 export type { Snapshot, SnapshotResult } from './services/snapshots.js';
 export type { PortLease } from './services/ports.js';
+export type { SessionProgress } from './services/progress.js';
 export type { SessionEnvironment } from './services/runtime-env.js';
 export type { ConflictReport, FileStat, PairFinding } from './services/conflicts.js';
 export type { SweepFlag, SweepItem, SweepReport } from './services/sweep.js';

@@ -219,6 +219,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'serve lanes to an agent over the Model Context Protocol (stdio)',
   },
   {
+    name: 'ui',
+    hot: false,
+    load: () => import('./commands/ui.js'),
+    usage: 'ui [--port N] [--host H] [--open]',
+    summary: 'a live web dashboard of the fleet on 127.0.0.1 (URL with a per-run token)',
+  },
+  {
     name: 'hook',
     hot: true,
     load: () => import('./commands/hook.js'),

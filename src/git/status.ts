@@ -18,3 +18,8 @@ export async function status(worktree: string): Promise<StatusEntry[]> {
   }
   return entries;
 }
+
+/** How many commits `tip` has that `base` does not (`git rev-list --count base..tip`). */
+export async function commitsAhead(cwd: string, base: string, tip = 'HEAD'): Promise<number> {
+  return Number((await git(['rev-list', '--count', `${base}..${tip}`, '--'], { cwd })).trim());
+}

@@ -1,9 +1,11 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LanesError } from '../core/errors.js';
+import { assertSessionId } from '../core/ids.js';
 import { formatResource, parseResource, resourcesConflict } from '../core/resource.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { ClaimRecord, Grant, SessionRecord } from '../store/types.js';
+import { unknownSession } from './context.js';
 import type { LanesContext } from './context.js';
 import { describeHolder, describeSession } from './describe.js';
 import { ClaimWaiter } from './claim-wait.js';
@@ -159,6 +161,22 @@ export class ClaimService {
     // holds none). Otherwise an unknown or ended session is refused as before.
     if (result.notHeld.length > 0) await this.ctx.requireSession(options.session);
     return result;
+  }
+
+  /**
+   * Releases every claim of a session that is dead or ended (the dashboard's "release a dead
+   * session's claims"); a live session's claims are its own: E_CLAIM_HELD (exit 3).
+   */
+  async releaseDead(id: string): Promise<ClaimRecord[]> {
+    const session = await this.ctx.store.getSession(assertSessionId(id));
+    if (!session) throw unknownSession(id, this.ctx.store.info.location);
+    if ((await this.ctx.stateOf(session)).state === 'live')
+      throw new LanesError('E_CLAIM_HELD', `${describeSession(session)} is live; its claims are its own`, {
+        hint: 'ask it to release them (`lanes release RESOURCE`), or end it first when it is gone',
+      });
+    const held = await this.ctx.store.listClaims({ sessionId: session.id });
+    if (held.length === 0) return [];
+    return (await this.ctx.store.releaseClaims(session.id, held)).released;
   }
 
   /** Claims of this repository and this host (all: every claim in the store), with their holders' state. */

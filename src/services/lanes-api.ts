@@ -19,6 +19,7 @@ import type { GuardStatus } from './guard.js';
 import type { HandoffWritten } from './handoffs.js';
 import type { LandMode, LandResult } from './land.js';
 import type { PortLease } from './ports.js';
+import type { SessionProgress } from './progress.js';
 import type { SessionEnvironment } from './runtime-env.js';
 import type { AttachOptions, SessionView, StartOptions } from './sessions.js';
 import type { Snapshot, SnapshotResult } from './snapshots.js';
@@ -55,6 +56,8 @@ export interface LanesSessions {
    * `moreDead` counts the rest); `hidden` counts the other dead ones.
    */
   overview(options?: { deadShown?: number }): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }>;
+  /** Branch, uncommitted files and commits ahead of the main branch, for the sessions given that have a worktree on this host. */
+  progress(ids: string[]): Promise<SessionProgress[]>;
 }
 
 export interface LanesClaims {
@@ -72,6 +75,8 @@ export interface LanesClaims {
   assertFenced(resource: string | ResourceRef, token: number): Promise<void>;
   /** Sessions waiting for resources now (`claim --wait`), with who holds them (every host's). */
   waits(): Promise<WaitView[]>;
+  /** Releases every claim of a dead or ended session; a live one is refused (E_CLAIM_HELD, exit 3). */
+  releaseDead(session: string): Promise<ClaimRecord[]>;
 }
 
 export interface LanesState {

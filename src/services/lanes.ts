@@ -137,6 +137,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       list: (o) => sessions.list(o),
       glance: async (id) => (await import('./glance.js')).glance(ctx, id),
       overview: (o) => sessions.overview(o),
+      progress: async (ids) => (await import('./progress.js')).sessionProgress(ctx, ids),
     },
     claims: {
       claim: (resources, o) => claims.claim(resources, o),
@@ -149,6 +150,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
           subject: typeof resource === 'string' ? resource : formatResource(resource),
         })),
       waits: async () => (await import('./waits-view.js')).waitsView(ctx, claims),
+      releaseDead: (id) => claims.releaseDead(id),
     },
     journal: {
       list: (q) => ctx.journal.list(q),

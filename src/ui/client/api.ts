@@ -1,0 +1,36 @@
+// The page's one way to the server: the token from the URL `lanes ui` printed, in a header for the
+// API (the event stream, which cannot set headers, takes it in its query).
+import type { ActionName, ActionResult, FleetView, UiJournalEntry } from '../view-types.js';
+
+const token = new URLSearchParams(location.search).get('token') ?? '';
+const headers = { 'x-lanes-token': token };
+
+async function getJson<T>(path: string): Promise<T> {
+  const r = await fetch(path, { headers });
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  return (await r.json()) as T;
+}
+
+export const fetchFleet = () => getJson<FleetView>('/api/fleet');
+
+export function fetchJournal(filter: { kind: string; session: string; ticket: string }): Promise<UiJournalEntry[]> {
+  const q = new URLSearchParams({ limit: '200' });
+  if (filter.kind) q.set('kind', filter.kind);
+  if (filter.session) q.set('session', filter.session);
+  if (filter.ticket) q.set('ticket', filter.ticket);
+  return getJson<UiJournalEntry[]>(`/api/journal?${q}`);
+}
+
+export async function act(action: ActionName, body: Record<string, string>): Promise<ActionResult> {
+  const r = await fetch(`/api/actions/${action}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const result = (await r.json().catch(() => null)) as ActionResult | null;
+  return result ?? { ok: false, message: `HTTP ${r.status}` };
+}
+
+export function events(): EventSource {
+  return new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+}

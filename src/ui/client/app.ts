@@ -1,0 +1,91 @@
+// The page: a header with the store and the connection, then the panels. The fleet arrives whole
+// from the event stream on every change (Preact redraws only what differs); journal entries arrive
+// one batch at a time.
+import { html } from 'htm/preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { ActionName, FleetView, UiJournalEntry, UiSession } from '../view-types.js';
+import { act, events, fetchFleet } from './api.js';
+import { ConfirmDialog } from './confirm.js';
+import type { Pending } from './confirm.js';
+import { ConflictsPanel } from './conflicts.js';
+import { ClaimsPanel } from './claims.js';
+import { JournalPanel } from './journal.js';
+import { SessionsPanel } from './sessions.js';
+import { SnapshotsPanel } from './snapshots.js';
+
+type Link = 'connecting' | 'live' | 'reconnecting';
+
+export function App() {
+  const [fleet, setFleet] = useState<FleetView | null>(null);
+  const [link, setLink] = useState<Link>('connecting');
+  const [news, setNews] = useState<UiJournalEntry[][]>([]);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [status, setStatus] = useState('');
+
+  useEffect(() => {
+    let source: EventSource | null = null;
+    fetchFleet()
+      .then(setFleet)
+      .catch((e: Error) => setStatus(`could not read the fleet: ${e.message}`));
+    source = events();
+    source.onopen = () => setLink('live');
+    source.onerror = () => setLink('reconnecting');
+    source.addEventListener('fleet', (e) => setFleet(JSON.parse((e as MessageEvent<string>).data) as FleetView));
+    source.addEventListener('journal', (e) =>
+      setNews((n) => [...n.slice(-50), JSON.parse((e as MessageEvent<string>).data) as UiJournalEntry[]]),
+    );
+    return () => source?.close();
+  }, []);
+
+  const ask = (action: ActionName, session: UiSession) => setPending({ action, session });
+  const confirm = async (body: Record<string, string>) => {
+    const p = pending;
+    setPending(null);
+    if (!p) return;
+    setStatus(`${p.action} ${p.session.id}…`);
+    const r = await act(p.action, body).catch((e: Error) => ({ ok: false, message: e.message }));
+    setStatus(r.ok ? r.message : `refused: ${r.message}`);
+  };
+
+  return html`
+    <header class="top">
+      <h1>lanes <span class="sub">fleet</span></h1>
+      <p class="meta">
+        ${fleet ? html`${fleet.store.backend} store <code>${fleet.store.location}</code> · host ${fleet.host}` : ''}
+        <span class=${`link link-${link}`} role="status" aria-live="polite" data-link=${link}>${linkText(link)}</span>
+      </p>
+      <nav aria-label="Panels">
+        <a href="#sessions">Sessions</a> <a href="#claims">Claims and waits</a> <a href="#conflicts">Conflicts</a>
+        <a href="#snapshots">Snapshots</a> <a href="#journal">Journal</a>
+      </nav>
+    </header>
+    <p class="status" role="status" aria-live="polite" data-status>${status}</p>
+    <main>
+      ${
+        fleet
+          ? html`
+              <${SessionsPanel} fleet=${fleet} onAction=${ask} />
+              <${ClaimsPanel} fleet=${fleet} />
+              <${ConflictsPanel} fleet=${fleet} />
+              <${SnapshotsPanel} fleet=${fleet} />
+              <${JournalPanel} enabled=${fleet.journal} news=${news} />
+            `
+          : html`<p>Loading the fleet…</p>`
+      }
+    </main>
+    ${
+      pending && fleet
+        ? html`<${ConfirmDialog}
+            pending=${pending}
+            fleet=${fleet}
+            onConfirm=${confirm}
+            onCancel=${() => setPending(null)}
+          />`
+        : ''
+    }
+  `;
+}
+
+function linkText(link: Link): string {
+  return link === 'live' ? 'live' : link === 'connecting' ? 'connecting…' : 'connection lost, reconnecting…';
+}

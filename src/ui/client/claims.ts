@@ -1,0 +1,78 @@
+// Who holds what and who waits for whom; waits refused because they would close a cycle.
+import { html } from 'htm/preact';
+import type { FleetView } from '../view-types.js';
+import { age, detailsText, localTime } from './format.js';
+
+export function ClaimsPanel(props: { fleet: FleetView }) {
+  const { fleet } = props;
+  const held = fleet.sessions.flatMap((s) => s.claims.map((c) => ({ ...c, session: s })));
+  return html`
+    <section id="claims" aria-labelledby="claims-h">
+      <h2 id="claims-h">Claims and waits</h2>
+      <div class="table-wrap" role="region" aria-label="Claims" tabindex="0">
+        <table>
+          <caption>
+            Claims (${held.length})
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Resource</th>
+              <th scope="col">Token</th>
+              <th scope="col">Held by</th>
+              <th scope="col">Since</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${held.map(
+              (c) =>
+                html`<tr data-claim=${c.resource}>
+                  <th scope="row"><code>${c.resource}</code></th>
+                  <td>#${c.token}</td>
+                  <td>
+                    <code>${c.session.id}</code>
+                    <span class=${`state state-${c.session.state}`}>${c.session.state}</span>
+                  </td>
+                  <td title=${localTime(c.since)}>${age(c.since, fleet.at)}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      <h3>Waiting</h3>
+      ${
+        fleet.waits.length === 0
+          ? html`<p>Nobody waits.</p>`
+          : html`<ul class="waits">
+              ${fleet.waits.map(
+                (w) =>
+                  html`<li data-wait=${w.session}>
+                    <code>${w.session}</code>${w.live ? '' : ' (process gone)'} waits since ${localTime(w.since)} for
+                    ${w.resources.map((r) => html` <code>${r}</code>`)}
+                    ${
+                      w.heldBy.length
+                        ? html`, held by
+                          ${w.heldBy.map((h) => html` <code>${h.session}</code> (${h.state}, <code>${h.resource}</code>)`)}`
+                        : ''
+                    }
+                  </li>`,
+              )}
+            </ul>`
+      }
+      <h3>Refused waits (deadlock cycles)</h3>
+      ${
+        fleet.cycles.length === 0
+          ? html`<p>None recently.</p>`
+          : html`<ul class="cycles">
+              ${fleet.cycles.map(
+                (c) =>
+                  html`<li data-cycle=${c.seq}>
+                    <span class="state state-dead">cycle refused</span> ${localTime(c.at)}:
+                    <code>${c.session ?? '?'}</code>
+                    ${c.subject} ${detailsText(c.details)}
+                  </li>`,
+              )}
+            </ul>`
+      }
+    </section>
+  `;
+}

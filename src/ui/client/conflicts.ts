@@ -1,0 +1,56 @@
+// Predicted conflicts between sessions (what `lanes conflicts` finds) and same-ticket sessions.
+import { html } from 'htm/preact';
+import type { FleetView } from '../view-types.js';
+import { age } from './format.js';
+
+export function ConflictsPanel(props: { fleet: FleetView }) {
+  const { fleet } = props;
+  return html`
+    <section id="conflicts" aria-labelledby="conflicts-h">
+      <h2 id="conflicts-h">Predicted conflicts</h2>
+      ${fleet.conflicts.length === 0 ? html`<p>No repository with live sessions on this host.</p>` : ''}
+      ${fleet.conflicts.map(
+        (c) => html`
+          <article class="repo-conflicts" data-repo=${c.repoName}>
+            <h3>${c.repoName} <span class="sub">against ${c.target ?? '?'}, read ${age(c.at, fleet.at)}</span></h3>
+            ${c.error ? html`<p class="error">${c.error}</p>` : ''}
+            ${
+              !c.error && c.pairs.length + c.sameTicket.length + c.competing.length === 0
+                ? html`<p>No overlap found.</p>`
+                : ''
+            }
+            <ul>
+              ${c.pairs.map(
+                (p) =>
+                  html`<li data-pair=${`${p.a} ${p.b}`}>
+                    <code>${p.a}</code> and <code>${p.b}</code> both changed
+                    ${p.both.map((f) => html` <code>${f}</code>`)}
+                    ${
+                      p.conflicts.length
+                        ? html`<strong class="warn">
+                            — will conflict in ${p.conflicts.map((f) => html` <code>${f}</code>`)}</strong
+                          >`
+                        : ''
+                    }
+                  </li>`,
+              )}
+              ${c.sameTicket.map(
+                (t) =>
+                  html`<li>
+                    Same ticket <code>${t.ticket}</code>: ${t.sessions.map((s) => html` <code>${s}</code>`)}
+                  </li>`,
+              )}
+              ${c.competing.map(
+                (x) =>
+                  html`<li>
+                    <code>${x.session}</code> changed files ${x.target} also changed:
+                    ${x.files.map((f) => html` <code>${f}</code>`)}
+                  </li>`,
+              )}
+            </ul>
+          </article>
+        `,
+      )}
+    </section>
+  `;
+}

@@ -1,0 +1,154 @@
+// Sessions by repository, with filters (repository, ticket, agent, state) and each row's actions.
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import type { ActionName, FleetView, UiSession } from '../view-types.js';
+import { age, dash, localTime } from './format.js';
+
+const SHOWN = 300;
+
+interface Filter {
+  repo: string;
+  ticket: string;
+  agent: string;
+  state: string;
+}
+
+function matches(s: UiSession, f: Filter): boolean {
+  return (
+    (!f.repo || s.repoName === f.repo) &&
+    (!f.ticket || (s.ticket ?? '').toLowerCase().includes(f.ticket.toLowerCase())) &&
+    (!f.agent || (s.agent ?? '(none)') === f.agent) &&
+    (!f.state || s.state === f.state)
+  );
+}
+
+function groups(sessions: UiSession[]): [string, UiSession[]][] {
+  const m = new Map<string, UiSession[]>();
+  for (const s of sessions) m.set(s.repoName, [...(m.get(s.repoName) ?? []), s]);
+  return [...m].sort(([a], [b]) => a.localeCompare(b));
+}
+
+export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionName, s: UiSession) => void }) {
+  const { fleet } = props;
+  const [f, setF] = useState<Filter>({ repo: '', ticket: '', agent: '', state: '' });
+  const [all, setAll] = useState(false);
+  const repos = [...new Set(fleet.sessions.map((s) => s.repoName))].sort();
+  const agents = [...new Set(fleet.sessions.map((s) => s.agent ?? '(none)'))].sort();
+  const picked = fleet.sessions.filter((s) => matches(s, f));
+  const shown = all ? picked : picked.slice(0, SHOWN);
+  const count = (st: string) => fleet.sessions.filter((s) => s.state === st).length;
+  const set = (k: keyof Filter) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
+  return html`
+    <section id="sessions" aria-labelledby="sessions-h">
+      <h2 id="sessions-h">Sessions</h2>
+      <p class="counts">
+        ${count('live')} live · ${count('dead')} dead · ${count('ended')} ended recently
+        ${fleet.endedHidden ? html` (${fleet.endedHidden} older ended not shown)` : ''}
+      </p>
+      <form class="filters" role="search" aria-label="Filter sessions" onSubmit=${(e: Event) => e.preventDefault()}>
+        <label
+          >Repository
+          <select value=${f.repo} onChange=${set('repo')}>
+            <option value="">all</option>
+            ${repos.map((r) => html`<option value=${r}>${r}</option>`)}
+          </select>
+        </label>
+        <label>Ticket <input type="search" value=${f.ticket} onInput=${set('ticket')} /></label>
+        <label
+          >Agent
+          <select value=${f.agent} onChange=${set('agent')}>
+            <option value="">all</option>
+            ${agents.map((a) => html`<option value=${a}>${a}</option>`)}
+          </select>
+        </label>
+        <label
+          >State
+          <select value=${f.state} onChange=${set('state')}>
+            <option value="">all</option>
+            <option value="live">live</option>
+            <option value="dead">dead</option>
+            <option value="ended">ended</option>
+          </select>
+        </label>
+      </form>
+      ${groups(shown).map(
+        ([repo, rows]) => html`
+          <div class="table-wrap" role="region" aria-label=${`Sessions of ${repo}`} tabindex="0">
+            <table class="sessions">
+              <caption>
+                ${repo}
+                <span class="sub">(${rows.length})</span>
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Session</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Agent · ticket · label</th>
+                  <th scope="col">Host · pid</th>
+                  <th scope="col">Worktree · branch</th>
+                  <th scope="col">Work</th>
+                  <th scope="col">Claims</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows.map((s) => html`<${Row} s=${s} fleet=${fleet} onAction=${props.onAction} />`)}
+              </tbody>
+            </table>
+          </div>
+        `,
+      )}
+      ${picked.length === 0 ? html`<p>No session matches.</p>` : ''}
+      ${
+        picked.length > shown.length
+          ? html`<button type="button" onClick=${() => setAll(true)}>Show all ${picked.length} sessions</button>`
+          : ''
+      }
+    </section>
+  `;
+}
+
+function Row(props: { s: UiSession; fleet: FleetView; onAction: (a: ActionName, s: UiSession) => void }) {
+  const { s, fleet, onAction } = props;
+  const local = s.host === fleet.host;
+  const button = (a: ActionName, text: string) =>
+    html`<button type="button" data-action=${a} aria-label=${`${text} ${s.id}`} onClick=${() => onAction(a, s)}>
+      ${text}
+    </button>`;
+  return html`
+    <tr data-session=${s.id} data-state=${s.state}>
+      <th scope="row"><code>${s.id}</code></th>
+      <td>
+        <span class=${`state state-${s.state}`}>${s.state}</span>${s.why ? html`<div class="why">${s.why}</div>` : ''}
+      </td>
+      <td>${dash(s.agent)} · ${dash(s.ticket)} · ${dash(s.label)}</td>
+      <td>${s.host} · ${s.pid}</td>
+      <td>
+        <code class="path">${dash(s.worktree)}</code>
+        <div>${dash(s.branch)}</div>
+      </td>
+      <td>
+        ${s.uncommitted === null ? '–' : html`<span data-uncommitted>${s.uncommitted} uncommitted</span>`}
+        ${s.ahead === null ? '' : html`<div>${s.ahead} ahead of ${s.target}</div>`}
+      </td>
+      <td>
+        ${
+          s.claims.length === 0
+            ? '–'
+            : html`<ul class="claims">
+                ${s.claims.map((c) => html`<li><code>${c.resource}</code> <span class="token">#${c.token}</span></li>`)}
+              </ul>`
+        }
+      </td>
+      <td title=${localTime(s.lastSeenAt)}>
+        ${s.state === 'ended' && s.endedAt ? `ended ${age(s.endedAt, fleet.at)}` : age(s.lastSeenAt, fleet.at)}
+      </td>
+      <td class="actions">
+        ${s.state !== 'ended' && local && s.worktree ? button('snapshot', 'Snapshot') : ''}
+        ${s.state === 'dead' ? button('end', 'End') : ''} ${s.state === 'dead' ? button('adopt', 'Adopt') : ''}
+        ${s.state === 'dead' && s.claims.length > 0 ? button('release', 'Release claims') : ''}
+      </td>
+    </tr>
+  `;
+}

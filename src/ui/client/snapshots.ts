@@ -1,0 +1,46 @@
+// Snapshots per session, newest first, each with the command that restores it.
+import { html } from 'htm/preact';
+import type { FleetView } from '../view-types.js';
+import { localTime } from './format.js';
+
+export function SnapshotsPanel(props: { fleet: FleetView }) {
+  const { fleet } = props;
+  const shown = fleet.snapshots.slice(0, 200);
+  return html`
+    <section id="snapshots" aria-labelledby="snapshots-h">
+      <h2 id="snapshots-h">Snapshots</h2>
+      ${
+        shown.length === 0
+          ? html`<p>No snapshot in the repositories of live sessions.</p>`
+          : html`<div class="table-wrap" role="region" aria-label="Snapshots" tabindex="0">
+              <table>
+                <caption>
+                  Snapshots (${fleet.snapshots.length})
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Session</th>
+                    <th scope="col">#</th>
+                    <th scope="col">Taken</th>
+                    <th scope="col">Why</th>
+                    <th scope="col">Restore with</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${shown.map(
+                    (s) =>
+                      html`<tr data-snapshot=${s.ref}>
+                        <th scope="row"><code>${s.owner}</code> <span class="sub">${s.repoName}</span></th>
+                        <td>${s.n}</td>
+                        <td>${localTime(s.time * 1000)}</td>
+                        <td>${s.subject.replace(/^lanes snapshot of [^:]*: /, '')}</td>
+                        <td><code class="cmd">${s.restore}</code></td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
+    </section>
+  `;
+}

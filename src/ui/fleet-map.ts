@@ -1,0 +1,105 @@
+// From the library's records to what the page shows (view-types.ts): plain data, no behaviour.
+import { basename, dirname } from 'node:path';
+import { formatResource } from '../index.js';
+import type { ConflictReport, ResourceRef, SessionProgress, SessionView, Snapshot } from '../index.js';
+import type { UiConflicts, UiJournalEntry, UiSession, UiSnapshot, UiWait } from './view-types.js';
+
+/** A short name for a repository id (its git common dir): `/src/shop/.git` is `shop`. */
+export function repoName(repo: string | null, cwd = ''): string {
+  if (!repo) return cwd ? `(no repository) ${basename(cwd)}` : '(no repository)';
+  const dir = basename(repo) === '.git' ? dirname(repo) : repo.replace(/\.git$/, '');
+  return basename(dir) || repo;
+}
+
+export function toUiSession(s: SessionView, progress: SessionProgress | undefined): UiSession {
+  return {
+    id: s.id,
+    state: s.state,
+    why: s.why,
+    agent: s.agent,
+    ticket: s.ticket,
+    label: s.label,
+    host: s.owner.host,
+    pid: s.owner.pid,
+    repo: s.repo,
+    repoName: repoName(s.repo, s.cwd),
+    worktree: s.worktree,
+    command: s.command,
+    branch: progress?.branch ?? null,
+    uncommitted: progress?.uncommitted ?? null,
+    ahead: progress?.ahead ?? null,
+    target: progress?.target ?? null,
+    claims: s.claims.map((c) => ({ resource: formatResource(c), token: c.token, since: c.acquiredAt })),
+    createdAt: s.createdAt,
+    lastSeenAt: s.lastSeenAt,
+    endedAt: s.endedAt,
+    endReason: s.endReason,
+  };
+}
+
+/** The shape of the library's WaitView the dashboard reads (lanes.claims.waits()). */
+export interface WaitLike {
+  wait: { sessionId: string; resources: ResourceRef[]; since: number };
+  live: boolean;
+  heldBy: { claim: ResourceRef & { sessionId: string }; state: 'live' | 'dead' | 'ended' }[];
+}
+
+export function toUiWait(w: WaitLike): UiWait {
+  return {
+    session: w.wait.sessionId,
+    live: w.live,
+    since: w.wait.since,
+    resources: w.wait.resources.map(formatResource),
+    heldBy: w.heldBy.map((h) => ({ resource: formatResource(h.claim), session: h.claim.sessionId, state: h.state })),
+  };
+}
+
+export function toUiConflicts(
+  repo: string,
+  report: ConflictReport | null,
+  error: string | null,
+  at: number,
+): UiConflicts {
+  return {
+    repo,
+    repoName: repoName(repo),
+    target: report?.target ?? null,
+    pairs: (report?.pairs ?? []).map((p) => ({ a: p.a, b: p.b, both: p.both, conflicts: p.conflicts })),
+    sameTicket: report?.sameTicket ?? [],
+    competing: (report?.competing ?? []).map((c) => ({ session: c.session, target: c.target, files: c.files })),
+    error,
+    at,
+  };
+}
+
+/** A snapshot with the command that restores it (`lanes restore OWNER/N`, inside the repository). */
+export function toUiSnapshot(repo: string, where: string, s: Snapshot): UiSnapshot {
+  return {
+    repo,
+    repoName: repoName(repo),
+    owner: s.owner,
+    n: s.n,
+    ref: s.ref,
+    time: s.time,
+    subject: s.subject,
+    restore: `cd ${shellQuote(where)} && lanes restore ${shellQuote(`${s.owner}/${s.n}`)}`,
+  };
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function toUiJournal(e: UiJournalEntry): UiJournalEntry {
+  return {
+    seq: e.seq,
+    at: e.at,
+    session: e.session,
+    repo: e.repo,
+    ticket: e.ticket,
+    host: e.host,
+    kind: e.kind,
+    subject: e.subject,
+    details: e.details,
+  };
+}

@@ -1,0 +1,144 @@
+// The dashboard's HTTP routes (Hono): the page, its script and style, the picture of the fleet, the
+// journal, the live event stream and the actions. Every route is behind guard() (security.ts).
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { isLanesError } from '../index.js';
+import type { Lanes, LanesOptions } from '../index.js';
+import { ACTIONS, httpStatusOf, runAction } from './actions.js';
+import type { Fleet } from './fleet.js';
+import { journalOf } from './optional.js';
+import type { Redactor } from './redact.js';
+import { guard } from './security.js';
+import type { Guard } from './security.js';
+import type { ActionName } from './view-types.js';
+
+export interface AppDeps {
+  lanes: Lanes;
+  base: LanesOptions;
+  fleet: Fleet;
+  redactor: Redactor;
+  guard: Guard;
+  /** Where the page's built script and style are (dist/ui). */
+  assets?: string;
+}
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>lanes — fleet</title>
+<link rel="icon" href="/assets/icon.svg">
+<link rel="stylesheet" href="/assets/app.css">
+<script defer src="/assets/app.js"></script>
+</head>
+<body><div id="app"><p>Loading the fleet…</p></div>
+<noscript>The lanes dashboard needs JavaScript.</noscript>
+</body>
+</html>
+`;
+
+// Three lanes: the page's icon (and no request for /favicon.ico, which would need the token).
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0550ae"/>' +
+  '<path d="M4 3v10M8 3v10M12 3v10" stroke="#fff" stroke-width="1.6"/></svg>';
+
+function assetsDir(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), 'ui');
+}
+
+function errorBody(e: unknown) {
+  return isLanesError(e)
+    ? { code: e.code, message: e.message, hint: e.hint ?? null }
+    : { code: 'E_INTERNAL', message: e instanceof Error ? e.message : String(e), hint: null };
+}
+
+function list(v: string | undefined): string[] | undefined {
+  const items = (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.length ? items : undefined;
+}
+
+export function buildApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  const dir = deps.assets ?? assetsDir();
+  const asset = (name: string) => readFileSync(join(dir, name), 'utf8');
+  const json = (text: string, status = 200) =>
+    new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  app.use('*', guard(deps.guard));
+  app.get('/', (c) => c.html(PAGE));
+  app.get('/assets/app.js', (c) => c.body(asset('app.js'), 200, { 'content-type': 'text/javascript; charset=utf-8' }));
+  app.get('/assets/icon.svg', (c) => c.body(ICON, 200, { 'content-type': 'image/svg+xml' }));
+  app.get('/assets/app.css', (c) => c.body(asset('app.css'), 200, { 'content-type': 'text/css; charset=utf-8' }));
+  app.get('/api/fleet', () => json(deps.fleet.json()));
+  app.get('/api/journal', async (c) => {
+    const journal = journalOf(deps.lanes);
+    if (!journal) return json('[]');
+    const limit = Math.min(Number(c.req.query('limit') ?? 200) || 200, 1000);
+    const q = {
+      order: 'desc' as const,
+      limit,
+      ...(list(c.req.query('kind')) ? { kinds: list(c.req.query('kind')) as string[] } : {}),
+      ...(c.req.query('session') ? { session: c.req.query('session') as string } : {}),
+      ...(c.req.query('ticket') ? { ticket: c.req.query('ticket') as string } : {}),
+    };
+    return json(deps.redactor.json(await journal.list(q)));
+  });
+  app.get('/api/events', (c) =>
+    streamSSE(c, async (stream) => {
+      const queue: { event: string; data: string }[] = [{ event: 'fleet', data: deps.fleet.json() }];
+      let wake: (() => void) | null = null;
+      const off = deps.fleet.subscribe((event, data) => {
+        queue.push({ event, data });
+        wake?.();
+      });
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+        wake?.();
+      });
+      try {
+        while (open) {
+          for (let m = queue.shift(); m; m = queue.shift()) await stream.writeSSE(m);
+          // Wakes on news; a comment now and then keeps proxies and the browser from closing it.
+          await new Promise<void>((res) => {
+            const t = setTimeout(res, 15_000);
+            wake = () => {
+              clearTimeout(t);
+              wake = null;
+              res();
+            };
+          });
+          if (queue.length === 0 && open) await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        off();
+      }
+    }),
+  );
+  app.post('/api/actions/:name', async (c) => {
+    const name = c.req.param('name') as ActionName;
+    if (!ACTIONS.includes(name)) return c.json({ error: { code: 'E_USAGE', message: `no action ${name}` } }, 404);
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ error: { code: 'E_USAGE', message: 'the body must be JSON', hint: null } }, 400);
+    }
+    try {
+      return json(deps.redactor.json(await runAction(deps.lanes, deps.base, deps.fleet, name, body)));
+    } catch (e) {
+      const error = errorBody(e);
+      return json(deps.redactor.json({ ok: false, message: error.message, error }), httpStatusOf(e));
+    }
+  });
+  app.all('/api/actions/*', (c) => c.json({ error: { code: 'E_METHOD', message: 'actions are POST requests' } }, 405));
+  app.notFound((c) => c.json({ error: { code: 'E_NOT_FOUND', message: `no ${c.req.path} here` } }, 404));
+  return app;
+}

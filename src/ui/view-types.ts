@@ -1,0 +1,115 @@
+// What the dashboard's server sends its page (JSON). Shared by the server and the page (type only).
+
+export type SessionStateName = 'live' | 'dead' | 'ended';
+
+export interface UiClaim {
+  resource: string;
+  token: number;
+  since: number;
+}
+
+export interface UiSession {
+  id: string;
+  state: SessionStateName;
+  /** Why it is dead or ended ('' when live). */
+  why: string;
+  agent: string | null;
+  ticket: string | null;
+  label: string | null;
+  host: string;
+  pid: number;
+  /** The repository's id (git common dir) and a short name for it. */
+  repo: string | null;
+  repoName: string;
+  worktree: string | null;
+  command: string | null;
+  /** From git, for sessions of this host whose worktree exists (null otherwise or not read yet). */
+  branch: string | null;
+  uncommitted: number | null;
+  ahead: number | null;
+  target: string | null;
+  claims: UiClaim[];
+  createdAt: number;
+  lastSeenAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+}
+
+export interface UiWait {
+  session: string;
+  /** Whether the waiting process still runs. */
+  live: boolean;
+  since: number;
+  resources: string[];
+  heldBy: { resource: string; session: string; state: SessionStateName }[];
+}
+
+export interface UiJournalEntry {
+  seq: number;
+  at: number;
+  session: string | null;
+  repo: string | null;
+  ticket: string | null;
+  host: string;
+  kind: string;
+  subject: string;
+  details: Record<string, unknown>;
+}
+
+export interface UiFileStat {
+  path: string;
+  added: number;
+  removed: number;
+}
+
+export interface UiConflicts {
+  repo: string;
+  repoName: string;
+  target: string | null;
+  pairs: { a: string; b: string; both: string[]; conflicts: string[] }[];
+  sameTicket: { ticket: string; sessions: string[] }[];
+  competing: { session: string; target: string; files: string[] }[];
+  /** Why the prediction could not be made (no main branch, …). */
+  error: string | null;
+  at: number;
+}
+
+export interface UiSnapshot {
+  repo: string;
+  repoName: string;
+  owner: string;
+  n: number;
+  ref: string;
+  /** Seconds since the epoch (git's commit time). */
+  time: number;
+  subject: string;
+  /** The command that restores it, to run inside the repository. */
+  restore: string;
+}
+
+export interface FleetView {
+  /** The store's clock when read. */
+  at: number;
+  host: string;
+  store: { backend: string; location: string };
+  sessions: UiSession[];
+  /** Ended sessions older than the window or past the cap are only counted. */
+  endedHidden: number;
+  waits: UiWait[];
+  /** Recent waits refused because they would close a cycle (journal entries claim.cycle). */
+  cycles: UiJournalEntry[];
+  conflicts: UiConflicts[];
+  snapshots: UiSnapshot[];
+  /** Whether this store keeps a journal (older stores and libraries do not). */
+  journal: boolean;
+  /** Names of environment variables whose values are hidden (never the values). */
+  hidden: string[];
+}
+
+export type ActionName = 'snapshot' | 'end' | 'adopt' | 'release';
+
+export interface ActionResult {
+  ok: boolean;
+  message: string;
+  error?: { code: string; message: string; hint: string | null };
+}
