@@ -42,7 +42,7 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-// Three lanes: the page's icon (and no request for /favicon.ico, which would need the token).
+// Three lanes: the page's icon.
 const ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0550ae"/>' +
   '<path d="M4 3v10M8 3v10M12 3v10" stroke="#fff" stroke-width="1.6"/></svg>';
@@ -75,6 +75,8 @@ export function buildApp(deps: AppDeps): Hono {
   app.get('/', (c) => c.html(PAGE));
   app.get('/assets/app.js', (c) => c.body(asset('app.js'), 200, { 'content-type': 'text/javascript; charset=utf-8' }));
   app.get('/assets/icon.svg', (c) => c.body(ICON, 200, { 'content-type': 'image/svg+xml' }));
+  // Browsers ask for it whatever the page says.
+  app.get('/favicon.ico', (c) => c.body(ICON, 200, { 'content-type': 'image/svg+xml' }));
   app.get('/assets/app.css', (c) => c.body(asset('app.css'), 200, { 'content-type': 'text/css; charset=utf-8' }));
   app.get('/api/fleet', () => json(deps.fleet.json()));
   app.get('/api/journal', async (c) => {

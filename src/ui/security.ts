@@ -77,7 +77,7 @@ export function guard(g: Guard): MiddlewareHandler {
       return refuse(c, 403, `requests from ${JSON.stringify(origin)} are refused`);
     if (c.req.header('sec-fetch-site') === 'cross-site') return refuse(c, 403, 'cross-site requests are refused');
     const path = c.req.path;
-    if (path.startsWith('/assets/')) return next();
+    if (path.startsWith('/assets/') || path === '/favicon.ico') return next();
     if (path.startsWith('/api/actions/')) {
       if (c.req.method !== 'POST') return refuse(c, 405, 'actions are POST requests');
       if (!sameToken(c.req.header(TOKEN_HEADER), g.token))
