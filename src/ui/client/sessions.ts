@@ -128,8 +128,8 @@ function Row(props: { s: UiSession; fleet: FleetView; onAction: (a: ActionName, 
         <code class="path">${dash(s.worktree)}</code>
         <div>${dash(s.branch)}</div>
       </td>
-      <td>
-        ${s.uncommitted === null ? '–' : html`<span data-uncommitted>${s.uncommitted} uncommitted</span>`}
+      <td class="work">
+        ${s.uncommitted === null ? '–' : html`<div data-uncommitted>${s.uncommitted} uncommitted</div>`}
         ${s.ahead === null ? '' : html`<div>${s.ahead} ahead of ${s.target}</div>`}
       </td>
       <td>
