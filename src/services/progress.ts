@@ -45,7 +45,13 @@ async function readWorktree(worktree: string): Promise<Omit<SessionProgress, 'se
 
 /** The progress of each session given (by id) that has a worktree on this host; one git read per worktree. */
 export async function sessionProgress(ctx: LanesContext, ids: string[]): Promise<SessionProgress[]> {
-  const sessions = (await Promise.all(ids.map((id) => ctx.store.getSession(id)))).filter(
+  // Many sessions: one read of them all rather than one per id.
+  const wanted = new Set(ids);
+  const records =
+    ids.length > 20
+      ? (await ctx.store.listSessions({ includeEnded: true })).filter((s) => wanted.has(s.id))
+      : await Promise.all(ids.map((id) => ctx.store.getSession(id)));
+  const sessions = records.filter(
     (s): s is SessionRecord => s !== null && s.worktree !== null && s.owner.host === ctx.host,
   );
   // Sessions sharing a worktree share its state: read each worktree once.

@@ -40,6 +40,7 @@ export class Fleet {
   private lastJson = '';
   private now = 0;
   private timers: NodeJS.Timeout[] = [];
+  private pollTimer: NodeJS.Timeout | undefined;
   private readonly stop = new AbortController();
   private gitRunning = false;
   private conflictsRunning = false;
@@ -63,7 +64,7 @@ export class Fleet {
       t.unref();
       this.timers.push(t);
     };
-    every(this.options.pollMs ?? 250, () => this.tick());
+    this.pollLoop(this.options.pollMs ?? 250);
     every(this.options.gitEveryMs ?? 3000, () => this.readGit().then(() => this.publish()));
     every(this.options.conflictsEveryMs ?? 10_000, () => this.readConflicts().then(() => this.publish()));
     const journal = journalOf(this.lanes);
@@ -76,6 +77,22 @@ export class Fleet {
     }
   }
 
+  /**
+   * Polls the store every `ms`, or twice the last poll's duration when that is longer (a big store
+   * on a busy machine must not keep the server from answering its pages).
+   */
+  private pollLoop(ms: number): void {
+    const next = (delay: number) => {
+      this.pollTimer = setTimeout(async () => {
+        const started = Date.now();
+        await this.tick().catch(() => undefined);
+        if (!this.stop.signal.aborted) next(Math.max(ms, 2 * (Date.now() - started)));
+      }, delay);
+      this.pollTimer.unref();
+    };
+    next(ms);
+  }
+
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -83,7 +100,7 @@ export class Fleet {
 
   /** The current picture, as the redacted JSON the page receives. */
   json(): string {
-    return this.lastJson || this.options.redactor.json(this.view(this.now));
+    return this.lastJson || this.options.redactor.json(this.view(this.now, this.version));
   }
 
   /** The library object of a repository (opened in one of its worktrees on this host), or null. */
@@ -109,6 +126,7 @@ export class Fleet {
   async close(): Promise<void> {
     this.stop.abort();
     for (const t of this.timers) clearInterval(t);
+    if (this.pollTimer) clearTimeout(this.pollTimer);
     for (const l of this.repoLanes.values()) await (await l).close({ heartbeat: false }).catch(() => undefined);
   }
 
@@ -193,10 +211,11 @@ export class Fleet {
     await this.tick();
   }
 
-  private view(at: number): FleetView {
+  private view(at: number, version: number): FleetView {
     const sessions = [...this.open, ...this.ended].map((s) => toUiSession(s, this.progress.get(s.id)));
     return {
       at,
+      version,
       host: this.hostName,
       store: { backend: this.lanes.storeInfo.backend, location: this.lanes.storeInfo.location },
       sessions,
@@ -212,14 +231,18 @@ export class Fleet {
 
   /** Sends the picture to every page when it differs (the clock aside) from the last one sent. */
   private publish(): void {
-    const same = this.options.redactor.json(this.view(0));
+    // One picture, compared without its clock and version (read on every poll, sent on change only).
+    const view = this.view(0, 0);
+    const same = JSON.stringify(view);
     if (same === this.lastCompared) return;
     this.lastCompared = same;
-    this.lastJson = this.options.redactor.json(this.view(this.now));
+    this.version++;
+    this.lastJson = this.options.redactor.json({ ...view, at: this.now, version: this.version });
     this.emit('fleet', this.lastJson);
   }
 
   private lastCompared = '';
+  private version = 0;
 
   private emit(event: 'fleet' | 'journal', json: string): void {
     for (const l of this.listeners) l(event, json);

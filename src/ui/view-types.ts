@@ -90,6 +90,8 @@ export interface UiSnapshot {
 export interface FleetView {
   /** The store's clock when read. */
   at: number;
+  /** Grows with every change pushed (a page that has this one already skips it). */
+  version: number;
   host: string;
   store: { backend: string; location: string };
   sessions: UiSession[];

@@ -15,8 +15,14 @@ import { SnapshotsPanel } from './snapshots.js';
 
 type Link = 'connecting' | 'live' | 'reconnecting';
 
+/** The picture the page came with (routes.ts), or null. */
+const embedded = ((): FleetView | null => {
+  const text = document.getElementById('lanes-fleet')?.textContent;
+  return text ? (JSON.parse(text) as FleetView) : null;
+})();
+
 export function App() {
-  const [fleet, setFleet] = useState<FleetView | null>(null);
+  const [fleet, setFleet] = useState<FleetView | null>(embedded);
   const [link, setLink] = useState<Link>('connecting');
   const [news, setNews] = useState<UiJournalEntry[][]>([]);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -24,13 +30,17 @@ export function App() {
 
   useEffect(() => {
     let source: EventSource | null = null;
-    fetchFleet()
-      .then(setFleet)
-      .catch((e: Error) => setStatus(`could not read the fleet: ${e.message}`));
+    if (!embedded)
+      fetchFleet()
+        .then(setFleet)
+        .catch((e: Error) => setStatus(`could not read the fleet: ${e.message}`));
     source = events();
     source.onopen = () => setLink('live');
     source.onerror = () => setLink('reconnecting');
-    source.addEventListener('fleet', (e) => setFleet(JSON.parse((e as MessageEvent<string>).data) as FleetView));
+    source.addEventListener('fleet', (e) => {
+      const next = JSON.parse((e as MessageEvent<string>).data) as FleetView;
+      setFleet((now) => (now && now.version === next.version ? now : next));
+    });
     source.addEventListener('journal', (e) =>
       setNews((n) => [...n.slice(-50), JSON.parse((e as MessageEvent<string>).data) as UiJournalEntry[]]),
     );

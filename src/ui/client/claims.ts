@@ -1,11 +1,19 @@
 // Who holds what and who waits for whom; waits refused because they would close a cycle.
 import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
 import type { FleetView } from '../view-types.js';
 import { age, detailsText, localTime } from './format.js';
 
+const SHOWN = 100;
+
 export function ClaimsPanel(props: { fleet: FleetView }) {
   const { fleet } = props;
-  const held = fleet.sessions.flatMap((s) => s.claims.map((c) => ({ ...c, session: s })));
+  const [all, setAll] = useState(false);
+  // Newest first: what just changed is on top, within the rows shown.
+  const held = fleet.sessions
+    .flatMap((s) => s.claims.map((c) => ({ ...c, session: s })))
+    .sort((a, b) => b.since - a.since);
+  const shown = all ? held : held.slice(0, SHOWN);
   return html`
     <section id="claims" aria-labelledby="claims-h">
       <h2 id="claims-h">Claims and waits</h2>
@@ -23,7 +31,7 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
             </tr>
           </thead>
           <tbody>
-            ${held.map(
+            ${shown.map(
               (c) =>
                 html`<tr data-claim=${c.resource}>
                   <th scope="row"><code>${c.resource}</code></th>
@@ -38,6 +46,11 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
           </tbody>
         </table>
       </div>
+      ${
+        held.length > shown.length
+          ? html`<button type="button" onClick=${() => setAll(true)}>Show all ${held.length} claims</button>`
+          : ''
+      }
       <h3>Waiting</h3>
       ${
         fleet.waits.length === 0

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';
 import { age, dash, localTime } from './format.js';
 
-const SHOWN = 300;
+const SHOWN = 100;
 
 interface Filter {
   repo: string;
