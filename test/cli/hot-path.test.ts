@@ -73,3 +73,12 @@ test('the MCP server and its SDK are in dist/mcp.cjs only, never in the hot or t
     assert.ok(!read(f).includes(marker), `the MCP SDK is in dist/${f}`);
   assert.match(read('main.cjs'), /require\("\.\/mcp\.cjs"\)/, 'lanes mcp requires its own bundle');
 });
+
+test("the dashboard's server (Hono) is in dist/ui.cjs only, never in the hot or the main bundle", () => {
+  const marker = 'text/event-stream'; // the event stream's content type, in Hono's streaming helper
+  const read = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
+  assert.ok(read('ui.cjs').includes(marker), 'the marker is found where Hono is');
+  for (const f of ['hot.cjs', 'main.cjs', 'cli.cjs', 'mcp.cjs'])
+    assert.ok(!read(f).includes(marker), `the dashboard's server is in dist/${f}`);
+  assert.match(read('main.cjs'), /require\("\.\/ui\.cjs"\)/, 'lanes ui requires its own bundle');
+});

@@ -12,9 +12,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ROOT, gitRepo, run, tmp } from '../helpers/env.js';
+import { Child, ROOT, gitRepo, run, tmp } from '../helpers/env.js';
 import type { RunResult } from '../helpers/env.js';
 import { fixture } from '../helpers/hooks.js';
+import { http } from '../helpers/ui.js';
 
 // The package as users get it (issue 10): `npm pack`, `npm install -g <tarball> --prefix DIR`, and
 // every command run through DIR/bin/lanes, the bin symlink, from a cwd outside the checkout with
@@ -133,6 +134,9 @@ test('the tarball holds what a user needs and nothing of the checkout', () => {
     'dist/hot.cjs',
     'dist/worker.js',
     'dist/pg.cjs',
+    'dist/ui.cjs',
+    'dist/ui/app.js',
+    'dist/ui/app.css',
     'dist/index.js',
     'dist/types/index.d.ts',
   ]) {
@@ -245,6 +249,21 @@ console.log('ok ' + s.id);`;
   const r = await run(process.execPath, ['--input-type=module', '-e', script], { env, cwd: outside });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^ok s-/);
+});
+
+test('lanes ui through the bin symlink serves the page and its script', { timeout: 60_000 }, async () => {
+  needInstall();
+  const ui = new Child(bin, ['ui', '--json', '--port', '0'], { env: userEnv(), cwd: outside });
+  const [line] = await ui.waitFor(/^\{.*"url".*\}$/m, 'stdout', 30_000);
+  const { url, port } = JSON.parse(line ?? '') as { url: string; port: number };
+  const page = await http(port, new URL(url).pathname + new URL(url).search);
+  assert.equal(page.status, 200, page.body);
+  assert.match(page.body, /<script defer src="\/assets\/app\.js">/);
+  const script = await http(port, '/assets/app.js');
+  assert.equal(script.status, 200);
+  assert.ok(script.body.length > 1000, 'the bundled page script');
+  ui.proc.kill('SIGINT');
+  assert.equal((await ui.exited).code, 0, ui.stderr);
 });
 
 // Last: it breaks the installed copy on purpose.
