@@ -1,7 +1,7 @@
 // From the library's records to what the page shows (view-types.ts): plain data, no behaviour.
 import { basename, dirname } from 'node:path';
 import { formatResource } from '../index.js';
-import type { ConflictReport, ResourceRef, SessionProgress, SessionView, Snapshot } from '../index.js';
+import type { ConflictReport, SessionProgress, SessionView, Snapshot, WaitView } from '../index.js';
 import type { UiConflicts, UiJournalEntry, UiSession, UiSnapshot, UiWait } from './view-types.js';
 
 /** A short name for a repository id (its git common dir): `/src/shop/.git` is `shop`. */
@@ -37,14 +37,7 @@ export function toUiSession(s: SessionView, progress: SessionProgress | undefine
   };
 }
 
-/** The shape of the library's WaitView the dashboard reads (lanes.claims.waits()). */
-export interface WaitLike {
-  wait: { sessionId: string; resources: ResourceRef[]; since: number };
-  live: boolean;
-  heldBy: { claim: ResourceRef & { sessionId: string }; state: 'live' | 'dead' | 'ended' }[];
-}
-
-export function toUiWait(w: WaitLike): UiWait {
+export function toUiWait(w: WaitView): UiWait {
   return {
     session: w.wait.sessionId,
     live: w.live,

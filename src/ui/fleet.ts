@@ -8,7 +8,6 @@ import { hostId } from '../core/process-identity.js';
 import { openLanes } from '../index.js';
 import type { Lanes, LanesOptions, SessionProgress, SessionView } from '../index.js';
 import { toUiConflicts, toUiSession, toUiSnapshot, toUiWait } from './fleet-map.js';
-import { journalOf, waitsOf } from './optional.js';
 import type { Redactor } from './redact.js';
 import type { FleetView, UiConflicts, UiJournalEntry, UiSnapshot, UiWait } from './view-types.js';
 
@@ -67,14 +66,11 @@ export class Fleet {
     this.pollLoop(this.options.pollMs ?? 250);
     every(this.options.gitEveryMs ?? 3000, () => this.readGit().then(() => this.publish()));
     every(this.options.conflictsEveryMs ?? 10_000, () => this.readConflicts().then(() => this.publish()));
-    const journal = journalOf(this.lanes);
-    if (journal) {
-      const recent = await journal.list({ kinds: ['claim.cycle'], order: 'desc', limit: 20 });
-      this.cycles = recent;
-      void journal
-        .follow({}, (entries) => this.onJournal(entries), { signal: this.stop.signal, pollMs: 200 })
-        .catch(() => undefined);
-    }
+    this.cycles = await this.lanes.journal.list({ kinds: ['claim.cycle'], order: 'desc', limit: 20 });
+    // A new entry is a decision just made: poll the store at once rather than at the next tick.
+    void this.lanes.journal
+      .follow({}, (entries) => this.onJournal(entries), { signal: this.stop.signal, pollMs: 200 })
+      .catch(() => undefined);
   }
 
   /**
@@ -144,7 +140,11 @@ export class Fleet {
   }
 
   private async pollStore(): Promise<void> {
-    const [open, now, waits] = await Promise.all([this.lanes.sessions.list(), this.lanes.now(), waitsOf(this.lanes)]);
+    const [open, now, waits] = await Promise.all([
+      this.lanes.sessions.list(),
+      this.lanes.now(),
+      this.lanes.claims.waits(),
+    ]);
     this.open = open;
     this.now = now;
     this.waits = waits.map(toUiWait);
@@ -224,7 +224,6 @@ export class Fleet {
       cycles: this.cycles,
       conflicts: this.conflicts,
       snapshots: this.snapshots,
-      journal: journalOf(this.lanes) !== null,
       hidden: this.options.redactor.names,
     };
   }

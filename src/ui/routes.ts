@@ -9,7 +9,6 @@ import { isLanesError } from '../index.js';
 import type { Lanes, LanesOptions } from '../index.js';
 import { ACTIONS, httpStatusOf, runAction } from './actions.js';
 import type { Fleet } from './fleet.js';
-import { journalOf } from './optional.js';
 import type { Redactor } from './redact.js';
 import { guard } from './security.js';
 import type { Guard } from './security.js';
@@ -84,8 +83,6 @@ export function buildApp(deps: AppDeps): Hono {
   app.get('/assets/app.css', (c) => c.body(asset('app.css'), 200, { 'content-type': 'text/css; charset=utf-8' }));
   app.get('/api/fleet', () => json(deps.fleet.json()));
   app.get('/api/journal', async (c) => {
-    const journal = journalOf(deps.lanes);
-    if (!journal) return json('[]');
     const limit = Math.min(Number(c.req.query('limit') ?? 200) || 200, 1000);
     const q = {
       order: 'desc' as const,
@@ -94,7 +91,7 @@ export function buildApp(deps: AppDeps): Hono {
       ...(c.req.query('session') ? { session: c.req.query('session') as string } : {}),
       ...(c.req.query('ticket') ? { ticket: c.req.query('ticket') as string } : {}),
     };
-    return json(deps.redactor.json(await journal.list(q)));
+    return json(deps.redactor.json(await deps.lanes.journal.list(q)));
   });
   app.get('/api/events', (c) =>
     streamSSE(c, async (stream) => {

@@ -102,8 +102,6 @@ export interface FleetView {
   cycles: UiJournalEntry[];
   conflicts: UiConflicts[];
   snapshots: UiSnapshot[];
-  /** Whether this store keeps a journal (older stores and libraries do not). */
-  journal: boolean;
   /** Names of environment variables whose values are hidden (never the values). */
   hidden: string[];
 }

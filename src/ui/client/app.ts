@@ -78,7 +78,7 @@ export function App() {
               <${ClaimsPanel} fleet=${fleet} />
               <${ConflictsPanel} fleet=${fleet} />
               <${SnapshotsPanel} fleet=${fleet} />
-              <${JournalPanel} enabled=${fleet.journal} news=${news} />
+              <${JournalPanel} news=${news} />
             `
           : html`<p>Loading the fleet…</p>`
       }

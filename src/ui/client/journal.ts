@@ -24,12 +24,11 @@ function matches(e: UiJournalEntry, f: Filter): boolean {
   );
 }
 
-export function JournalPanel(props: { enabled: boolean; news: UiJournalEntry[][] }) {
+export function JournalPanel(props: { news: UiJournalEntry[][] }) {
   const [f, setF] = useState<Filter>({ kind: '', session: '', ticket: '' });
   const [entries, setEntries] = useState<UiJournalEntry[]>([]);
   const [error, setError] = useState('');
   useEffect(() => {
-    if (!props.enabled) return;
     let current = true;
     fetchJournal(f)
       .then((list) => current && (setEntries(list), setError('')))
@@ -37,7 +36,7 @@ export function JournalPanel(props: { enabled: boolean; news: UiJournalEntry[][]
     return () => {
       current = false;
     };
-  }, [f.kind, f.session, f.ticket, props.enabled]);
+  }, [f.kind, f.session, f.ticket]);
   useEffect(() => {
     const last = props.news[props.news.length - 1];
     if (!last) return;
@@ -51,61 +50,55 @@ export function JournalPanel(props: { enabled: boolean; news: UiJournalEntry[][]
   return html`
     <section id="journal" aria-labelledby="journal-h">
       <h2 id="journal-h">Journal</h2>
-      ${
-        !props.enabled
-          ? html`<p>
-              This store keeps no journal (an older lanes wrote it); <code>lanes store migrate</code> adds one.
-            </p>`
-          : html`
-              <form
-                class="filters"
-                role="search"
-                aria-label="Filter the journal"
-                onSubmit=${(e: Event) => e.preventDefault()}
-              >
-                <label
-                  >Kind
-                  <select value=${f.kind} onChange=${set('kind')}>
-                    <option value="">all</option>
-                    ${[...AREAS, ...MORE].map((a) => html`<option value=${a}>${a}</option>`)}
-                  </select>
-                </label>
-                <label>Session <input type="search" value=${f.session} onChange=${set('session')} /></label>
-                <label>Ticket <input type="search" value=${f.ticket} onChange=${set('ticket')} /></label>
-              </form>
-              ${error ? html`<p class="error">${error}</p>` : ''}
-              <div class="table-wrap" role="region" aria-label="Journal entries" tabindex="0">
-                <table class="journal">
-                  <caption>
-                    Newest first (${entries.length} shown)
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">#</th>
-                      <th scope="col">Time</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">Session</th>
-                      <th scope="col">Subject</th>
-                      <th scope="col">Details</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${entries.map(
-                      (e) =>
-                        html`<tr data-seq=${e.seq} data-kind=${e.kind}>
-                          <td>${e.seq}</td>
-                          <td>${localTime(e.at)}</td>
-                          <td><span class=${`kind kind-${e.kind.split('.')[0]}`}>${e.kind}</span></td>
-                          <td><code>${e.session ?? '–'}</code></td>
-                          <td><code>${e.subject}</code></td>
-                          <td class="details">${detailsText(e.details)}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>
-            `
-      }
+      ${html`
+        <form
+          class="filters"
+          role="search"
+          aria-label="Filter the journal"
+          onSubmit=${(e: Event) => e.preventDefault()}
+        >
+          <label
+            >Kind
+            <select value=${f.kind} onChange=${set('kind')}>
+              <option value="">all</option>
+              ${[...AREAS, ...MORE].map((a) => html`<option value=${a}>${a}</option>`)}
+            </select>
+          </label>
+          <label>Session <input type="search" value=${f.session} onChange=${set('session')} /></label>
+          <label>Ticket <input type="search" value=${f.ticket} onChange=${set('ticket')} /></label>
+        </form>
+        ${error ? html`<p class="error">${error}</p>` : ''}
+        <div class="table-wrap" role="region" aria-label="Journal entries" tabindex="0">
+          <table class="journal">
+            <caption>
+              Newest first (${entries.length} shown)
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Time</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Session</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${entries.map(
+                (e) =>
+                  html`<tr data-seq=${e.seq} data-kind=${e.kind}>
+                    <td>${e.seq}</td>
+                    <td>${localTime(e.at)}</td>
+                    <td><span class=${`kind kind-${e.kind.split('.')[0]}`}>${e.kind}</span></td>
+                    <td><code>${e.session ?? '–'}</code></td>
+                    <td><code>${e.subject}</code></td>
+                    <td class="details">${detailsText(e.details)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>
+      `}
     </section>
   `;
 }
