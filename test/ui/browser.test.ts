@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
+import { gitRepo, lanes, lanesChild, lanesEnv, node } from '../helpers/env.js';
 import type { Child } from '../helpers/env.js';
 import { SHOTS, browserMissing, consoleErrors, launch } from '../helpers/browser.js';
 import { startUi } from '../helpers/ui.js';
@@ -168,6 +168,40 @@ test(
     await page.screenshot({ path: join(SHOTS, 'narrow-dark.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 800 });
+  },
+);
+
+test(
+  'a wait and a refused cycle show as such; the journal shows decisions live and filters by kind',
+  { skip: missing ?? false },
+  async () => {
+    const a = await session(['--label', 'waits-a']);
+    const b = await session(['--label', 'waits-b']);
+    for (const [who, what] of [
+      [a, 'path:src/wa/'],
+      [b, 'path:src/wb/'],
+    ] as const) {
+      const r = await lanes(['claim', what, '--session', who.id], { env, cwd: repo });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const waiter = lanesChild(['claim', '--wait=60s', 'path:src/wa/', '--session', b.id], { env, cwd: repo });
+    await page.waitForSelector(`li[data-wait="${b.id}"]:has-text("path:src/wa/")`, { timeout: 10_000 });
+    assert.match(await page.locator(`li[data-wait="${b.id}"]`).innerText(), new RegExp(`held by\\s+${a.id}`));
+    const closing = await lanes(['claim', '--wait=60s', 'path:src/wb/', '--session', a.id], { env, cwd: repo });
+    assert.equal(closing.code, 3, `the wait that closes the cycle is refused at once: ${closing.stderr}`);
+    await page.waitForSelector(`li[data-cycle]:has-text("${a.id}")`, { timeout: 5000 });
+    await page.waitForSelector('#journal tr[data-kind="claim.cycle"]', { timeout: 5000 });
+    await page.getByLabel('Kind').selectOption('claim');
+    await page.waitForSelector('#journal tr[data-kind="claim.cycle"]', { timeout: 5000 });
+    const kinds = await page
+      .locator('#journal tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind')));
+    assert.ok(kinds.length > 0 && kinds.every((k) => k?.startsWith('claim.')), kinds.join(' '));
+    await page.getByLabel('Kind').selectOption('');
+    const released = await lanes(['release', 'path:src/wa/', '--session', a.id], { env, cwd: repo });
+    assert.equal(released.code, 0, released.stderr);
+    assert.equal((await waiter.exited).code, 0, 'the waiter got its claim once released');
+    await page.waitForSelector(`li[data-wait="${b.id}"]`, { state: 'detached', timeout: 5000 });
   },
 );
 
