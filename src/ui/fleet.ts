@@ -56,8 +56,11 @@ export class Fleet {
   async start(): Promise<void> {
     await this.pollStore();
     await this.readGit();
-    await this.readConflicts();
     this.publish();
+    // The costliest read (git merge-tree per pair) does not hold up the first page.
+    void this.readConflicts()
+      .then(() => this.publish())
+      .catch(() => undefined);
     const every = (ms: number, fn: () => Promise<void>) => {
       const t = setInterval(() => void fn().catch(() => undefined), ms);
       t.unref();
@@ -126,14 +129,26 @@ export class Fleet {
     for (const l of this.repoLanes.values()) await (await l).close({ heartbeat: false }).catch(() => undefined);
   }
 
+  /** One poll at a time: a poll asked for while one runs (a journal entry) runs once right after it. */
   private async tick(): Promise<void> {
-    const before = this.storeKey();
-    await this.pollStore();
-    if (this.storeKey() !== before) {
-      this.publish();
-      void this.readGit().then(() => this.publish());
-    } else this.publish();
+    if (this.polling) {
+      this.pollAgain = true;
+      return this.polling;
+    }
+    this.polling = (async () => {
+      do {
+        this.pollAgain = false;
+        const before = this.storeKey();
+        await this.pollStore();
+        this.publish();
+        if (this.storeKey() !== before) void this.readGit().then(() => this.publish());
+      } while (this.pollAgain);
+    })().finally(() => (this.polling = null));
+    return this.polling;
   }
+
+  private polling: Promise<void> | null = null;
+  private pollAgain = false;
 
   private storeKey(): string {
     return JSON.stringify([this.open.map((s) => [s.id, s.state, s.worktree]), this.ended.length]);
