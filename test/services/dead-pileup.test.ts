@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openLanes } from '../../src/index.js';
-import type { HookEvent, HookKind, Lanes } from '../../src/index.js';
+import type { Lanes } from '../../src/index.js';
+import { event } from '../helpers/hook-event.js';
 import { bootId, hostId } from '../../src/core/process-identity.js';
 import { openStore } from '../../src/store/open.js';
 import { gitRepo, tmp } from '../helpers/env.js';
@@ -27,20 +28,6 @@ function world(): { repo: string; side: string } {
   execFileSync('git', ['worktree', 'add', '-q', '-b', 'side', side], { cwd: repo });
   return { repo, side };
 }
-
-const event = (kind: HookKind, id: string, cwd: string, extra: Partial<HookEvent> = {}): HookEvent => ({
-  agent: 'claude-code',
-  kind,
-  agentSessionId: id,
-  cwd,
-  paths: [],
-  command: null,
-  source: null,
-  agentPid: process.pid,
-  envFile: null,
-  toolName: null,
-  ...extra,
-});
 
 async function decisions(lanes: Lanes, repo: string, side: string): Promise<unknown[]> {
   const f = (p: string) => join(repo, p);

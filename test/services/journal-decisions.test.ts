@@ -8,22 +8,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CLEAR, openLanes } from '../../src/index.js';
-import type { HookEvent, HookKind } from '../../src/index.js';
+import { event } from '../helpers/hook-event.js';
 import { gitRepo, tmp } from '../helpers/env.js';
-
-const event = (kind: HookKind, id: string, cwd: string, extra: Partial<HookEvent> = {}): HookEvent => ({
-  agent: 'claude-code',
-  kind,
-  agentSessionId: id,
-  cwd,
-  paths: [],
-  command: null,
-  source: null,
-  agentPid: process.pid,
-  envFile: null,
-  toolName: null,
-  ...extra,
-});
 
 test('hook deny, commit, snapshot, restore and refusals are journaled once each; an allowed edit writes nothing', async () => {
   const repo = gitRepo();
