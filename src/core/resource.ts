@@ -110,7 +110,8 @@ export function normalizeClaimPath(text: string, rawName: string, ctx: ResourceC
   const rel = relative(root, absolute);
   if (rel === '')
     throw bad(text, 'it names the whole repository', 'claim a ticket (ticket:NAME) or a subdirectory instead');
-  if (rel.startsWith('..') || isAbsolute(rel)) {
+  // `..` or `../…` leaves it; a name such as `..a` is an ordinary file inside it.
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
     throw bad(text, `it lies outside the repository ${root}`, 'name a path inside the repository');
   }
   const posixRel = rel.split(sep).join('/');
