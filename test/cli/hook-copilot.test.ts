@@ -1,27 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gitRepo, lanes, lanesEnv } from '../helpers/env.js';
-import { answer, fixture, hook } from '../helpers/hooks.js';
+import { lanes } from '../helpers/env.js';
+import { answer, fixture, hook, world } from '../helpers/hooks.js';
 
 // GitHub Copilot CLI end to end: its documented payloads (test/fixtures/agent-hooks/copilot) piped
 // to the real `lanes hook copilot EVENT`, a real git repository and store; every answer checked in
 // the fields Copilot gives its model (permissionDecisionReason, additionalContext).
 const A = 'a1a1a1a1-1111-4111-8111-a1a1a1a1a1a1';
 const B = 'b2b2b2b2-2222-4222-8222-b2b2b2b2b2b2';
-
-function world() {
-  const repo = gitRepo();
-  mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
-  writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');
-  writeFileSync(join(repo, 'src', 'other.ts'), 'export const other = 1\n');
-  execFileSync('git', ['add', '-A'], { cwd: repo });
-  execFileSync('git', ['commit', '-qm', 'src'], { cwd: repo });
-  const env = lanesEnv();
-  return { repo, env, opts: { env, cwd: repo } };
-}
 
 /** The edit sample pointed at another file (toolArgs stays a JSON string, as Copilot sends it). */
 const editOf = (repo: string, id: string, file: string, name = 'pre-tool-use-edit') =>

@@ -1,26 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
-import { answer, fixture, hook } from '../helpers/hooks.js';
+import { lanes, node, tmp } from '../helpers/env.js';
+import { answer, fixture, hook, world } from '../helpers/hooks.js';
 
 // Two simulated agent sessions in one repository: A claims and edits, B is stopped or warned in
 // each agent's exact documented output format.
 const A = 'aaaaaaaa-1111-4111-8111-aaaaaaaaaaaa';
 const B = 'bbbbbbbb-2222-4222-8222-bbbbbbbbbbbb';
-
-function world() {
-  const repo = gitRepo();
-  mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
-  writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');
-  writeFileSync(join(repo, 'src', 'other.ts'), 'export const other = 1\n');
-  execFileSync('git', ['add', '-A'], { cwd: repo });
-  execFileSync('git', ['commit', '-qm', 'src'], { cwd: repo });
-  const env = lanesEnv();
-  return { repo, env, opts: { env, cwd: repo } };
-}
 
 test('B is denied an edit of a path A claimed, in every agent format; allowed again once A ended', async () => {
   const { repo, env, opts } = world();

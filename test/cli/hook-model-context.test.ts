@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
-import { answer, fixture, hook } from '../helpers/hooks.js';
+import { answer, fixture, hook, world } from '../helpers/hooks.js';
 
 // What each agent's own runner forwards to its model (issue 12): Gemini reads context only after
 // a tool (AfterTool additionalContext) and a BeforeTool deny's reason; Cursor's preToolUse forwards
@@ -13,17 +12,6 @@ import { answer, fixture, hook } from '../helpers/hooks.js';
 // option that is off, so that answer carries Cursor's fields as well.
 const A = 'aaaaaaaa-1111-4111-8111-aaaaaaaaaaaa';
 const B = 'bbbbbbbb-2222-4222-8222-bbbbbbbbbbbb';
-
-function world() {
-  const repo = gitRepo();
-  mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
-  writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');
-  writeFileSync(join(repo, 'src', 'other.ts'), 'export const other = 1\n');
-  execFileSync('git', ['add', '-A'], { cwd: repo });
-  execFileSync('git', ['commit', '-qm', 'src'], { cwd: repo });
-  const env = lanesEnv();
-  return { repo, env, opts: { env, cwd: repo } };
-}
 
 const at = (file: string) => (p: Record<string, unknown>) => {
   (p['tool_input'] as Record<string, string>)['file_path'] = file;

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLI, gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
+import { CLI, lanes, node, tmp } from '../helpers/env.js';
 import type { Child } from '../helpers/env.js';
-import { answer, fixture, hook } from '../helpers/hooks.js';
+import { answer, fixture, hook, world } from '../helpers/hooks.js';
 
 // OpenCode end to end. First `lanes hook opencode EVENT` with the samples of what lanes' plugin
 // sends (test/fixtures/agent-hooks/opencode); then the plugin itself, as `lanes hooks install
@@ -13,17 +12,6 @@ import { answer, fixture, hook } from '../helpers/hooks.js';
 // (test/fixtures/opencode-host.mjs), running the real lanes CLI against a real repository and store.
 const A = 'a1a1a1a1-1111-4111-8111-a1a1a1a1a1a1';
 const B = 'ses_7f3a2b1c9d8e6f5a4b3c2d1e0f';
-
-function world() {
-  const repo = gitRepo();
-  mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
-  writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');
-  writeFileSync(join(repo, 'src', 'other.ts'), 'export const other = 1\n');
-  execFileSync('git', ['add', '-A'], { cwd: repo });
-  execFileSync('git', ['commit', '-qm', 'src'], { cwd: repo });
-  const env = lanesEnv();
-  return { repo, env, opts: { env, cwd: repo } };
-}
 
 /** Session A (a Copilot CLI session) holds src/billing and has edited src/other.ts. */
 async function holderA(repo: string, env: Record<string, string>): Promise<void> {

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, lanes } from './env.js';
+import { ROOT, gitRepo, lanes, lanesEnv } from './env.js';
 import type { RunResult } from './env.js';
 
 // Copied from ../shared/fixtures/agent-hooks so a clean clone of this repository has them.
@@ -51,4 +52,16 @@ export async function hook(
 export function answer(r: RunResult): Record<string, unknown> {
   if (r.code !== 0) throw new Error(`hook exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+/** The hook tests' repository: src/billing/seat.ts (the file one session claims) and src/other.ts, committed; an isolated lanes home. */
+export function world() {
+  const repo = gitRepo();
+  mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
+  writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');
+  writeFileSync(join(repo, 'src', 'other.ts'), 'export const other = 1\n');
+  execFileSync('git', ['add', '-A'], { cwd: repo });
+  execFileSync('git', ['commit', '-qm', 'src'], { cwd: repo });
+  const env = lanesEnv();
+  return { repo, env, opts: { env, cwd: repo } };
 }
