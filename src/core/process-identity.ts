@@ -28,8 +28,11 @@ export function bootId(): string {
 }
 
 /** LANES_HOST_ID names this host where hostnames collide (containers, cloned VMs). */
+let machineName: string | undefined;
+
 export function hostId(): string {
-  return process.env['LANES_HOST_ID']?.trim() || hostname();
+  // os.hostname() is a system call, and a claim's journal entries ask for it each time.
+  return process.env['LANES_HOST_ID']?.trim() || (machineName ??= hostname());
 }
 
 /** The identity of a process whose facts were read already. */

@@ -99,6 +99,7 @@ export function journalContract(store: () => Store, another: () => Promise<Store
     assert.equal(await s.pruneJournal(later, 2), 2);
     assert.equal(await s.pruneJournal(later, 100), 3);
     assert.equal(await s.pruneJournal(later, 100), 0);
+    assert.equal(await s.lastJournalSeq(), first[4], 'the last number is remembered when no entry is left');
     await s.appendJournal([{ kind: 'commit', subject: 'after' }]);
     const [next] = (await s.readJournal({})).map((e) => e.seq);
     assert.ok(next! > first[4]!, 'numbers go on growing after everything was pruned');

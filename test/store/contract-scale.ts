@@ -118,6 +118,13 @@ export function scaleContract(store: () => Store): void {
     const re = await s.attachSession({ ...session('a', 100) });
     assert.equal(re.session.deadWhy, null);
     assert.deepEqual(await open(), ['a', 'b']);
+    // A claim is a sign of life too: it lifts the record (a claim by a fresh session need not
+    // rewrite its row, one by a session recorded dead always does).
+    assert.equal(await s.recordDead([mark((await s.getSession('a'))!)]), 1);
+    await new Promise((r) => setTimeout(r, 3));
+    assert.ok((await s.acquireClaims('a', [{ scope: 'global', kind: 'lock', name: 'L' }], judge)).ok);
+    assert.equal((await s.getSession('a'))?.deadWhy, null);
+    assert.deepEqual(await open(), ['a', 'b']);
     // An ended session is never recorded dead, and an ended one is not "dead".
     await s.endSession('b', 'done');
     assert.equal(await s.recordDead([mark(b)]), 0);

@@ -2,7 +2,8 @@ import { PG_NOW } from './clock.js';
 
 // The server-side functions of a claim and a release in one round trip (claims.ts). Migration 2
 // created them; migration 4 recreates them journaling their decisions in their own transaction
-// (`journal`), which takes the writer's host as one more argument.
+// (`journal`), which takes the writer's host as one more argument; migration 5 replaces them with
+// what `journal` makes now (a claim rewrites a fresh session row no more, a release is one statement).
 
 /** The grants' journal entries, numbered later by whoever reads the journal (journal.ts). */
 function grantJournal(s: string): string {
@@ -13,6 +14,16 @@ function grantJournal(s: string): string {
         coalesce(v_me.ticket, (SELECT u.n FROM unnest(p_kinds, p_names) AS u(k, n) WHERE u.k = 'ticket' LIMIT 1)), p_host, 'claim.grant',
         p_kinds[i] || ':' || p_names[i], jsonb_build_object('token', v_tokens[i])
       FROM generate_subscripts(p_names, 1) AS i ORDER BY i;`;
+}
+
+/**
+ * A claim shows its session alive; not rewritten within a second of the last sign (the heartbeat's
+ * rule): one row version less per claim. A session recorded dead is always refreshed (lapsing the record).
+ */
+function touchIfStale(s: string): string {
+  return `IF v_me.last_seen_at < v_now - 1000 OR v_me.dead_seen_at IS NOT DISTINCT FROM v_me.last_seen_at THEN
+      UPDATE ${s}.sessions SET last_seen_at = v_now WHERE id = p_session;
+    END IF;`;
 }
 
 export function claimFunctions(s: string, journal: boolean): string {
@@ -60,7 +71,7 @@ export function claimFunctions(s: string, journal: boolean): string {
         ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at;
       v_tokens := v_tokens || v_token;
     END LOOP;
-    UPDATE ${s}.sessions SET last_seen_at = v_now WHERE id = p_session;${journal ? grantJournal(s) : ''}
+    ${journal ? touchIfStale(s) : `UPDATE ${s}.sessions SET last_seen_at = v_now WHERE id = p_session;`}${journal ? grantJournal(s) : ''}
     RETURN jsonb_build_object('status', 'granted', 'now', v_now, 'tokens', to_jsonb(v_tokens));
   END
   $fn$;
@@ -69,24 +80,23 @@ export function claimFunctions(s: string, journal: boolean): string {
       ? `
   CREATE OR REPLACE FUNCTION ${s}.lanes_release(p_session TEXT, p_scopes TEXT[], p_kinds TEXT[], p_names TEXT[],
     p_lock_ms TEXT, p_host TEXT) RETURNS SETOF ${s}.claims LANGUAGE plpgsql AS $fn$
-  DECLARE
-    v_row ${s}.claims;
-    v_rows ${s}.claims[] := '{}';
   BEGIN
     PERFORM set_config('lock_timeout', p_lock_ms, true);
-    FOR v_row IN DELETE FROM ${s}.claims c USING unnest(p_scopes, p_kinds, p_names) AS r(scope, kind, name)
-      WHERE c.scope = r.scope AND c.kind = r.kind AND c.name = r.name AND c.session_id = p_session RETURNING c.* LOOP
-      v_rows := v_rows || v_row;
-    END LOOP;
-    IF coalesce(array_length(v_rows, 1), 0) > 0 THEN
+    -- The release and its journal entries in one statement (in the order asked); plpgsql keeps
+    -- its plan between calls (an SQL function is planned again on every call).
+    RETURN QUERY WITH gone AS (
+      DELETE FROM ${s}.claims c USING unnest(p_scopes, p_kinds, p_names) WITH ORDINALITY AS r(scope, kind, name, n)
+        WHERE c.scope = r.scope AND c.kind = r.kind AND c.name = r.name AND c.session_id = p_session
+        RETURNING c.*, r.n
+    ), logged AS (
       INSERT INTO ${s}.journal (at, session_id, repo, ticket, host, kind, subject, details)
         SELECT ${PG_NOW}, p_session,
-          CASE WHEN starts_with(x.scope, 'repo:') THEN substr(x.scope, 6) END,
-          (SELECT ticket FROM ${s}.sessions WHERE id = p_session), p_host, 'claim.release', x.kind || ':' || x.name,
-          jsonb_build_object('token', x.token)
-        FROM unnest(v_rows) WITH ORDINALITY AS x ORDER BY x.ordinality;
-    END IF;
-    RETURN QUERY SELECT * FROM unnest(v_rows);
+          CASE WHEN starts_with(g.scope, 'repo:') THEN substr(g.scope, 6) END,
+          (SELECT ticket FROM ${s}.sessions WHERE id = p_session), p_host, 'claim.release', g.kind || ':' || g.name,
+          jsonb_build_object('token', g.token)
+        FROM gone g ORDER BY g.n
+    )
+    SELECT g.scope, g.kind, g.name, g.session_id, g.token, g.acquired_at FROM gone g ORDER BY g.n;
   END
   $fn$;`
       : `

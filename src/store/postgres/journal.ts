@@ -74,13 +74,20 @@ export function pgJournal(conn: PgConn): JournalStore {
 
     async lastJournalSeq() {
       await number(conn);
-      const [row] = await conn.query<{ seq: string | null }>(`SELECT max(seq) AS seq FROM ${conn.t('journal')}`);
+      // The sequence, not max(seq): the last number stays known when pruning has left no entry.
+      const [row] = await conn.query<{ seq: string | null }>(
+        `SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS seq FROM ${conn.t('journal_seq')}`,
+      );
       return Number(row?.seq ?? 0);
     },
 
     async pruneJournal(before, batch) {
       const rows = await conn.query(
-        `DELETE FROM ${conn.t('journal')} WHERE id IN (SELECT id FROM ${conn.t('journal')} WHERE at < $1 ORDER BY id LIMIT $2) RETURNING id`,
+        // The oldest `batch` entries, those among them older than `before` (time is not indexed;
+        // the order of writing follows time, so this stops at the first batch not all due).
+        // (= ANY of an array: an IN subquery may be planned as a hash join over the whole table.)
+        `DELETE FROM ${conn.t('journal')} WHERE id = ANY(ARRAY(
+           SELECT id FROM (SELECT id, at FROM ${conn.t('journal')} ORDER BY id LIMIT $2) o WHERE at < $1)) RETURNING id`,
         [before, batch],
       );
       return rows.length;

@@ -9,6 +9,9 @@ import { appendJournalRows } from './journal.js';
 import type { ClaimRow } from '../shared/rows.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, SessionRecord } from '../types.js';
 
+/** How recent a session's last sign of life may be for a claim not to rewrite it. */
+const FRESH_MS = 1000;
+
 function nextToken(conn: SqliteConn, scope: string, kind: string, name: string): number {
   const row = conn
     .stmt(
@@ -40,13 +43,19 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
         const grants: Grant[] = [];
         for (const w of wanted) {
           const token = nextToken(conn, w.scope, w.kind, w.name);
-          del.run(w.scope, w.kind, w.name);
           conn
-            .stmt(`INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)`)
+            .stmt(
+              `INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at`,
+            )
             .run(w.scope, w.kind, w.name, sessionId, token, now);
           grants.push(grantOf(w, token, plan, holder));
         }
-        conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`).run(now, sessionId);
+        // A claim shows its session alive. Not rewritten within a second of the last sign (the
+        // heartbeat's own rule): an unchanged row is a page less to flush with the grant. A
+        // session recorded dead is always refreshed, which lapses the record.
+        if (me.lastSeenAt < now - FRESH_MS || me.deadWhy !== null)
+          conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`).run(now, sessionId);
         appendJournalRows(
           conn,
           now,
@@ -68,7 +77,11 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
           else notHeld.push(r);
         }
         if (released.length) {
-          const ticket = sessionRow(conn, sessionId)?.ticket ?? null;
+          const ticket =
+            (
+              conn.stmt(`SELECT ticket FROM sessions WHERE id = ?`).get(sessionId) as
+                { ticket: string | null } | undefined
+            )?.ticket ?? null;
           appendJournalRows(
             conn,
             now,

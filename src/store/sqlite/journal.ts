@@ -6,12 +6,20 @@ import { settle } from '../shared/journal-follow.js';
 import type { JournalInput, JournalStore } from '../journal-types.js';
 
 /**
+ * The next number: above the highest entry, and above the highest ever pruned when none is left
+ * (meta.journal_floor), so a number is never reused. Both reads are one b-tree edge each.
+ */
+const NEXT_SEQ = `coalesce((SELECT max(seq) FROM journal),
+  (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'journal_floor'), 0) + 1`;
+
+/**
  * Appends entries inside the caller's transaction (the decision's own): SQLite has one writer at a
- * time, so sequence numbers (AUTOINCREMENT: never reused, even after pruning) are in commit order.
+ * time, so sequence numbers are in commit order.
  */
 export function appendJournalRows(conn: SqliteConn, now: number, entries: JournalInput[]): number[] {
   const insert = conn.stmt(
-    `INSERT INTO journal (at, session_id, repo, ticket, host, kind, subject, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    `INSERT INTO journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
+     VALUES (${NEXT_SEQ}, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
   const host = hostId();
   return entries.map(
@@ -60,21 +68,30 @@ export function sqliteJournal(conn: SqliteConn): JournalStore {
     },
 
     lastJournalSeq() {
-      return conn.run(
-        () =>
-          (conn.stmt(`SELECT seq FROM sqlite_sequence WHERE name = 'journal'`).get() as { seq: number } | undefined)
-            ?.seq ?? 0,
-      );
+      return conn.run(() => (conn.stmt(`SELECT ${NEXT_SEQ} - 1 AS seq`).get() as { seq: number }).seq);
     },
 
     pruneJournal(before, batch) {
-      // Small batches, each its own short transaction: writers wait at most one batch.
-      return conn.immediate(
-        () =>
-          conn
-            .stmt(`DELETE FROM journal WHERE seq IN (SELECT seq FROM journal WHERE at < ? ORDER BY seq LIMIT ?)`)
-            .run(before, batch).changes,
-      );
+      // Small batches, each its own short transaction: writers wait at most one batch. The oldest
+      // `batch` entries by number, those among them older than `before` (time is not indexed;
+      // numbers follow time, so this walks only what is due and stops at the first batch that is
+      // not all due). The highest number deleted is kept, so numbers are never reused.
+      return conn.immediate(() => {
+        const gone = conn
+          .stmt(
+            `DELETE FROM journal WHERE seq IN
+               (SELECT seq FROM (SELECT seq, at FROM journal ORDER BY seq LIMIT ?) WHERE at < ?) RETURNING seq`,
+          )
+          .all(batch, before) as { seq: number }[];
+        if (gone.length === 0) return 0;
+        conn
+          .stmt(
+            `INSERT INTO meta (key, value) VALUES ('journal_floor', ?)
+             ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))`,
+          )
+          .run(Math.max(...gone.map((g) => g.seq)));
+        return gone.length;
+      });
     },
   };
 }

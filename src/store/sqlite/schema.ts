@@ -3,7 +3,7 @@ import { LanesError } from '../../core/errors.js';
 
 // Each entry migrates from version i to i+1 and runs in the same IMMEDIATE transaction as the
 // version bump, so a crash mid-migration leaves the previous version intact.
-const MIGRATIONS: string[] = [
+export const MIGRATIONS: string[] = [
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE sessions (
@@ -43,9 +43,8 @@ const MIGRATIONS: string[] = [
   CREATE INDEX sessions_recorded_dead ON sessions (last_seen_at)
     WHERE ended_at IS NULL AND dead_seen_at = last_seen_at;
   `,
-  // The decision journal (AUTOINCREMENT: a sequence number is never reused, even after pruning)
-  // and the claim waits (store/journal-types.ts). Only the time is indexed (pruning, --since): every
-  // index is written in each claim's transaction, and filters by session or ticket scan fast enough.
+  // The decision journal and the claim waits (store/journal-types.ts). Migration 4 reshapes the
+  // journal (no AUTOINCREMENT, no index on time).
   `
   CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL,
     session_id TEXT, repo TEXT, ticket TEXT, host TEXT NOT NULL,
@@ -54,6 +53,35 @@ const MIGRATIONS: string[] = [
   CREATE TABLE waits (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, resources TEXT NOT NULL,
     host TEXT NOT NULL, boot_id TEXT NOT NULL, pid INTEGER NOT NULL, start_time TEXT NOT NULL,
     since INTEGER NOT NULL, seen_at INTEGER NOT NULL);
+  `,
+  // Fewer pages per claim. Every page a claim's transaction changes is written and flushed with its
+  // commit (a grant commits with synchronous=FULL), so each b-tree it touches costs: claims and
+  // fences become WITHOUT ROWID (the table is its primary key, one b-tree instead of two),
+  // claims_by_scope_kind goes (the primary key's prefix serves it), and the journal loses
+  // AUTOINCREMENT (a write to sqlite_sequence per commit) and its time index (pruning walks from
+  // the oldest number; --since scans, as --session and --ticket do). Numbers stay never reused:
+  // meta.journal_floor keeps the highest number ever pruned, and a new entry is numbered above it
+  // (journal.ts). Together these brought a claim/release cycle back to its cost before the journal.
+  `
+  CREATE TABLE fences_v4 (scope TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+    last_token INTEGER NOT NULL, PRIMARY KEY (scope, kind, name)) WITHOUT ROWID;
+  INSERT INTO fences_v4 SELECT scope, kind, name, last_token FROM fences;
+  DROP TABLE fences;
+  ALTER TABLE fences_v4 RENAME TO fences;
+  CREATE TABLE claims_v4 (scope TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+    session_id TEXT NOT NULL, token INTEGER NOT NULL, acquired_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, kind, name)) WITHOUT ROWID;
+  INSERT INTO claims_v4 SELECT scope, kind, name, session_id, token, acquired_at FROM claims;
+  DROP TABLE claims;
+  ALTER TABLE claims_v4 RENAME TO claims;
+  CREATE INDEX claims_by_session ON claims (session_id);
+  CREATE TABLE journal_v4 (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL,
+    session_id TEXT, repo TEXT, ticket TEXT, host TEXT NOT NULL,
+    kind TEXT NOT NULL, subject TEXT NOT NULL, details TEXT NOT NULL);
+  INSERT INTO journal_v4 SELECT seq, at, session_id, repo, ticket, host, kind, subject, details FROM journal;
+  INSERT INTO meta (key, value) SELECT 'journal_floor', seq FROM sqlite_sequence WHERE name = 'journal';
+  DROP TABLE journal;
+  ALTER TABLE journal_v4 RENAME TO journal;
   `,
 ];
 
