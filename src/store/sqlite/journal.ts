@@ -16,27 +16,24 @@ const NEXT_SEQ = `coalesce((SELECT max(seq) FROM journal),
  * Appends entries inside the caller's transaction (the decision's own): SQLite has one writer at a
  * time, so sequence numbers are in commit order.
  */
-export function appendJournalRows(conn: SqliteConn, now: number, entries: JournalInput[]): number[] {
+export function appendJournalRows(conn: SqliteConn, now: number, entries: JournalInput[]): void {
+  // No RETURNING: SQLite buffers a RETURNING statement's rows, a cost in every claim's write lock.
   const insert = conn.stmt(
     `INSERT INTO journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
-     VALUES (${NEXT_SEQ}, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+     VALUES (${NEXT_SEQ}, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const host = hostId();
-  return entries.map(
-    (e) =>
-      (
-        insert.get(
-          now,
-          e.session ?? null,
-          e.repo ?? null,
-          e.ticket ?? null,
-          host,
-          e.kind,
-          e.subject,
-          JSON.stringify(e.details ?? {}),
-        ) as { seq: number }
-      ).seq,
-  );
+  for (const e of entries)
+    insert.run(
+      now,
+      e.session ?? null,
+      e.repo ?? null,
+      e.ticket ?? null,
+      host,
+      e.kind,
+      e.subject,
+      JSON.stringify(e.details ?? {}),
+    );
 }
 
 export function sqliteJournal(conn: SqliteConn): JournalStore {
