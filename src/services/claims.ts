@@ -176,7 +176,13 @@ export class ClaimService {
       });
     const held = await this.ctx.store.listClaims({ sessionId: session.id });
     if (held.length === 0) return [];
-    return (await this.ctx.store.releaseClaims(session.id, held)).released;
+    // Only as it was judged: a session re-attached meanwhile (a new owner, or seen since) is live.
+    const r = await this.ctx.store.releaseClaims(session.id, held, {
+      lastSeenAt: session.lastSeenAt,
+      owner: session.owner,
+    });
+    if (r.changed) throw changedSince(session.id, 'released');
+    return r.released;
   }
 
   /** Claims of this repository and this host (all: every claim in the store), with their holders' state. */
@@ -271,4 +277,11 @@ export class ClaimService {
       details: { resource: name, token, current: current?.token ?? null, holder: current?.sessionId ?? null },
     });
   }
+}
+
+/** A dead session came back between the judgement and the act: nothing was done to it. */
+function changedSince(id: string, what: string): LanesError {
+  return new LanesError('E_CLAIM_HELD', `session ${id} came back (re-attached or seen) since it was judged dead`, {
+    hint: `nothing was ${what}; look again (lanes ls) before acting on it`,
+  });
 }

@@ -159,7 +159,16 @@ export interface SessionStore {
 export interface ClaimStore {
   /** All-or-nothing; takes over claims of dead/ended holders; each grant gets the next token. */
   acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult>;
-  releaseClaims(sessionId: string, refs: ResourceRef[]): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }>;
+  /**
+   * With `unchangedSince` (releasing a dead session's claims for it), only if the session still has
+   * that owner and last-seen time: one re-attached since it was judged dead keeps its claims
+   * (`changed: true`, nothing released).
+   */
+  releaseClaims(
+    sessionId: string,
+    refs: ResourceRef[],
+    unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
+  ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[]; changed?: true }>;
   /** Claims, optionally only those of some scopes or of one session. */
   listClaims(filter?: { scopes?: string[]; sessionId?: string }): Promise<ClaimRecord[]>;
   /**

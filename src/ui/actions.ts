@@ -60,7 +60,19 @@ export async function runAction(
       notLive(target, 'end');
       const l = await at(target, null);
       try {
-        const r = await l.sessions.end(target.id, { reason: 'ended from lanes ui (owner gone)' });
+        // Only as it was judged: a session re-attached meanwhile is left open (409).
+        const r = await l.sessions.end(target.id, {
+          reason: 'ended from lanes ui (owner gone)',
+          unchangedSince: { lastSeenAt: target.lastSeenAt, owner: target.owner },
+        });
+        if (r.changed)
+          throw new LanesError(
+            'E_CLAIM_HELD',
+            `session ${target.id} came back (re-attached or seen) since it was judged dead`,
+            {
+              hint: `nothing was ended${r.snapshot ? `; its work was saved as ${r.snapshot.ref}` : ''}; look again before acting on it`,
+            },
+          );
         message = `${r.snapshot ? `saved its work as ${r.snapshot.ref}; ` : ''}ended ${target.id}${r.released.length ? `, released ${r.released.length} claim(s)` : ''}`;
       } finally {
         await l.close({ heartbeat: false });

@@ -182,13 +182,17 @@ export function journalContract(store: () => Store, another: () => Promise<Store
       (await s.registerWait('c', [ref('ticket', 'A')], owner(103), judge)).ok,
       'the dead waiter closes no cycle',
     );
-    const kinds = (await s.readJournal({ kinds: ['claim.wait', 'claim.cycle'] })).map((e) => [e.kind, e.session]);
+    const kinds = (await s.readJournal({ kinds: ['claim.wait', 'claim.cycle'] })).map((e) => [
+      e.kind,
+      e.session,
+      e.ticket,
+    ]);
     assert.deepEqual(kinds, [
-      ['claim.wait', 'a'],
-      ['claim.wait', 'b'],
-      ['claim.cycle', 'c'],
-      ['claim.wait', 'b'],
-      ['claim.wait', 'c'],
+      ['claim.wait', 'a', 'SEAT-1'],
+      ['claim.wait', 'b', 'SEAT-1'],
+      ['claim.cycle', 'c', 'SEAT-1'],
+      ['claim.wait', 'b', 'SEAT-1'],
+      ['claim.wait', 'c', 'SEAT-1'],
     ]);
   });
 

@@ -173,10 +173,29 @@ export function scaleContract(store: () => Store): void {
     assert.equal(kept?.changed, true);
     assert.equal((await s.getSession('a'))?.endedAt, null, 'left open');
     assert.equal((await s.listClaims({ sessionId: 'a' })).length, 1, 'its claims kept');
+    const claimsOfA = await s.listClaims({ sessionId: 'a' });
+    const notReleased = await s.releaseClaims('a', claimsOfA, { lastSeenAt: judged.lastSeenAt, owner: judged.owner });
+    assert.deepEqual(notReleased, { released: [], notHeld: claimsOfA, changed: true }, 'a conditional release too');
+    assert.equal((await s.listClaims({ sessionId: 'a' })).length, 1, 'its claims still kept');
     const current = (await s.getSession('a'))!;
     const ended = await s.endSession('a', 'gc', { lastSeenAt: current.lastSeenAt, owner: current.owner });
     assert.equal(ended?.changed, undefined);
     assert.notEqual(ended?.session.endedAt, null);
     assert.equal(ended?.released.length, 1);
+  });
+
+  it('a conditional release of a session unchanged since it was judged releases', async () => {
+    const s = store();
+    const a = await s.insertSession(session('a', DEAD_PID));
+    const ref = { scope: REPO, kind: 'lock', name: 'L' };
+    await s.acquireClaims('a', [ref], judge);
+    const judged = (await s.getSession('a'))!;
+    const r = await s.releaseClaims('a', [ref], { lastSeenAt: judged.lastSeenAt, owner: a.owner });
+    assert.equal(r.changed, undefined);
+    assert.deepEqual(
+      r.released.map((c) => c.name),
+      ['L'],
+    );
+    assert.deepEqual(await s.listClaims({ sessionId: 'a' }), []);
   });
 }

@@ -5,7 +5,7 @@ import type { PgConn } from './conn.js';
 import { appendPgJournal } from './journal.js';
 import { granted } from '../shared/journal-entries.js';
 import { sessionIn } from './sessions.js';
-import { toClaim, toSession } from '../shared/rows.js';
+import { toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, OwnerJudge, SessionRecord } from '../types.js';
 
@@ -132,15 +132,24 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
       return decision.ok ? acquireInTx(conn, sessionId, wanted, judge) : { ...decision.result, now: r.now };
     },
 
-    async releaseClaims(sessionId, refs) {
-      const rows = await conn.call<ClaimRow>(`SELECT * FROM ${conn.t('lanes_release')}($1, $2, $3, $4, $5, $6)`, [
+    async releaseClaims(sessionId, refs, unchangedSince) {
+      const release = `SELECT * FROM ${conn.t('lanes_release')}($1, $2, $3, $4, $5, $6)`;
+      const args = [
         sessionId,
         refs.map((r) => r.scope),
         refs.map((r) => r.kind),
         refs.map((r) => r.name),
         conn.lockTimeout,
         hostId(),
-      ]);
+      ];
+      // Conditional: the session's row locked, compared, and the release in the same transaction.
+      const rows = unchangedSince
+        ? await conn.tx(async (q) => {
+            const s = await sessionIn(conn, q, sessionId, true);
+            return s && !unchanged(s, unchangedSince) ? null : q<ClaimRow>(release, args);
+          })
+        : await conn.call<ClaimRow>(release, args);
+      if (rows === null) return { released: [], notHeld: refs, changed: true as const };
       const released: ClaimRecord[] = [];
       const notHeld: ResourceRef[] = [];
       for (const r of refs) {

@@ -43,6 +43,14 @@ async function cycleIn(
   );
 }
 
+/** The waiter's ticket, for its journal entries. */
+async function ticketOf(conn: PgConn, q: Q, sessionId: string): Promise<string | null> {
+  const [row] = await q<{ ticket: string | null }>(`SELECT ticket FROM ${conn.t('sessions')} WHERE id = $1`, [
+    sessionId,
+  ]);
+  return row?.ticket ?? null;
+}
+
 export function pgWaits(conn: PgConn): WaitStore {
   return {
     registerWait(sessionId, resources, owner, judge) {
@@ -50,7 +58,9 @@ export function pgWaits(conn: PgConn): WaitStore {
         const cycle = await cycleIn(conn, q, sessionId, resources, judge, now);
         if (cycle) {
           await appendPgJournal(conn, q, now, [
-            waitEntry('claim.cycle', sessionId, resources, { cycle: describeCycle(cycle) }),
+            waitEntry('claim.cycle', sessionId, await ticketOf(conn, q, sessionId), resources, {
+              cycle: describeCycle(cycle),
+            }),
           ]);
           return { ok: false as const, cycle };
         }
@@ -63,7 +73,10 @@ export function pgWaits(conn: PgConn): WaitStore {
           (h) => h !== sessionId,
         );
         await appendPgJournal(conn, q, now, [
-          waitEntry('claim.wait', sessionId, resources, { heldBy: holders, wait: Number(row?.id) }),
+          waitEntry('claim.wait', sessionId, await ticketOf(conn, q, sessionId), resources, {
+            heldBy: holders,
+            wait: Number(row?.id),
+          }),
         ]);
         return { ok: true as const, wait: toWait(row as WaitRow) };
       });
@@ -81,7 +94,9 @@ export function pgWaits(conn: PgConn): WaitStore {
         }
         await q(`DELETE FROM ${conn.t('waits')} WHERE id = $1`, [id]);
         await appendPgJournal(conn, q, now, [
-          waitEntry('claim.cycle', wait.sessionId, wait.resources, { cycle: describeCycle(cycle) }),
+          waitEntry('claim.cycle', wait.sessionId, await ticketOf(conn, q, wait.sessionId), wait.resources, {
+            cycle: describeCycle(cycle),
+          }),
         ]);
         return cycle;
       });

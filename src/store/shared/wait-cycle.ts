@@ -114,6 +114,7 @@ export function describeCycle(cycle: CycleStep[]): string {
 export function waitEntry(
   kind: 'claim.wait' | 'claim.cycle',
   sessionId: string,
+  ticket: string | null,
   wanted: ResourceRef[],
   extra: Record<string, unknown>,
 ): JournalInput {
@@ -121,6 +122,7 @@ export function waitEntry(
     kind,
     subject: wanted.map(formatResource).join(' '),
     session: sessionId,
+    ticket,
     repo: repoOfScope(wanted[0]?.scope),
     details: extra,
   };

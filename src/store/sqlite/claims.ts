@@ -3,7 +3,7 @@ import { claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
 import { conflictingRows } from './claim-reads.js';
 import type { SqliteConn } from './conn.js';
 import { sessionRow } from './sessions.js';
-import { toClaim } from '../shared/rows.js';
+import { toClaim, unchanged } from '../shared/rows.js';
 import { granted, released as releasedEntry } from '../shared/journal-entries.js';
 import { appendJournalRows } from './journal.js';
 import type { ClaimRow } from '../shared/rows.js';
@@ -65,8 +65,12 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
       }, true);
     },
 
-    releaseClaims(sessionId, refs) {
+    releaseClaims(sessionId, refs, unchangedSince) {
       return conn.immediate((now) => {
+        if (unchangedSince) {
+          const s = sessionRow(conn, sessionId);
+          if (s && !unchanged(s, unchangedSince)) return { released: [], notHeld: refs, changed: true as const };
+        }
         const released: ClaimRecord[] = [];
         const notHeld: ResourceRef[] = [];
         for (const r of refs) {

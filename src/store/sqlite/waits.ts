@@ -20,6 +20,13 @@ function cycleIn(
   return cycleAmongLive(sessionId, wanted, rows, judge, now, (ref) => conflictingRows(conn, [ref]));
 }
 
+/** The waiter's ticket, for its journal entries. */
+function ticketOf(conn: SqliteConn, sessionId: string): string | null {
+  const row = conn.stmt(`SELECT ticket FROM sessions WHERE id = ?`).get(sessionId) as
+    { ticket: string | null } | undefined;
+  return row?.ticket ?? null;
+}
+
 /** Claim waits on SQLite: every check-and-write runs under the one write lock, so decisions serialize. */
 export function sqliteWaits(conn: SqliteConn): WaitStore {
   return {
@@ -28,7 +35,7 @@ export function sqliteWaits(conn: SqliteConn): WaitStore {
         const cycle = cycleIn(conn, sessionId, resources, judge, now);
         if (cycle) {
           appendJournalRows(conn, now, [
-            waitEntry('claim.cycle', sessionId, resources, { cycle: describeCycle(cycle) }),
+            waitEntry('claim.cycle', sessionId, ticketOf(conn, sessionId), resources, { cycle: describeCycle(cycle) }),
           ]);
           return { ok: false as const, cycle };
         }
@@ -51,7 +58,7 @@ export function sqliteWaits(conn: SqliteConn): WaitStore {
           ...new Set(resources.flatMap((r) => conflictingRows(conn, [r]).map((c) => c.sessionId))),
         ].filter((h) => h !== sessionId);
         appendJournalRows(conn, now, [
-          waitEntry('claim.wait', sessionId, resources, { heldBy: holders, wait: row.id }),
+          waitEntry('claim.wait', sessionId, ticketOf(conn, sessionId), resources, { heldBy: holders, wait: row.id }),
         ]);
         return { ok: true as const, wait: toWait(row) };
       });
@@ -69,7 +76,9 @@ export function sqliteWaits(conn: SqliteConn): WaitStore {
         }
         conn.stmt(`DELETE FROM waits WHERE id = ?`).run(id);
         appendJournalRows(conn, now, [
-          waitEntry('claim.cycle', wait.sessionId, wait.resources, { cycle: describeCycle(cycle) }),
+          waitEntry('claim.cycle', wait.sessionId, ticketOf(conn, wait.sessionId), wait.resources, {
+            cycle: describeCycle(cycle),
+          }),
         ]);
         return cycle;
       });
