@@ -56,7 +56,7 @@ export async function copyStore(
   from: string,
   to: string,
   options: { force: boolean },
-): Promise<{ from: StoreInfo; to: StoreInfo; sessions: number; claims: number; state: number }> {
+): Promise<{ from: StoreInfo; to: StoreInfo; sessions: number; claims: number; state: number; journal: number }> {
   if (from === to)
     throw new LanesError('E_USAGE', 'copy needs two different stores', {
       hint: 'give --from and --to different locations',
@@ -68,7 +68,7 @@ export async function copyStore(
   }
   return withStore(from, (src) =>
     withStore(to, async (dst) => {
-      const d = await src.dump();
+      const d = await src.dump({ journal: true });
       await dst.load(d, { replace: options.force });
       return {
         from: src.info,
@@ -76,6 +76,7 @@ export async function copyStore(
         sessions: d.sessions.length,
         claims: d.claims.length,
         state: d.state.length,
+        journal: d.journal?.length ?? 0,
       };
     }),
   );

@@ -1,4 +1,4 @@
-import type { JournalStore, WaitStore } from './journal-types.js';
+import type { JournalEntry, JournalStore, WaitStore } from './journal-types.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
@@ -117,6 +117,8 @@ export interface StoreDump {
   fences: { scope: string; kind: string; name: string; lastToken: number }[];
   state: StateRecord[];
   gates: { name: string; token: number }[];
+  /** The decision journal, oldest first (numbers are the source's; the target numbers them anew). */
+  journal?: Omit<JournalEntry, 'seq'>[];
 }
 
 // The interface comes in parts, one per kind of record, so that each backend builds each part on
@@ -201,11 +203,14 @@ export interface GateStore {
 }
 
 export interface DumpStore {
-  dump(): Promise<StoreDump>;
+  /** Everything, in one consistent read; the journal only when asked (it can be long). */
+  dump(options?: { journal?: boolean }): Promise<StoreDump>;
   /**
    * Loads a dump in one transaction. A store holding sessions, claims or state is refused
    * (E_STORE_NOT_EMPTY) unless replace, which drops them first; fencing counters never go down
    * (the higher of the two is kept), so a token granted by either store is never granted again.
+   * Journal entries are appended after the store's own, in order, with their times and hosts
+   * (the store's own entries stay: its numbers are never reused).
    */
   load(dump: StoreDump, options: { replace: boolean }): Promise<void>;
 }

@@ -32,7 +32,7 @@ test('the CLI on a PostgreSQL store: sessions, claims, store status and migrate'
     assert.ok(!status.location.includes(`:${new URL(PG_URL).password}@`), 'no password in the location');
     assert.deepEqual([status.counts.claims, status.counts.open], [2, 1]);
     const mig = await lanes(['store', 'migrate'], { env, cwd: repo });
-    assert.match(mig.stdout, /schema version 4 \(postgres\), up to date/);
+    assert.match(mig.stdout, /schema version 5 \(postgres\), up to date/);
     assert.equal((await lanes(['end', a], { env, cwd: repo })).code, 0);
   } finally {
     await drop();
@@ -58,12 +58,27 @@ test(
       await lanes(['state', 'set', 'step', '"tests"'], asS);
       const copied = await lanes(['store', 'copy', '--from', file, '--to', url], { env, cwd: repo });
       assert.equal(copied.code, 0, copied.stderr);
-      assert.match(copied.stdout, /copied 1 sessions, 1 claims and 1 state records/);
+      assert.match(copied.stdout, /copied 1 sessions, 1 claims, 1 state records and 6 journal entries/);
       assert.ok(!(copied.stdout + copied.stderr).includes(`:${new URL(PG_URL).password}@`));
       const onPg = { env: { ...env, LANES_STORE: url, LANES_SESSION: s }, cwd: repo };
       const claims = JSON.parse((await lanes(['claims', '--json'], onPg)).stdout) as { claim: { token: number } }[];
       assert.equal(claims[0]?.claim.token, 3, 'the token came along');
       assert.equal((await lanes(['state', 'get', 'step'], onPg)).stdout.trim(), '"tests"');
+      // The journal came along: the same entries in the same order, with their times and hosts.
+      const history = async (store: string) =>
+        (await lanes(['log', '--json'], { env: { ...env, LANES_STORE: store }, cwd: repo })).stdout
+          .trim()
+          .split('\n')
+          .map((l) => {
+            const { seq: _seq, ...e } = JSON.parse(l) as Record<string, unknown>;
+            return e;
+          });
+      const before = await history(file);
+      assert.deepEqual(
+        before.map((e) => e['kind']),
+        ['session.start', 'claim.grant', 'claim.release', 'claim.grant', 'claim.release', 'claim.grant'],
+      );
+      assert.deepEqual(await history(url), before);
       const again = await lanes(['store', 'copy', '--from', file, '--to', url], { env, cwd: repo });
       assert.equal(again.code, 1);
       assert.match(again.stderr, /is not empty .*--force/s);
@@ -74,6 +89,8 @@ test(
       const back = join(tmp(), 'back.db');
       assert.equal((await lanes(['store', 'copy', '--from', url, '--to', back], { env, cwd: repo })).code, 0);
       assert.ok(existsSync(back));
+      // --force replaced sessions, claims and state; the target's own journal stayed, the copy's followed it.
+      assert.deepEqual(await history(back), [...before, ...before]);
       const missing = await lanes(['store', 'copy', '--from', join(home, 'nope.db'), '--to', url], { env, cwd: repo });
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /does not exist/);

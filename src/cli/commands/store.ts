@@ -37,7 +37,7 @@ export const command: CommandSpec = {
       if (io.json) printJson(io.stdout, r);
       else
         io.stdout(
-          `copied ${r.sessions} sessions, ${r.claims} claims and ${r.state} state records from ${r.from.location} to ${r.to.location}\n`,
+          `copied ${r.sessions} sessions, ${r.claims} claims, ${r.state} state records and ${r.journal} journal entries from ${r.from.location} to ${r.to.location}\n`,
         );
       return 0;
     }

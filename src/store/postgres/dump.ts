@@ -1,4 +1,5 @@
 import type { PgConn } from './conn.js';
+import { dumpPgJournal, loadPgJournal } from './journal.js';
 import { notEmpty } from '../shared/errors.js';
 import { dumpedSessionValues, toClaim, toSession, toState } from '../shared/rows.js';
 import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
@@ -7,7 +8,7 @@ import type { DumpStore } from '../types.js';
 /** `lanes store copy` on PostgreSQL. */
 export function pgDump(conn: PgConn): DumpStore {
   return {
-    dump() {
+    dump(options = {}) {
       // One transaction: a consistent picture even while other clients work.
       return conn.tx(async (q) => ({
         sessions: (await q<SessionRow>(`SELECT * FROM ${conn.t('sessions')} ORDER BY created_at, id`)).map(toSession),
@@ -22,6 +23,7 @@ export function pgDump(conn: PgConn): DumpStore {
           name: g.name,
           token: Number(g.token),
         })),
+        ...(options.journal ? { journal: await dumpPgJournal(conn, q) } : {}),
       }));
     },
 
@@ -73,6 +75,7 @@ export function pgDump(conn: PgConn): DumpStore {
             [g.name, g.token],
           );
         }
+        await loadPgJournal(conn, q, d.journal ?? []);
       });
     },
   };

@@ -3,7 +3,7 @@ import type { PgConn, Q } from './conn.js';
 import { DEFAULT_JOURNAL_LIMIT, journalWhere, toEntry } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
 import { settle } from '../shared/journal-follow.js';
-import type { JournalInput, JournalStore } from '../journal-types.js';
+import type { JournalEntry, JournalInput, JournalStore } from '../journal-types.js';
 
 /**
  * Appends entries in the caller's transaction, without a number: writers take no lock. A number
@@ -36,6 +36,39 @@ export async function appendPgJournal(conn: PgConn, q: Q, now: number, entries: 
       entries.map((e) => JSON.stringify(e.details ?? {})),
     ],
   );
+}
+
+/** Entries copied from another store (lanes store copy), in batches: their own times and hosts. */
+export async function loadPgJournal(conn: PgConn, q: Q, entries: Omit<JournalEntry, 'seq'>[]): Promise<void> {
+  for (let i = 0; i < entries.length; i += 1000) {
+    const batch = entries.slice(i, i + 1000);
+    await q(
+      `INSERT INTO ${conn.t('journal')} (at, session_id, repo, ticket, host, kind, subject, details)
+       SELECT e.at, e.session_id, e.repo, e.ticket, e.host, e.kind, e.subject, e.details
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[])
+         WITH ORDINALITY AS e(at, session_id, repo, ticket, host, kind, subject, details, n)
+       ORDER BY e.n`,
+      [
+        batch.map((e) => e.at),
+        batch.map((e) => e.session),
+        batch.map((e) => e.repo),
+        batch.map((e) => e.ticket),
+        batch.map((e) => e.host),
+        batch.map((e) => e.kind),
+        batch.map((e) => e.subject),
+        batch.map((e) => JSON.stringify(e.details)),
+      ],
+    );
+  }
+}
+
+/** The whole journal, oldest first, without numbers (lanes store copy): numbered ones, then the rest as written. */
+export async function dumpPgJournal(conn: PgConn, q: Q): Promise<Omit<JournalEntry, 'seq'>[]> {
+  const rows = await q<JournalRow>(`SELECT * FROM ${conn.t('journal')} ORDER BY seq NULLS LAST, id`);
+  return rows.map((r) => {
+    const { seq: _seq, ...entry } = toEntry({ ...r, seq: r.seq ?? 0 });
+    return entry;
+  });
 }
 
 /** Numbers what was committed since the last reader did (lanes_journal_number, migration 4). */

@@ -1,4 +1,5 @@
 import type { SqliteConn } from './conn.js';
+import { dumpJournalRows, loadJournalRows } from './journal.js';
 import { notEmpty } from '../shared/errors.js';
 import { dumpedSessionValues, toClaim, toSession, toState } from '../shared/rows.js';
 import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
@@ -7,7 +8,7 @@ import type { DumpStore } from '../types.js';
 /** `lanes store copy` on one SQLite connection. */
 export function sqliteDump(conn: SqliteConn): DumpStore {
   return {
-    dump() {
+    dump(options = {}) {
       return conn.run(() => ({
         sessions: (conn.stmt(`SELECT * FROM sessions ORDER BY created_at, id`).all() as SessionRow[]).map(toSession),
         claims: (conn.stmt(`SELECT * FROM claims ORDER BY scope, kind, name`).all() as ClaimRow[]).map(toClaim),
@@ -21,6 +22,7 @@ export function sqliteDump(conn: SqliteConn): DumpStore {
         ).map((f) => ({ scope: f.scope, kind: f.kind, name: f.name, lastToken: f.last_token })),
         state: (conn.stmt(`SELECT * FROM state`).all() as StateRow[]).map(toState),
         gates: conn.stmt(`SELECT name, token FROM gates`).all() as { name: string; token: number }[],
+        ...(options.journal ? { journal: dumpJournalRows(conn) } : {}),
       }));
     },
 
@@ -47,6 +49,7 @@ export function sqliteDump(conn: SqliteConn): DumpStore {
         const gate = conn.stmt(`INSERT INTO gates (name, token, acquired_at, lease_until) VALUES (?, ?, 0, 0)
           ON CONFLICT (name) DO UPDATE SET token = max(token, excluded.token), pid = NULL, session_id = NULL, command = NULL`);
         for (const g of d.gates) gate.run(g.name, g.token);
+        loadJournalRows(conn, d.journal ?? []);
       }, true);
     },
   };

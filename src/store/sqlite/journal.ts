@@ -3,7 +3,7 @@ import type { SqliteConn } from './conn.js';
 import { DEFAULT_JOURNAL_LIMIT, journalWhere, toEntry } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
 import { settle } from '../shared/journal-follow.js';
-import type { JournalInput, JournalStore } from '../journal-types.js';
+import type { JournalEntry, JournalInput, JournalStore } from '../journal-types.js';
 
 /**
  * The next number: above the highest entry, and above the highest ever pruned when none is left
@@ -34,6 +34,24 @@ export function appendJournalRows(conn: SqliteConn, now: number, entries: Journa
       e.subject,
       JSON.stringify(e.details ?? {}),
     );
+}
+
+/** Entries copied from another store (lanes store copy): their own times and hosts, numbered here. */
+export function loadJournalRows(conn: SqliteConn, entries: Omit<JournalEntry, 'seq'>[]): void {
+  const insert = conn.stmt(
+    `INSERT INTO journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
+     VALUES (${NEXT_SEQ}, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const e of entries)
+    insert.run(e.at, e.session, e.repo, e.ticket, e.host, e.kind, e.subject, JSON.stringify(e.details));
+}
+
+/** The whole journal, oldest first, without numbers (lanes store copy). */
+export function dumpJournalRows(conn: SqliteConn): Omit<JournalEntry, 'seq'>[] {
+  return (conn.stmt(`SELECT * FROM journal ORDER BY seq`).all() as JournalRow[]).map((r) => {
+    const { seq: _seq, ...entry } = toEntry(r);
+    return entry;
+  });
 }
 
 export function sqliteJournal(conn: SqliteConn): JournalStore {
