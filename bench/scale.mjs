@@ -42,8 +42,8 @@ const STORES = [
 const uuid = (n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const ME = uuid(1);
 
-function makeRepo(files) {
-  const dir = join(base, `repo-${files}`);
+function makeRepo(files, name = `repo-${files}`) {
+  const dir = join(base, name);
   mkdirSync(dir);
   sh('git init -q -b main && git config user.name b && git config user.email b@b && git config gc.auto 0', dir);
   for (let d = 0; d < DIRS; d++) {
@@ -216,7 +216,7 @@ if (STORES_TOO) {
 // conflicts: N worktrees, every pair sharing one file (and each 5 files of its own).
 if (CONFLICTS.length) {
   const rows = [];
-  const repo = makeRepo(5000);
+  const repo = makeRepo(5000, 'conflicts-repo'); // its own: the stores' runs above made repo-5000
   const confEnv = { ...env, LANES_HOME: join(base, 'conflicts-home') };
   const time = (fn) => {
     const t = performance.now();
