@@ -153,12 +153,13 @@ export class SessionService {
   async overview(
     options: { deadShown?: number } = {},
   ): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }> {
-    const [open, claims] = await Promise.all([
+    // Which sessions hold claims, not the claims: only the shown sessions' claims are read (below).
+    const [open, holders] = await Promise.all([
       this.ctx.store.listSessions({ includeEnded: false }),
-      this.ctx.store.listClaims(),
+      this.ctx.store.claimHolders(),
     ]);
     const states = await this.ctx.statesOf(open);
-    const held = bySession(claims);
+    const held = new Set(holders);
     const isLive = (x: SessionRecord) => states.get(x.id)?.state === 'live';
     const here = (x: SessionRecord) => x.owner.host === this.ctx.host && x.worktree !== null;
     const liveWorktrees = new Set(open.filter((x) => isLive(x) && here(x)).map((x) => x.worktree));
@@ -176,8 +177,12 @@ export class SessionService {
     );
     const shownDead = attention.slice(0, options.deadShown ?? 50);
     const shown = new Set([...open.filter(isLive), ...shownDead]);
+    const shownList = open.filter((x) => shown.has(x));
+    const claims = bySession(
+      shownList.length ? await this.ctx.store.listClaims({ sessionIds: shownList.map((x) => x.id) }) : [],
+    );
     return {
-      sessions: open.filter((x) => shown.has(x)).map((x) => toView(x, states.get(x.id)!, held.get(x.id) ?? [])),
+      sessions: shownList.map((x) => toView(x, states.get(x.id)!, claims.get(x.id) ?? [])),
       hidden: open.length - shown.size - (attention.length - shownDead.length),
       moreDead: attention.length - shownDead.length,
     };

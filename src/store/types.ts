@@ -172,7 +172,9 @@ export interface ClaimStore {
     unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
   ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[]; changed?: true }>;
   /** Claims, optionally only those of some scopes or of one session. */
-  listClaims(filter?: { scopes?: string[]; sessionId?: string }): Promise<ClaimRecord[]>;
+  listClaims(filter?: { scopes?: string[]; sessionId?: string; sessionIds?: string[] }): Promise<ClaimRecord[]>;
+  /** The sessions holding at least one claim (through the index by session; no claim is read). */
+  claimHolders(): Promise<string[]>;
   /**
    * The claims (any session's) that conflict with any of these resources, read through the index:
    * for a path, the claims on it, on the directories above it and below it (core/path-overlap.ts),

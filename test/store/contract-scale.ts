@@ -184,6 +184,25 @@ export function scaleContract(store: () => Store): void {
     assert.equal(ended?.released.length, 1);
   });
 
+  it('names the sessions holding claims without reading the claims, and lists the claims of several sessions', async () => {
+    const s = store();
+    for (const id of ['a', 'b', 'c']) await s.insertSession(session(id));
+    const lock = (name: string) => ({ scope: REPO, kind: 'lock', name });
+    assert.ok((await s.acquireClaims('a', [lock('1'), lock('2')], judge)).ok);
+    assert.ok((await s.acquireClaims('c', [lock('3')], judge)).ok);
+    assert.deepEqual((await s.claimHolders()).sort(), ['a', 'c']);
+    assert.deepEqual(
+      (await s.listClaims({ sessionIds: ['a', 'b'] })).map((c) => [c.sessionId, c.name]),
+      [
+        ['a', '1'],
+        ['a', '2'],
+      ],
+    );
+    assert.deepEqual(await s.listClaims({ sessionIds: [] }), []);
+    await s.releaseClaims('a', [lock('1'), lock('2')]);
+    assert.deepEqual(await s.claimHolders(), ['c']);
+  });
+
   it('a conditional release of a session unchanged since it was judged releases', async () => {
     const s = store();
     const a = await s.insertSession(session('a', DEAD_PID));

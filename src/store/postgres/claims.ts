@@ -171,12 +171,21 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
         args.push(filter.sessionId);
         where.push(`session_id = $${args.length}`);
       }
+      if (filter.sessionIds) {
+        args.push(filter.sessionIds);
+        where.push(`session_id = ANY($${args.length})`);
+      }
       // COLLATE "C": the same byte order as SQLite's.
       const rows = await conn.query<ClaimRow>(
         `SELECT * FROM ${conn.t('claims')} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope COLLATE "C", kind COLLATE "C", name COLLATE "C"`,
         args,
       );
       return rows.map(toClaim);
+    },
+
+    async claimHolders() {
+      const rows = await conn.query<{ session_id: string }>(`SELECT DISTINCT session_id FROM ${conn.t('claims')}`);
+      return rows.map((r) => r.session_id);
     },
 
     async lastToken(ref) {

@@ -108,9 +108,21 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
           where.push('session_id = ?');
           args.push(filter.sessionId);
         }
+        if (filter.sessionIds) {
+          where.push(`session_id IN (${filter.sessionIds.map(() => '?').join(',') || "''"})`);
+          args.push(...filter.sessionIds);
+        }
         const sql = `SELECT * FROM claims ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope, kind, name`;
         return (conn.stmt(sql).all(...args) as ClaimRow[]).map(toClaim);
       });
+    },
+
+    claimHolders() {
+      return conn.run(() =>
+        (conn.stmt(`SELECT DISTINCT session_id FROM claims`).all() as { session_id: string }[]).map(
+          (r) => r.session_id,
+        ),
+      );
     },
 
     conflictingClaims(refs) {
