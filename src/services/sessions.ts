@@ -6,7 +6,7 @@ import { assertCanJudge } from '../core/platform/select.js';
 import { identityOf } from '../core/process-identity.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import { repoInfo } from '../git/repo.js';
-import type { ClaimRecord, DeadMark, SessionRecord } from '../store/types.js';
+import type { ClaimRecord, DeadBrief, DeadMark, SessionRecord } from '../store/types.js';
 import { unknownSession } from './context.js';
 import type { LanesContext, SessionLiveness } from './context.js';
 
@@ -153,37 +153,49 @@ export class SessionService {
   async overview(
     options: { deadShown?: number } = {},
   ): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }> {
-    // Which sessions hold claims, not the claims: only the shown sessions' claims are read (below).
-    const [open, holders] = await Promise.all([
-      this.ctx.store.listSessions({ includeEnded: false }),
+    // The sessions not recorded dead in full (few: the live ones and the newly dead), those recorded
+    // dead in brief, which sessions hold claims (not the claims); then the rows shown in full.
+    const [candidates, recorded, holders] = await Promise.all([
+      this.ctx.store.listSessions({ includeEnded: false, includeDead: false }),
+      this.ctx.store.recordedDead(),
       this.ctx.store.claimHolders(),
     ]);
-    const states = await this.ctx.statesOf(open);
+    const states = await this.ctx.statesOf(candidates);
     const held = new Set(holders);
-    const isLive = (x: SessionRecord) => states.get(x.id)?.state === 'live';
-    const here = (x: SessionRecord) => x.owner.host === this.ctx.host && x.worktree !== null;
-    const liveWorktrees = new Set(open.filter((x) => isLive(x) && here(x)).map((x) => x.worktree));
-    const bare = open.filter((x) => !isLive(x) && !held.has(x.id));
-    const candidates = new Set(
-      bare.filter((x) => here(x) && !liveWorktrees.has(x.worktree)).map((x) => x.worktree as string),
+    const live = candidates.filter((x) => states.get(x.id)?.state === 'live');
+    const dead = new Map<string, DeadBrief>(recorded.map((d) => [d.id, d]));
+    for (const x of candidates)
+      if (states.get(x.id)?.state !== 'live')
+        dead.set(x.id, { id: x.id, createdAt: x.createdAt, host: x.owner.host, worktree: x.worktree });
+    const deadList = [...dead.values()].sort(byCreation);
+    const here = (x: { host: string; worktree: string | null }) => x.host === this.ctx.host && x.worktree !== null;
+    const liveWorktrees = new Set(
+      live.filter((x) => here({ host: x.owner.host, worktree: x.worktree })).map((x) => x.worktree),
+    );
+    const worktrees = new Set(
+      deadList
+        .filter((x) => !held.has(x.id) && here(x) && !liveWorktrees.has(x.worktree))
+        .map((x) => x.worktree as string),
     );
     const dirty = new Set<string>();
-    if (candidates.size > 0) {
+    if (worktrees.size > 0) {
       const { status } = await import('../git/status.js');
-      for (const wt of candidates) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
+      for (const wt of worktrees) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
     }
-    const attention = open.filter(
-      (x) => !isLive(x) && (held.has(x.id) || (here(x) && dirty.has(x.worktree as string))),
-    );
+    const attention = deadList.filter((x) => held.has(x.id) || (here(x) && dirty.has(x.worktree as string)));
     const shownDead = attention.slice(0, options.deadShown ?? 50);
-    const shown = new Set([...open.filter(isLive), ...shownDead]);
-    const shownList = open.filter((x) => shown.has(x));
+    const inFull = new Map(candidates.map((x) => [x.id, x]));
+    const fetched = await this.ctx.store.getSessions(shownDead.filter((x) => !inFull.has(x.id)).map((x) => x.id));
+    const shownList = [...live, ...shownDead.map((x) => inFull.get(x.id)), ...fetched]
+      .filter((x): x is SessionRecord => x !== undefined && (inFull.has(x.id) ? true : x.endedAt === null))
+      .sort(byCreation);
+    const shownStates = new Map([...states, ...(await this.ctx.statesOf(fetched))]);
     const claims = bySession(
       shownList.length ? await this.ctx.store.listClaims({ sessionIds: shownList.map((x) => x.id) }) : [],
     );
     return {
-      sessions: shownList.map((x) => toView(x, states.get(x.id)!, claims.get(x.id) ?? [])),
-      hidden: open.length - shown.size - (attention.length - shownDead.length),
+      sessions: shownList.map((x) => toView(x, shownStates.get(x.id)!, claims.get(x.id) ?? [])),
+      hidden: deadList.length - attention.length,
       moreDead: attention.length - shownDead.length,
     };
   }
@@ -218,6 +230,10 @@ export class SessionService {
     if (!this.ctx.sessionId) return false;
     return this.ctx.store.touchSession(this.ctx.sessionId);
   }
+}
+
+function byCreation(a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function bySession(claims: ClaimRecord[]): Map<string, ClaimRecord[]> {

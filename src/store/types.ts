@@ -34,6 +34,13 @@ export interface SessionRecord {
 export type NewSession = Omit<SessionRecord, 'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason' | 'deadWhy'>;
 
 /** A session proven dead as it was read: recorded only if it has not changed since. */
+export interface DeadBrief {
+  id: string;
+  createdAt: number;
+  host: string;
+  worktree: string | null;
+}
+
 export interface DeadMark {
   id: string;
   lastSeenAt: number;
@@ -129,6 +136,10 @@ export interface SessionStore {
   getSession(id: string): Promise<SessionRecord | null>;
   /** In order of creation; includeDead: false leaves out the open sessions recorded dead (the hot path's read). */
   listSessions(options: { includeEnded: boolean; includeDead?: boolean }): Promise<SessionRecord[]>;
+  /** The open sessions recorded dead, in order of creation, in brief: what `lanes ls` chooses among. */
+  recordedDead(): Promise<DeadBrief[]>;
+  /** Several sessions by id, in order of creation (unknown ids are left out). */
+  getSessions(ids: string[]): Promise<SessionRecord[]>;
   /**
    * Records sessions a judge proved dead, each only if it is still open with the same owner and
    * lastSeenAt as when judged (else it changed meanwhile and is judged again next time). The count recorded.

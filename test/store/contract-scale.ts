@@ -98,6 +98,13 @@ export function scaleContract(store: () => Store): void {
     assert.equal(await s.recordDead([mark(a)]), 1);
     assert.deepEqual(await open(), ['b']);
     assert.equal((await s.getSession('a'))?.deadWhy, 'pid gone');
+    assert.deepEqual(await s.recordedDead(), [{ id: 'a', createdAt: a.createdAt, host: 'h', worktree: '/r' }]);
+    assert.deepEqual(
+      (await s.getSessions(['b', 'nope', 'a'])).map((x) => x.id),
+      ['a', 'b'],
+      'by id, in order of creation',
+    );
+    assert.deepEqual(await s.getSessions([]), []);
     assert.deepEqual(
       (await s.listSessions({ includeEnded: false })).map((x) => x.id),
       ['a', 'b'],

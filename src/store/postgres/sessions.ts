@@ -76,6 +76,23 @@ export function pgSessions(conn: PgConn): SessionStore {
       return rows.map(toSession);
     },
 
+    async recordedDead() {
+      const rows = await conn.query<{ id: string; created_at: string; host: string; worktree: string | null }>(
+        `SELECT id, created_at, host, worktree FROM ${conn.t('sessions')}
+         WHERE ended_at IS NULL AND dead_seen_at = last_seen_at ORDER BY created_at, id`,
+      );
+      return rows.map((r) => ({ id: r.id, createdAt: Number(r.created_at), host: r.host, worktree: r.worktree }));
+    },
+
+    async getSessions(ids) {
+      if (ids.length === 0) return [];
+      const rows = await conn.query<SessionRow>(
+        `SELECT * FROM ${conn.t('sessions')} WHERE id = ANY($1) ORDER BY created_at, id`,
+        [ids],
+      );
+      return rows.map(toSession);
+    },
+
     async deadSessions({ seenBefore, limit }) {
       const rows = await conn.query<SessionRow>(
         `SELECT * FROM ${conn.t('sessions')}

@@ -85,6 +85,30 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
       );
     },
 
+    recordedDead() {
+      return conn.run(() =>
+        (
+          conn
+            .stmt(
+              `SELECT id, created_at, host, worktree FROM sessions INDEXED BY sessions_recorded_dead
+               WHERE ended_at IS NULL AND dead_seen_at = last_seen_at ORDER BY created_at, id`,
+            )
+            .all() as { id: string; created_at: number; host: string; worktree: string | null }[]
+        ).map((r) => ({ id: r.id, createdAt: r.created_at, host: r.host, worktree: r.worktree })),
+      );
+    },
+
+    getSessions(ids) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return conn.run(() =>
+        (
+          conn
+            .stmt(`SELECT * FROM sessions WHERE id IN (${ids.map(() => '?').join(',')}) ORDER BY created_at, id`)
+            .all(...ids) as SessionRow[]
+        ).map(toSession),
+      );
+    },
+
     deadSessions({ seenBefore, limit }) {
       return conn.run(() =>
         (
