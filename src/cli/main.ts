@@ -2,11 +2,16 @@
 // (and the store's native module) is imported when it is actually used.
 import { EXIT } from '../core/errors.js';
 import { runCommand } from './runner.js';
+import { pipeSafeStdout } from './stdout.js';
 import { VERSION } from './version.js';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  const out = (t: string) => void process.stdout.write(t);
+  const out = (t: string) => {
+    const stdout = pipeSafeStdout();
+    stdout.write(t);
+    stdout.dispose();
+  };
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const { overview } = await import('./help.js');
     out(overview());

@@ -4,6 +4,7 @@ import { EXIT, LanesError } from '../core/errors.js';
 import type { Lanes, LanesOptions } from '../index.js';
 import type { CommandSpec, Io } from './command.js';
 import { COMMANDS } from './registry.js';
+import { pipeSafeStdout } from './stdout.js';
 import type { CommandEntry } from './registry.js';
 
 /**
@@ -24,11 +25,13 @@ async function openReal(options: LanesOptions): Promise<Lanes> {
 }
 
 export async function runCommand(name: string, args: string[], seams: RunSeams = {}): Promise<number> {
-  const out = seams.stdout ?? ((t: string) => void process.stdout.write(t));
+  const controller = new AbortController();
+  // A reader that went away (lanes ls | head) ends the command as Ctrl-C would, silently.
+  const stdout = seams.stdout ? null : pipeSafeStdout(() => controller.abort());
+  const out = seams.stdout ?? ((t: string) => stdout?.write(t));
   const err = seams.stderr ?? ((t: string) => void process.stderr.write(t));
   const open = seams.open ?? openReal;
   const wantsJson = args.includes('--json');
-  const controller = new AbortController();
   let lanes: Lanes | undefined;
   const onSignal = () => controller.abort();
   let spec: CommandSpec | undefined;
@@ -73,6 +76,7 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
     }
     return report(e, wantsJson, out, err);
   } finally {
+    stdout?.dispose();
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     // A command that failed (a locked store, a timeout, Ctrl-C) did not act as the session: no
