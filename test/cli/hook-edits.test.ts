@@ -30,6 +30,16 @@ test('B is denied an edit of a path A claimed, in every agent format; allowed ag
   });
   assert.equal(claimed.code, 0, claimed.stderr);
   assert.match(claimed.stdout, /path:src\/billing\/ /, 'an existing directory is claimed as a directory');
+  // Another session starting is told who holds what (the live sessions' claims, read in one go).
+  const other = answer(
+    await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, B), opts),
+  );
+  assert.match(
+    (other['hookSpecificOutput'] as Record<string, string>)['additionalContext'] ?? '',
+    new RegExp(
+      `- claude-code:${A} \\(ticket SEAT-1\\), SAME worktree as you; claims: path:src/billing/, ticket:SEAT-1\\n`,
+    ),
+  );
 
   // Claude Code: Edit of a file inside the claimed directory.
   const claude = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, B), opts);

@@ -9,8 +9,8 @@ export async function briefing(ctx: HookContext, me: SessionRecord): Promise<str
   if (others.length === 0) {
     lines.push('No other live session works in this repository right now.');
   } else {
-    // Each live session's own claims (indexed by session): never every claim of the repository.
-    const claims = (await Promise.all(others.map((s) => ctx.claimsOf(s.id)))).flat();
+    // The live sessions' own claims in one read (indexed by session): never every claim of the repository.
+    const claims = await ctx.claimsOf(others.map((s) => s.id));
     lines.push(`Other live sessions in this repository (${others.length}):`);
     const touchedBy = await touchedOfSessions(
       ctx,

@@ -21,8 +21,8 @@ export interface HookContext {
   /** A session's record, or null when the store does not know it. */
   findSession(id: string): Promise<SessionRecord | null>;
   attachSession(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
-  /** The claims of one session. */
-  claimsOf(sessionId: string): Promise<ClaimRecord[]>;
+  /** The claims of these sessions, in one read. */
+  claimsOf(sessionIds: string[]): Promise<ClaimRecord[]>;
   /** The claims (any session's) conflicting with these resources, read through the index. */
   conflictingClaims(refs: ResourceRef[]): Promise<ClaimRecord[]>;
   /** The stored state of several sessions, in one read. */
