@@ -187,7 +187,8 @@ export class SessionService {
     const inFull = new Map(candidates.map((x) => [x.id, x]));
     const fetched = await this.ctx.store.getSessions(shownDead.filter((x) => !inFull.has(x.id)).map((x) => x.id));
     const shownList = [...live, ...shownDead.map((x) => inFull.get(x.id)), ...fetched]
-      .filter((x): x is SessionRecord => x !== undefined && (inFull.has(x.id) ? true : x.endedAt === null))
+      // one ended between the reads is left out
+      .filter((x): x is SessionRecord => x !== undefined && (inFull.has(x.id) || x.endedAt === null))
       .sort(byCreation);
     const shownStates = new Map([...states, ...(await this.ctx.statesOf(fetched))]);
     const claims = bySession(

@@ -1,5 +1,5 @@
 import type { PgConn } from './conn.js';
-import { dumpPgJournal, loadPgJournal } from './journal.js';
+import { dumpPgJournal, insertPgJournal } from './journal.js';
 import { notEmpty } from '../shared/errors.js';
 import { dumpedSessionValues, toClaim, toSession, toState } from '../shared/rows.js';
 import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
@@ -75,7 +75,7 @@ export function pgDump(conn: PgConn): DumpStore {
             [g.name, g.token],
           );
         }
-        await loadPgJournal(conn, q, d.journal ?? []);
+        await insertPgJournal(conn, q, d.journal ?? []);
       });
     },
   };

@@ -18,28 +18,25 @@ import type { JournalEntry, JournalInput, JournalStore } from '../journal-types.
  * settled while its writer still ran.)
  */
 export async function appendPgJournal(conn: PgConn, q: Q, now: number, entries: JournalInput[]): Promise<void> {
-  if (entries.length === 0) return;
-  await q(
-    `INSERT INTO ${conn.t('journal')} (at, session_id, repo, ticket, host, kind, subject, details)
-     SELECT $1, e.session_id, e.repo, e.ticket, $2, e.kind, e.subject, e.details
-     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[]) WITH ORDINALITY
-       AS e(session_id, repo, ticket, kind, subject, details, n)
-     ORDER BY e.n`,
-    [
-      now,
-      hostId(),
-      entries.map((e) => e.session ?? null),
-      entries.map((e) => e.repo ?? null),
-      entries.map((e) => e.ticket ?? null),
-      entries.map((e) => e.kind),
-      entries.map((e) => e.subject),
-      entries.map((e) => JSON.stringify(e.details ?? {})),
-    ],
+  const host = hostId();
+  await insertPgJournal(
+    conn,
+    q,
+    entries.map((e) => ({
+      at: now,
+      session: e.session ?? null,
+      repo: e.repo ?? null,
+      ticket: e.ticket ?? null,
+      host,
+      kind: e.kind,
+      subject: e.subject,
+      details: e.details ?? {},
+    })),
   );
 }
 
-/** Entries copied from another store (lanes store copy), in batches: their own times and hosts. */
-export async function loadPgJournal(conn: PgConn, q: Q, entries: Omit<JournalEntry, 'seq'>[]): Promise<void> {
+/** Entries as they are (their own times and hosts: also lanes store copy's), unnumbered, in batches. */
+export async function insertPgJournal(conn: PgConn, q: Q, entries: Omit<JournalEntry, 'seq'>[]): Promise<void> {
   for (let i = 0; i < entries.length; i += 1000) {
     const batch = entries.slice(i, i + 1000);
     await q(

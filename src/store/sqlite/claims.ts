@@ -2,7 +2,7 @@ import type { ResourceRef } from '../../core/resource.js';
 import { claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
 import { conflictingRows } from './claim-reads.js';
 import type { SqliteConn } from './conn.js';
-import { sessionRow } from './sessions.js';
+import { sessionRow, ticketOf } from './sessions.js';
 import { toClaim, unchanged } from '../shared/rows.js';
 import { granted, released as releasedEntry } from '../shared/journal-entries.js';
 import { appendJournalRows } from './journal.js';
@@ -81,11 +81,7 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
           else notHeld.push(r);
         }
         if (released.length) {
-          const ticket =
-            (
-              conn.stmt(`SELECT ticket FROM sessions WHERE id = ?`).get(sessionId) as
-                { ticket: string | null } | undefined
-            )?.ticket ?? null;
+          const ticket = ticketOf(conn, sessionId);
           appendJournalRows(
             conn,
             now,

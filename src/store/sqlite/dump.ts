@@ -1,5 +1,5 @@
 import type { SqliteConn } from './conn.js';
-import { dumpJournalRows, loadJournalRows } from './journal.js';
+import { dumpJournalRows, insertJournalRows } from './journal.js';
 import { notEmpty } from '../shared/errors.js';
 import { dumpedSessionValues, toClaim, toSession, toState } from '../shared/rows.js';
 import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
@@ -49,7 +49,7 @@ export function sqliteDump(conn: SqliteConn): DumpStore {
         const gate = conn.stmt(`INSERT INTO gates (name, token, acquired_at, lease_until) VALUES (?, ?, 0, 0)
           ON CONFLICT (name) DO UPDATE SET token = max(token, excluded.token), pid = NULL, session_id = NULL, command = NULL`);
         for (const g of d.gates) gate.run(g.name, g.token);
-        loadJournalRows(conn, d.journal ?? []);
+        insertJournalRows(conn, d.journal ?? []);
       }, true);
     },
   };

@@ -17,27 +17,27 @@ const NEXT_SEQ = `coalesce((SELECT max(seq) FROM journal),
  * time, so sequence numbers are in commit order.
  */
 export function appendJournalRows(conn: SqliteConn, now: number, entries: JournalInput[]): void {
-  // No RETURNING: SQLite buffers a RETURNING statement's rows, a cost in every claim's write lock.
-  const insert = conn.stmt(
-    `INSERT INTO journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
-     VALUES (${NEXT_SEQ}, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
   const host = hostId();
-  for (const e of entries)
-    insert.run(
-      now,
-      e.session ?? null,
-      e.repo ?? null,
-      e.ticket ?? null,
+  insertJournalRows(
+    conn,
+    entries.map((e) => ({
+      at: now,
+      session: e.session ?? null,
+      repo: e.repo ?? null,
+      ticket: e.ticket ?? null,
       host,
-      e.kind,
-      e.subject,
-      JSON.stringify(e.details ?? {}),
-    );
+      kind: e.kind,
+      subject: e.subject,
+      details: e.details ?? {},
+    })),
+  );
 }
 
-/** Entries copied from another store (lanes store copy): their own times and hosts, numbered here. */
-export function loadJournalRows(conn: SqliteConn, entries: Omit<JournalEntry, 'seq'>[]): void {
+/**
+ * Entries as they are (their own times and hosts: also lanes store copy's), numbered here. No
+ * RETURNING: SQLite buffers a RETURNING statement's rows, a cost in every claim's write lock.
+ */
+export function insertJournalRows(conn: SqliteConn, entries: Omit<JournalEntry, 'seq'>[]): void {
   const insert = conn.stmt(
     `INSERT INTO journal (seq, at, session_id, repo, ticket, host, kind, subject, details)
      VALUES (${NEXT_SEQ}, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -12,6 +12,13 @@ export function sessionRow(conn: SqliteConn, id: string): SessionRecord | null {
   return row ? toSession(row) : null;
 }
 
+/** A session's ticket alone (for journal entries written under the write lock). */
+export function ticketOf(conn: SqliteConn, sessionId: string): string | null {
+  const row = conn.stmt(`SELECT ticket FROM sessions WHERE id = ?`).get(sessionId) as
+    { ticket: string | null } | undefined;
+  return row?.ticket ?? null;
+}
+
 function insertRow(conn: SqliteConn, s: NewSession, now: number): void {
   conn
     .stmt(

@@ -2,6 +2,7 @@ import type { ResourceRef } from '../../core/resource.js';
 import { conflictingRows } from './claim-reads.js';
 import type { SqliteConn } from './conn.js';
 import { appendJournalRows } from './journal.js';
+import { ticketOf } from './sessions.js';
 import { cycleAmongLive, describeCycle, resourcesText, toWait, waitEntry } from '../shared/wait-cycle.js';
 import type { WaitRow } from '../shared/wait-cycle.js';
 import type { CycleStep, WaitStore } from '../journal-types.js';
@@ -18,13 +19,6 @@ function cycleIn(
 ): CycleStep[] | null {
   const rows = (conn.stmt(`SELECT * FROM waits`).all() as WaitRow[]).filter((r) => r.id !== exceptId);
   return cycleAmongLive(sessionId, wanted, rows, judge, now, (ref) => conflictingRows(conn, [ref]));
-}
-
-/** The waiter's ticket, for its journal entries. */
-function ticketOf(conn: SqliteConn, sessionId: string): string | null {
-  const row = conn.stmt(`SELECT ticket FROM sessions WHERE id = ?`).get(sessionId) as
-    { ticket: string | null } | undefined;
-  return row?.ticket ?? null;
 }
 
 /** Claim waits on SQLite: every check-and-write runs under the one write lock, so decisions serialize. */
