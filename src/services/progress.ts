@@ -45,17 +45,11 @@ async function readWorktree(worktree: string): Promise<Omit<SessionProgress, 'se
 
 /** The progress of each session given (by id) that has a worktree on this host; one git read per worktree. */
 export async function sessionProgress(ctx: LanesContext, ids: string[]): Promise<SessionProgress[]> {
-  // Many sessions: one read of them all rather than one per id.
-  const wanted = new Set(ids);
-  const records =
-    ids.length > 20
-      ? (await ctx.store.listSessions({ includeEnded: true })).filter((s) => wanted.has(s.id))
-      : await Promise.all(ids.map((id) => ctx.store.getSession(id)));
-  const sessions = records.filter(
-    (s): s is SessionRecord => s !== null && s.worktree !== null && s.owner.host === ctx.host,
+  const sessions = (await ctx.store.getSessions([...new Set(ids)])).filter(
+    (s): s is SessionRecord & { worktree: string } => s.worktree !== null && s.owner.host === ctx.host,
   );
   // Sessions sharing a worktree share its state: read each worktree once.
-  const worktrees = [...new Set(sessions.map((s) => s.worktree as string))];
+  const worktrees = [...new Set(sessions.map((s) => s.worktree))];
   const read = new Map<string, Omit<SessionProgress, 'session'> | null>();
   for (let i = 0; i < worktrees.length; i += PARALLEL) {
     const batch = worktrees.slice(i, i + PARALLEL);
@@ -63,7 +57,7 @@ export async function sessionProgress(ctx: LanesContext, ids: string[]): Promise
     batch.forEach((wt, j) => read.set(wt, results[j] ?? null));
   }
   return sessions.flatMap((s) => {
-    const r = read.get(s.worktree as string);
+    const r = read.get(s.worktree);
     return r ? [{ session: s.id, ...r }] : [];
   });
 }

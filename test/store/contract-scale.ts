@@ -105,6 +105,12 @@ export function scaleContract(store: () => Store): void {
       'by id, in order of creation',
     );
     assert.deepEqual(await s.getSessions([]), []);
+    const many = Array.from({ length: 40_000 }, (_, i) => `s-none${i}`);
+    assert.deepEqual(
+      (await s.getSessions([...many, 'b'])).map((x) => x.id),
+      ['b'],
+      'more ids than SQLite binds in one statement',
+    );
     assert.deepEqual(
       (await s.listSessions({ includeEnded: false })).map((x) => x.id),
       ['a', 'b'],

@@ -106,14 +106,19 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
     },
 
     getSessions(ids) {
-      if (ids.length === 0) return Promise.resolve([]);
-      return conn.run(() =>
-        (
-          conn
-            .stmt(`SELECT * FROM sessions WHERE id IN (${ids.map(() => '?').join(',')}) ORDER BY created_at, id`)
-            .all(...ids) as SessionRow[]
-        ).map(toSession),
-      );
+      // In chunks: SQLite binds at most 32,766 parameters per statement (the dashboard asks for
+      // every open session's progress).
+      return conn.run(() => {
+        const rows: SessionRow[] = [];
+        for (let i = 0; i < ids.length; i += 500) {
+          const chunk = ids.slice(i, i + 500);
+          const sql = `SELECT * FROM sessions WHERE id IN (${chunk.map(() => '?').join(',')})`;
+          rows.push(...(conn.stmt(sql).all(...chunk) as SessionRow[]));
+        }
+        return rows
+          .map(toSession)
+          .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      });
     },
 
     deadSessions({ seenBefore, limit }) {
