@@ -11,9 +11,10 @@ export const command: CommandSpec = {
     'status: backend, location (a URL is shown without its password), schema version and what it holds.',
     'migrate: bring the schema to this version now (lanes also does it on first use; run it as the',
     'database owner ahead of a rollout). A schema newer than this lanes is refused untouched.',
-    'copy: sessions, claims with their fencing tokens, fencing counters, state; e.g. a team moving from',
-    'its SQLite files to PostgreSQL. A target holding anything is refused unless --force, which replaces',
-    'it (fencing counters keep the higher value, so no token is ever granted twice).',
+    'copy: sessions, claims with their fencing tokens, fencing counters, state and the decision journal;',
+    'e.g. a team moving from its SQLite files to PostgreSQL. A target holding anything is refused unless',
+    '--force, which replaces its sessions, claims and state (fencing counters keep the higher value, so no',
+    "token is ever granted twice; the target's own journal stays, the copied entries follow it).",
   ].join('\n'),
   options: {
     from: { type: 'string', arg: 'URL_OR_PATH', help: 'copy: the source store' },
