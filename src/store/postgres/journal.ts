@@ -1,6 +1,5 @@
-import { hostId } from '../../core/process-identity.js';
 import type { PgConn, Q } from './conn.js';
-import { DEFAULT_JOURNAL_LIMIT, journalWhere, toEntry } from '../shared/journal-entries.js';
+import { DEFAULT_JOURNAL_LIMIT, journalWhere, stamped, toEntry } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
 import { settle } from '../shared/journal-follow.js';
 import type { JournalEntry, JournalInput, JournalStore } from '../journal-types.js';
@@ -18,21 +17,7 @@ import type { JournalEntry, JournalInput, JournalStore } from '../journal-types.
  * settled while its writer still ran.)
  */
 export async function appendPgJournal(conn: PgConn, q: Q, now: number, entries: JournalInput[]): Promise<void> {
-  const host = hostId();
-  await insertPgJournal(
-    conn,
-    q,
-    entries.map((e) => ({
-      at: now,
-      session: e.session ?? null,
-      repo: e.repo ?? null,
-      ticket: e.ticket ?? null,
-      host,
-      kind: e.kind,
-      subject: e.subject,
-      details: e.details ?? {},
-    })),
-  );
+  await insertPgJournal(conn, q, stamped(entries, now));
 }
 
 /** Entries as they are (their own times and hosts: also lanes store copy's), unnumbered, in batches. */

@@ -3,6 +3,22 @@ import type { ResourceRef } from '../../core/resource.js';
 import { JOURNAL_KINDS } from '../journal-types.js';
 import type { JournalEntry, JournalInput, JournalKind, JournalQuery } from '../journal-types.js';
 import type { ClaimRecord, Grant, SessionRecord } from '../types.js';
+import { hostId } from '../../core/process-identity.js';
+
+/** Decisions as the store writes them: its clock and this host, every field present. */
+export function stamped(entries: JournalInput[], now: number): Omit<JournalEntry, 'seq'>[] {
+  const host = hostId();
+  return entries.map((e) => ({
+    at: now,
+    session: e.session ?? null,
+    repo: e.repo ?? null,
+    ticket: e.ticket ?? null,
+    host,
+    kind: e.kind,
+    subject: e.subject,
+    details: e.details ?? {},
+  }));
+}
 
 // The journal entries the stores write themselves, inside the transaction of the decision they
 // record (a session started or ended, a claim granted, taken over or released), built the same way

@@ -1,6 +1,5 @@
-import { hostId } from '../../core/process-identity.js';
 import type { SqliteConn } from './conn.js';
-import { DEFAULT_JOURNAL_LIMIT, journalWhere, toEntry } from '../shared/journal-entries.js';
+import { DEFAULT_JOURNAL_LIMIT, journalWhere, stamped, toEntry } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
 import { settle } from '../shared/journal-follow.js';
 import type { JournalEntry, JournalInput, JournalStore } from '../journal-types.js';
@@ -17,20 +16,7 @@ const NEXT_SEQ = `coalesce((SELECT max(seq) FROM journal),
  * time, so sequence numbers are in commit order.
  */
 export function appendJournalRows(conn: SqliteConn, now: number, entries: JournalInput[]): void {
-  const host = hostId();
-  insertJournalRows(
-    conn,
-    entries.map((e) => ({
-      at: now,
-      session: e.session ?? null,
-      repo: e.repo ?? null,
-      ticket: e.ticket ?? null,
-      host,
-      kind: e.kind,
-      subject: e.subject,
-      details: e.details ?? {},
-    })),
-  );
+  insertJournalRows(conn, stamped(entries, now));
 }
 
 /**
