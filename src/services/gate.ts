@@ -1,5 +1,5 @@
 import { LanesError } from '../core/errors.js';
-import type { GateRecord, StateChange, StateOwner, StateRecord } from '../store/types.js';
+import type { GateRecord, GateStepOutcome, StateChange, StateOwner, StateRecord } from '../store/types.js';
 import type { LanesContext } from './context.js';
 import { describeHolder } from './describe.js';
 import { waitFor } from './wait.js';
@@ -77,28 +77,66 @@ export async function acquireGate(
       details: { waitedMs: waited, heldBy: (lastHolder as GateRecord | null)?.sessionId ?? null, what },
     });
 
+  if (options.signal?.aborted) {
+    await ctx.store.releaseGate(name, attempt.token, null, { kind: 'keep' });
+    throw new LanesError('E_ABORTED', `stopped waiting for ${what}`, { hint: 'nothing was changed' });
+  }
+  return holding(ctx, name, stateOf, attempt.token, attempt.state, attempt.owner);
+}
+
+/** A gate this process holds: its lease renewed while the caller works, until it is released. */
+function holding(
+  ctx: LanesContext,
+  name: string,
+  stateOf: string | null,
+  token: number,
+  state: StateRecord | null,
+  owner: StateOwner | null,
+): HeldGate {
   // Renew the lease while the caller works, for holders judged by lease (other hosts, team mode).
   const renew = setInterval(
     () => {
-      ctx.store.renewGate(name, attempt.token, ctx.gateLeaseMs).catch(() => undefined);
+      ctx.store.renewGate(name, token, ctx.gateLeaseMs).catch(() => undefined);
     },
     Math.max(50, Math.floor(ctx.gateLeaseMs / 3)),
   );
   renew.unref();
-
-  if (options.signal?.aborted) {
-    clearInterval(renew);
-    await ctx.store.releaseGate(name, attempt.token, null, { kind: 'keep' });
-    throw new LanesError('E_ABORTED', `stopped waiting for ${what}`, { hint: 'nothing was changed' });
-  }
-
   return {
-    token: attempt.token,
-    state: attempt.state,
-    owner: attempt.owner,
+    token,
+    state,
+    owner,
     async release(change: StateChange) {
       clearInterval(renew);
-      await ctx.store.releaseGate(name, attempt.token, stateOf, change);
+      await ctx.store.releaseGate(name, token, stateOf, change);
     },
   };
+}
+
+export type GateStep =
+  | { kind: 'busy' }
+  | { kind: 'applied' }
+  /** The step went asynchronous: the gate is held from the same write step on; release it when done. */
+  | { kind: 'held'; gate: HeldGate };
+
+/**
+ * A gated change of a session's state in one write step of the store, when the store can (SQLite)
+ * and the gate is free: `step` runs inside that step (no waiting, no other writer in between).
+ * null: the store has no one-step path; busy: the gate is held. Either way the caller takes the
+ * waiting path (acquireGate), which judges the holder and waits.
+ */
+export async function stepGate(
+  ctx: LanesContext,
+  name: string,
+  stateOf: string,
+  step: (state: StateRecord | null, owner: StateOwner) => GateStepOutcome,
+): Promise<GateStep | null> {
+  if (!ctx.store.stepGate) return null;
+  const holder = { owner: ctx.self(), sessionId: ctx.sessionId, command: ctx.selfCommand() };
+  let seen: { state: StateRecord | null; owner: StateOwner } | undefined;
+  const done = await ctx.store.stepGate(name, holder, ctx.gateLeaseMs, stateOf, (state, owner) => {
+    seen = { state, owner };
+    return step(state, owner);
+  });
+  if (done.kind !== 'held') return done;
+  return { kind: 'held', gate: holding(ctx, name, stateOf, done.token, seen!.state, seen!.owner) };
 }

@@ -87,7 +87,9 @@ export interface LanesState {
   /**
    * Runs fn under the session's gate and stores what it returns (CLEAR deletes). A session the
    * store does not know is E_UNKNOWN_SESSION; an ended session's state can be cleared, not written
-   * (E_SESSION_ENDED); both are read in the same step that takes the gate.
+   * (E_SESSION_ENDED); both are read in the same step that takes the gate. On SQLite a function
+   * that returns at once (not declared async) runs inside that one write step when the gate is
+   * free, so keep it short; an async function takes the gate first and runs outside any transaction.
    */
   mutate(session: string, fn: Mutator, options?: WaitOptions): Promise<Json | undefined>;
   /** Sets one key under the gate; returns the whole new state. */

@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { LanesError } from '../core/errors.js';
 import { assertSessionId } from '../core/ids.js';
-import type { StateChange } from '../store/types.js';
+import type { StateChange, StateOwner } from '../store/types.js';
 import { sessionEnded, unknownSession } from './context.js';
 import type { LanesContext } from './context.js';
-import { acquireGate } from './gate.js';
+import { acquireGate, stepGate } from './gate.js';
+import type { GateStep, HeldGate } from './gate.js';
 import type { WaitOptions } from './wait.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -12,9 +13,9 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** Return this from a mutate function to delete the state in the same gated step. */
 export const CLEAR: unique symbol = Symbol.for('lanes.state.clear');
 
-export type Mutator = (
-  current: Json | undefined,
-) => Json | undefined | typeof CLEAR | Promise<Json | undefined | typeof CLEAR>;
+type MutatorResult = Json | undefined | typeof CLEAR;
+
+export type Mutator = (current: Json | undefined) => MutatorResult | Promise<MutatorResult>;
 
 interface Frame {
   value: Json | undefined;
@@ -67,32 +68,72 @@ export class StateService {
       apply(frame, await fn(frame.value));
       return frame.value;
     }
-    const gate = await acquireGate(
-      this.ctx,
-      gateName(sessionId),
-      sessionId,
-      `the state gate of session ${sessionId}`,
-      options,
-    );
+    const own: Frame = { value: undefined };
+    const inFrame = new Map(open ?? []);
+    inFrame.set(sessionId, own);
+    const call = () => frames.run(inFrame, () => fn(own.value));
+    const name = gateName(sessionId);
+
+    // The one-step path: when the store can and the gate is free, a function that returns at once
+    // runs inside one write step of the store and its result is written there (one write instead of
+    // two). A function declared async never runs there: its work must not start before the gate is
+    // written, and a write step that failed after it started could not stop it.
+    if (!options.signal?.aborted && !isAsyncFunction(fn)) {
+      let before: string | undefined;
+      let pending: Promise<MutatorResult> | undefined;
+      let quick: GateStep | null;
+      try {
+        quick = await stepGate(this.ctx, name, sessionId, (state, owner) => {
+          if (owner === 'unknown') throw unknownSession(sessionId, this.ctx.store.info.location);
+          before = state?.value;
+          own.value = before === undefined ? undefined : (JSON.parse(before) as Json);
+          const result = call();
+          if (isThenable(result)) {
+            // It went asynchronous after all: hold the gate from this same step on.
+            pending = Promise.resolve(result);
+            return { kind: 'hold' };
+          }
+          apply(own, result);
+          return { kind: 'apply', change: changeOf(own, before, owner, sessionId) };
+        });
+      } catch (e) {
+        // The step was rolled back; work the function started must still end before we report it.
+        await pending?.catch(() => undefined);
+        throw e;
+      }
+      if (quick?.kind === 'applied') return own.value;
+      if (quick?.kind === 'held') return this.finish(quick.gate, own, before, pending!, sessionId);
+    }
+
+    const gate = await acquireGate(this.ctx, name, sessionId, `the state gate of session ${sessionId}`, options);
     if (gate.owner === 'unknown') {
       // Read in the step that took the gate: no state is ever written for a session the store lacks.
       await gate.release({ kind: 'keep' });
       throw unknownSession(sessionId, this.ctx.store.info.location);
     }
     const before = gate.state?.value;
-    const own: Frame = { value: before === undefined ? undefined : (JSON.parse(before) as Json) };
+    own.value = before === undefined ? undefined : (JSON.parse(before) as Json);
+    let result: Promise<MutatorResult>;
+    try {
+      result = Promise.resolve(call());
+    } catch (e) {
+      result = Promise.reject(e);
+    }
+    return this.finish(gate, own, before, result, sessionId);
+  }
+
+  /** Waits for the function's result under the held gate, then writes it and frees the gate (nothing on error). */
+  private async finish(
+    gate: HeldGate,
+    own: Frame,
+    before: string | undefined,
+    result: Promise<MutatorResult>,
+    sessionId: string,
+  ): Promise<Json | undefined> {
     let change: StateChange;
     try {
-      const next = new Map(open ?? []);
-      next.set(sessionId, own);
-      const result = await frames.run(next, () => fn(own.value));
-      apply(own, result);
-      const after = serialize(own.value, sessionId);
-      change =
-        after === before ? { kind: 'keep' } : after === undefined ? { kind: 'delete' } : { kind: 'set', value: after };
-      // An ended session's state can be read and cleared, never written: the session is over.
-      if (change.kind === 'set' && gate.owner === 'ended')
-        throw sessionEnded(sessionId, 'its state is kept for reading and clearing only');
+      apply(own, await result);
+      change = changeOf(own, before, gate.owner!, sessionId);
     } catch (e) {
       await gate.release({ kind: 'keep' });
       throw e;
@@ -185,6 +226,26 @@ function asObject(value: Json | undefined, sessionId: string): JsonObject {
     });
   }
   return value;
+}
+
+/** What to write for a frame's value, given the stored text it started from. */
+function changeOf(own: Frame, before: string | undefined, owner: StateOwner, sessionId: string): StateChange {
+  const after = serialize(own.value, sessionId);
+  const change: StateChange =
+    after === before ? { kind: 'keep' } : after === undefined ? { kind: 'delete' } : { kind: 'set', value: after };
+  // An ended session's state can be read and cleared, never written: the session is over.
+  if (change.kind === 'set' && owner === 'ended')
+    throw sessionEnded(sessionId, 'its state is kept for reading and clearing only');
+  return change;
+}
+
+function isThenable(value: unknown): value is PromiseLike<MutatorResult> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+const AsyncFunction = (async () => undefined).constructor;
+function isAsyncFunction(fn: unknown): boolean {
+  return fn instanceof AsyncFunction;
 }
 
 function apply(frame: Frame, result: Json | undefined | typeof CLEAR): void {

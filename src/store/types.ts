@@ -111,6 +111,17 @@ export type GateAttempt =
 /** What to do with a session's state when a gate is released. */
 export type StateChange = { kind: 'keep' } | { kind: 'set'; value: string } | { kind: 'delete' };
 
+/** What a one-step gated change decided, inside the store's write step (see GateStore.stepGate). */
+export type GateStepOutcome = { kind: 'apply'; change: StateChange } | { kind: 'hold' };
+
+export type GateStepResult =
+  /** The gate was held by someone (live or not): nothing ran; take the waiting path. */
+  | { kind: 'busy' }
+  /** The step ran and its change was written; the gate was never taken. */
+  | { kind: 'applied' }
+  /** The step asked to hold the gate: it is taken with this token, to be released with releaseGate. */
+  | { kind: 'held'; token: number };
+
 export interface StoreInfo {
   backend: 'sqlite' | 'postgres';
   location: string;
@@ -210,6 +221,21 @@ export interface GateStore {
   renewGate(name: string, token: number, leaseMs: number): Promise<boolean>;
   /** Applies the state change and releases the gate atomically, only if `token` still holds it (else E_FENCED). */
   releaseGate(name: string, token: number, stateOf: string | null, change: StateChange): Promise<void>;
+  /**
+   * Optional: only a store whose write step is local and synchronous has it (SQLite). When the gate
+   * is free, runs `step` on the session's state inside one write transaction and writes the change
+   * it returns there, so an uncontended state change is one write instead of two (take the gate,
+   * then write and free it). `hold` takes the gate in that same transaction instead: the caller's
+   * work goes on asynchronously and ends with releaseGate. A step that throws writes nothing.
+   * `step` runs with the store's write lock held: it must be short and must not wait.
+   */
+  stepGate?(
+    name: string,
+    holder: GateHolder,
+    leaseMs: number,
+    stateOf: string,
+    step: (state: StateRecord | null, owner: StateOwner) => GateStepOutcome,
+  ): Promise<GateStepResult>;
   readState(sessionId: string): Promise<StateRecord | null>;
   /** The states of several sessions in one read (those without state are left out). */
   readStates(sessionIds: string[]): Promise<StateRecord[]>;

@@ -119,7 +119,7 @@ export function toState(r: StateRow): StateRecord {
 }
 
 /** The state read along with a gate (null when no session's state was asked for, or it has none). */
-export function stateFrom(t: Taken, stateOf: string | null): StateRecord | null {
+export function stateFrom(t: Omit<Taken, 'token'>, stateOf: string | null): StateRecord | null {
   return stateOf !== null && t.s_value !== null
     ? { sessionId: stateOf, value: t.s_value, version: Number(t.s_version ?? 0), updatedAt: Number(t.s_updated ?? 0) }
     : null;
