@@ -52,7 +52,7 @@ export class StateService {
     const inFrame = frames.getStore()?.get(sessionId);
     if (inFrame) return inFrame.value;
     const row = await this.ctx.store.readState(assertSessionId(sessionId));
-    return row ? (JSON.parse(row.value) as Json) : undefined;
+    return parseState(row?.value);
   }
 
   /**
@@ -86,7 +86,7 @@ export class StateService {
         quick = await stepGate(this.ctx, name, sessionId, (state, owner) => {
           if (owner === 'unknown') throw unknownSession(sessionId, this.ctx.store.info.location);
           before = state?.value;
-          own.value = before === undefined ? undefined : (JSON.parse(before) as Json);
+          own.value = parseState(before);
           const result = call();
           if (isThenable(result)) {
             // It went asynchronous after all: hold the gate from this same step on.
@@ -112,7 +112,7 @@ export class StateService {
       throw unknownSession(sessionId, this.ctx.store.info.location);
     }
     const before = gate.state?.value;
-    own.value = before === undefined ? undefined : (JSON.parse(before) as Json);
+    own.value = parseState(before);
     let result: Promise<MutatorResult>;
     try {
       result = Promise.resolve(call());
@@ -226,6 +226,11 @@ function asObject(value: Json | undefined, sessionId: string): JsonObject {
     });
   }
   return value;
+}
+
+/** A stored state's JSON text as a value (no text: no state). */
+function parseState(text: string | undefined): Json | undefined {
+  return text === undefined ? undefined : (JSON.parse(text) as Json);
 }
 
 /** What to write for a frame's value, given the stored text it started from. */

@@ -84,6 +84,15 @@ function writeState(conn: SqliteConn, stateOf: string, change: StateChange): voi
     .run(stateOf, change.value);
 }
 
+/** A gate's first row, held by `holder` with token 1, in the current transaction. */
+function insertGate(conn: SqliteConn, name: string, holder: GateHolder, leaseMs: number): void {
+  conn
+    .stmt(
+      `INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ${NOW}, ${NOW} + ?)`,
+    )
+    .run(name, ...holderArgs(holder), leaseMs);
+}
+
 /** Takes a free (or missing) gate inside the current transaction; returns the new token. */
 function takeInTransaction(
   conn: SqliteConn,
@@ -93,11 +102,7 @@ function takeInTransaction(
   exists: boolean,
 ): number {
   if (!exists) {
-    conn
-      .stmt(
-        `INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ${NOW}, ${NOW} + ?)`,
-      )
-      .run(name, ...holderArgs(holder), leaseMs);
+    insertGate(conn, name, holder, leaseMs);
     return 1;
   }
   return (conn.stmt(TAKE_FREE).all(takeArgs(holder, leaseMs, name, null)) as Taken[])[0]!.token;
@@ -143,11 +148,7 @@ export function sqliteGates(conn: SqliteConn): GateStore {
         let previous: GateRecord | null = null;
         let previousWhy = '';
         if (!row) {
-          conn
-            .stmt(
-              `INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            )
-            .run(name, ...holderArgs(holder), now, now + leaseMs);
+          insertGate(conn, name, holder, leaseMs);
           return {
             acquired: true,
             token: 1,
