@@ -214,40 +214,44 @@ async function gateRow(home: string, session: string): Promise<{ token: number; 
   }
 }
 
-test('on SQLite a mutate function that returns at once is one write: the gate is never taken; an async one takes it', async () => {
-  const { lib, session, home } = await world();
-  for (let i = 0; i < 3; i++) await lib.state.mutate(session, (c) => ({ n: ((c as { n?: number })?.n ?? 0) + 1 }));
-  await lib.state.setKey(session, 'k', 'v');
-  assert.equal(await gateRow(home, session), null, 'a synchronous mutate wrote the gate row');
-  assert.deepEqual(await lib.state.get(session), { n: 3, k: 'v' });
-  // Declared async: its work must never start before the gate is written.
-  await lib.state.mutate(session, async (c) => ({ ...(c as object), a: 1 }));
-  assert.deepEqual(await gateRow(home, session), { token: 1, held: false });
-  // A plain function that returns a promise holds the gate from the same step on, until it settles.
-  let finish = (): void => undefined;
-  let called = false;
-  const pending = lib.state.mutate(session, (c) => {
-    called = true;
-    return new Promise((resolve) => (finish = () => resolve({ ...(c as object), p: 1 })));
-  });
-  // The store's step (call, then commit) runs in one turn: once the function has been called, the
-  // gate is written by the next turn.
-  while (!called) await new Promise((r) => setImmediate(r));
-  await new Promise((r) => setImmediate(r));
-  assert.deepEqual(await gateRow(home, session), { token: 2, held: true });
-  const other = await openLanes({ store: join(home, 'lanes.db'), notice: false, session: null });
-  await assert.rejects(
-    other.state.setKey(session, 'other', true, { timeoutMs: 200 }),
-    (e: Error & { code?: string }) => e.code === 'E_TIMEOUT',
-    'another writer waits for the held gate',
-  );
-  finish();
-  assert.deepEqual(await pending, { n: 3, k: 'v', a: 1, p: 1 });
-  assert.deepEqual(await other.state.setKey(session, 'other', true), { n: 3, k: 'v', a: 1, p: 1, other: true });
-  assert.deepEqual(await gateRow(home, session), { token: 2, held: false });
-  await other.close();
-  await lib.close();
-});
+test(
+  'on SQLite a mutate function that returns at once is one write: the gate is never taken; an async one takes it',
+  { timeout: 15_000 },
+  async () => {
+    const { lib, session, home } = await world();
+    for (let i = 0; i < 3; i++) await lib.state.mutate(session, (c) => ({ n: ((c as { n?: number })?.n ?? 0) + 1 }));
+    await lib.state.setKey(session, 'k', 'v');
+    assert.equal(await gateRow(home, session), null, 'a synchronous mutate wrote the gate row');
+    assert.deepEqual(await lib.state.get(session), { n: 3, k: 'v' });
+    // Declared async: its work must never start before the gate is written.
+    await lib.state.mutate(session, async (c) => ({ ...(c as object), a: 1 }));
+    assert.deepEqual(await gateRow(home, session), { token: 1, held: false });
+    // A plain function that returns a promise holds the gate from the same step on, until it settles.
+    let finish = (): void => undefined;
+    let called = false;
+    const pending = lib.state.mutate(session, (c) => {
+      called = true;
+      return new Promise((resolve) => (finish = () => resolve({ ...(c as object), p: 1 })));
+    });
+    // The store's step (call, then commit) runs in one turn: once the function has been called, the
+    // gate is written by the next turn.
+    while (!called) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(await gateRow(home, session), { token: 2, held: true });
+    const other = await openLanes({ store: join(home, 'lanes.db'), notice: false, session: null });
+    await assert.rejects(
+      other.state.setKey(session, 'other', true, { timeoutMs: 200 }),
+      (e: Error & { code?: string }) => e.code === 'E_TIMEOUT',
+      'another writer waits for the held gate',
+    );
+    finish();
+    assert.deepEqual(await pending, { n: 3, k: 'v', a: 1, p: 1 });
+    assert.deepEqual(await other.state.setKey(session, 'other', true), { n: 3, k: 'v', a: 1, p: 1, other: true });
+    assert.deepEqual(await gateRow(home, session), { token: 2, held: false });
+    await other.close();
+    await lib.close();
+  },
+);
 
 test(
   'one-step, async and promise-returning mutates of one counter from four processes lose no increment',
@@ -267,25 +271,29 @@ test(
   },
 );
 
-test('a synchronous mutate of an ended session can clear but not write; of an unknown session it is never called', async () => {
-  const { lib, session } = await world();
-  await lib.state.mutate(session, () => ({ kept: true }));
-  await lib.sessions.end(session, { reason: 'test' });
-  await assert.rejects(
-    lib.state.mutate(session, () => ({ kept: false })),
-    (e: Error & { code?: string }) => e.code === 'E_SESSION_ENDED',
-  );
-  assert.deepEqual(await lib.state.get(session), { kept: true });
-  assert.equal(await lib.state.clear(session), true);
-  assert.equal(await lib.state.get(session), undefined);
-  let called = false;
-  await assert.rejects(
-    lib.state.mutate('s-never-started', () => {
-      called = true;
-      return { x: 1 };
-    }),
-    (e: Error & { code?: string }) => e.code === 'E_UNKNOWN_SESSION',
-  );
-  assert.equal(called, false, 'the function ran for a session the store does not have');
-  await lib.close();
-});
+test(
+  'a synchronous mutate of an ended session can clear but not write; of an unknown session it is never called',
+  { timeout: 15_000 },
+  async () => {
+    const { lib, session } = await world();
+    await lib.state.mutate(session, () => ({ kept: true }));
+    await lib.sessions.end(session, { reason: 'test' });
+    await assert.rejects(
+      lib.state.mutate(session, () => ({ kept: false })),
+      (e: Error & { code?: string }) => e.code === 'E_SESSION_ENDED',
+    );
+    assert.deepEqual(await lib.state.get(session), { kept: true });
+    assert.equal(await lib.state.clear(session), true);
+    assert.equal(await lib.state.get(session), undefined);
+    let called = false;
+    await assert.rejects(
+      lib.state.mutate('s-never-started', () => {
+        called = true;
+        return { x: 1 };
+      }),
+      (e: Error & { code?: string }) => e.code === 'E_UNKNOWN_SESSION',
+    );
+    assert.equal(called, false, 'the function ran for a session the store does not have');
+    await lib.close();
+  },
+);
