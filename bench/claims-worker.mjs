@@ -1,7 +1,7 @@
 // One client of bench/claims: N claim/release cycles on random resources among R, through the
 // library (the store from --store). While it holds a resource it creates a marker file with
 // O_EXCL, so a second holder anywhere would fail to create it and be counted.
-// Prints "ready", waits for "go", then one JSON line: { start, end, lat, grants: [[resource, token]], violations }.
+// Prints "ready", waits for "go", then one JSON line: { start, end, lat, grants: [[resource, token]], violations, cpuUs }.
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,6 +29,7 @@ const lat = [];
 const grants = [];
 let violations = 0;
 const start = now();
+const cpu0 = process.cpuUsage();
 for (let i = 0; i < N; i++) {
   const res = `lock:r${Math.floor(rand() * R)}`;
   const t = now();
@@ -49,6 +50,8 @@ for (let i = 0; i < N; i++) {
   lat.push(now() - t);
 }
 const end = now();
+// The client's own CPU over the timed loop only (start-up excluded), to tell client from server cost.
+const { user, system } = process.cpuUsage(cpu0);
 await lanes.sessions.end(id, 'bench done');
 await lanes.close();
-process.stdout.write(JSON.stringify({ start, end, lat, grants, violations }) + '\n');
+process.stdout.write(JSON.stringify({ start, end, lat, grants, violations, cpuUs: user + system }) + '\n');

@@ -1,0 +1,50 @@
+// The floors of bench/claims on PostgreSQL: one client doing what any claim/release cycle needs at
+// the least, two round trips through the same driver (node-postgres, prepared statements), and
+// nothing of lanes. Mode `read`: a `SELECT 1` each. Mode `write`: a one-row durable write each (an
+// upsert of this client's row, then its delete, in TABLE), no lock, no check, no journal.
+// Same protocol as claims-worker.mjs: prints "ready", waits for "go", then one JSON line.
+// Usage: node claims-floor-worker.mjs read|write URL CYCLES TABLE CLIENT-NUMBER
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+
+const [mode, url, n, table, clientNo] = process.argv.slice(2);
+const N = Number(n);
+const pg = createRequire(import.meta.url)('pg');
+const u = new URL(url);
+u.searchParams.delete('schema');
+const client = new pg.Client({ connectionString: u.toString() });
+await client.connect();
+const row = Number(clientNo);
+const [claim, release] =
+  mode === 'write'
+    ? [
+        {
+          name: 'claim',
+          text: `INSERT INTO ${table} (id, v) VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET v = ${table}.v + 1`,
+          values: [row],
+        },
+        { name: 'release', text: `DELETE FROM ${table} WHERE id = $1`, values: [row] },
+      ]
+    : [
+        { name: 'claim', text: 'SELECT 1 AS r' },
+        { name: 'release', text: 'SELECT 1 AS r' },
+      ];
+process.stdout.write('ready\n');
+const rl = createInterface({ input: process.stdin });
+await new Promise((res) => rl.once('line', res));
+rl.close();
+process.stdin.destroy();
+const now = () => performance.timeOrigin + performance.now();
+const lat = [];
+const start = now();
+const cpu0 = process.cpuUsage();
+for (let i = 0; i < N; i++) {
+  const t = now();
+  await client.query(claim);
+  await client.query(release);
+  lat.push(now() - t);
+}
+const end = now();
+const { user, system } = process.cpuUsage(cpu0);
+await client.end();
+process.stdout.write(JSON.stringify({ start, end, lat, grants: [], violations: 0, cpuUs: user + system }) + '\n');
