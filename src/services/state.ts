@@ -69,8 +69,7 @@ export class StateService {
       return frame.value;
     }
     const own: Frame = { value: undefined };
-    const inFrame = new Map(open ?? []);
-    inFrame.set(sessionId, own);
+    const inFrame = open ? new Map(open).set(sessionId, own) : new Map([[sessionId, own]]);
     const call = () => frames.run(inFrame, () => fn(own.value));
     const name = gateName(sessionId);
 
