@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { LanesError } from '../core/errors.js';
 import { assertSessionId } from '../core/ids.js';
 import type { StateChange, StateOwner } from '../store/types.js';
@@ -7,6 +6,8 @@ import type { LanesContext } from './context.js';
 import { acquireGate, stepGate } from './gate.js';
 import type { GateStep, HeldGate } from './gate.js';
 import type { WaitOptions } from './wait.js';
+import { currentFrames, inAsyncFrame, inSyncFrame } from './state-frames.js';
+import type { Frame } from './state-frames.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -16,14 +17,6 @@ export const CLEAR: unique symbol = Symbol.for('lanes.state.clear');
 type MutatorResult = Json | undefined | typeof CLEAR;
 
 export type Mutator = (current: Json | undefined) => MutatorResult | Promise<MutatorResult>;
-
-interface Frame {
-  value: Json | undefined;
-}
-
-// One frame per session being mutated in this async call chain. AsyncLocalStorage follows awaits,
-// so code running inside a mutate() (however deep) is recognised as "inside the frame".
-const frames = new AsyncLocalStorage<Map<string, Frame>>();
 
 function gateName(sessionId: string): string {
   return `state:${sessionId}`;
@@ -49,7 +42,7 @@ export class StateService {
 
   /** The last committed state (a plain read; never waits). */
   async get(sessionId: string): Promise<Json | undefined> {
-    const inFrame = frames.getStore()?.get(sessionId);
+    const inFrame = currentFrames()?.get(sessionId);
     if (inFrame) return inFrame.value;
     const row = await this.ctx.store.readState(assertSessionId(sessionId));
     return parseState(row?.value);
@@ -62,7 +55,7 @@ export class StateService {
    */
   async mutate(sessionId: string, fn: Mutator, options: WaitOptions = {}): Promise<Json | undefined> {
     assertSessionId(sessionId);
-    const open = frames.getStore();
+    const open = currentFrames();
     const frame = open?.get(sessionId);
     if (frame) {
       apply(frame, await fn(frame.value));
@@ -70,14 +63,20 @@ export class StateService {
     }
     const own: Frame = { value: undefined };
     const inFrame = open ? new Map(open).set(sessionId, own) : new Map([[sessionId, own]]);
-    const call = () => frames.run(inFrame, () => fn(own.value));
+    // One frame per session being mutated in this call chain, so that code running inside (however
+    // deep) is recognised as inside: an async function's through its awaits, a plain function's
+    // for its synchronous run (state-frames.ts says why).
+    const declaredAsync = isAsyncFunction(fn);
+    const call = declaredAsync
+      ? () => inAsyncFrame(inFrame, () => fn(own.value) as Promise<MutatorResult>)
+      : () => inSyncFrame(inFrame, () => fn(own.value));
     const name = gateName(sessionId);
 
     // The one-step path: when the store can and the gate is free, a function that returns at once
     // runs inside one write step of the store and its result is written there (one write instead of
     // two). A function declared async never runs there: its work must not start before the gate is
     // written, and a write step that failed after it started could not stop it.
-    if (!options.signal?.aborted && !isAsyncFunction(fn)) {
+    if (!options.signal?.aborted && !declaredAsync) {
       let before: string | undefined;
       let pending: Promise<MutatorResult> | undefined;
       let quick: GateStep | null;
@@ -172,7 +171,7 @@ export class StateService {
   /** Deletes the state under the gate, so it can never undo a concurrent locked write. */
   async clear(sessionId: string, options: WaitOptions = {}): Promise<boolean> {
     assertSessionId(sessionId);
-    if (frames.getStore()?.has(sessionId)) {
+    if (currentFrames()?.has(sessionId)) {
       throw new LanesError(
         'E_CLEAR_IN_MUTATE',
         `refusing to clear the state of session ${sessionId} from inside a mutate() of the same session`,
@@ -200,7 +199,7 @@ export class StateService {
     predicate: (current: Json | undefined) => boolean | Promise<boolean>,
     options: WaitOptions = {},
   ): Promise<boolean> {
-    if (frames.getStore()?.has(sessionId)) return this.clear(sessionId, options);
+    if (currentFrames()?.has(sessionId)) return this.clear(sessionId, options);
     let cleared = false;
     await this.mutate(
       sessionId,
