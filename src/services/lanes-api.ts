@@ -90,6 +90,9 @@ export interface LanesState {
    * (E_SESSION_ENDED); both are read in the same step that takes the gate. On SQLite a function
    * that returns at once (not declared async) runs inside that one write step when the gate is
    * free, so keep it short; an async function takes the gate first and runs outside any transaction.
+   * Code inside fn is inside its frame (a nested mutate of the session joins it, a clear is
+   * refused): an async function's through all its awaits, a plain function's for its synchronous
+   * run only (one that returns a promise: declare it async if what runs later must nest).
    */
   mutate(session: string, fn: Mutator, options?: WaitOptions): Promise<Json | undefined>;
   /** Sets one key under the gate; returns the whole new state. */
