@@ -2,6 +2,7 @@ import { LanesError } from '../core/errors.js';
 import type { GateRecord, GateStepOutcome, StateChange, StateOwner, StateRecord } from '../store/types.js';
 import type { LanesContext } from './context.js';
 import { describeHolder } from './describe.js';
+import { hostId } from '../core/process-identity.js';
 import { waitFor } from './wait.js';
 import type { WaitOptions } from './wait.js';
 
@@ -22,7 +23,12 @@ export interface HeldGate {
  * The gate is not a transaction held open: the holder's async work happens between two short ones.
  */
 function blockedBy(g: GateRecord): string {
-  return `held by ${g.sessionId ? `session ${g.sessionId}, ` : ''}${describeHolder(g.owner, g.acquiredAt, Date.now(), g.command)}`;
+  const who = `held by ${g.sessionId ? `session ${g.sessionId}, ` : ''}${describeHolder(g.owner, g.acquiredAt, Date.now(), g.command)}`;
+  // The one wait that never ends by itself: a mutate nested, after an await, in a plain (not
+  // async) mutate function of the same session waits for its own outer mutate (state-frames.ts).
+  return g.owner.pid === process.pid && g.owner.host === hostId()
+    ? `${who} (this very process: if this call runs after an await inside a mutate function of the same session that is not declared async, it waits for itself; declare that function async)`
+    : who;
 }
 
 export async function acquireGate(

@@ -92,7 +92,8 @@ export interface LanesState {
    * free, so keep it short; an async function takes the gate first and runs outside any transaction.
    * Code inside fn is inside its frame (a nested mutate of the session joins it, a clear is
    * refused): an async function's through all its awaits, a plain function's for its synchronous
-   * run only (one that returns a promise: declare it async if what runs later must nest).
+   * run only, and never past its mutate. In a plain function that returns a promise, a mutate of
+   * the same session after an await waits for its own outer mutate: declare such a function async.
    */
   mutate(session: string, fn: Mutator, options?: WaitOptions): Promise<Json | undefined>;
   /** Sets one key under the gate; returns the whole new state. */

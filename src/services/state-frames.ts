@@ -4,6 +4,8 @@ import type { Json } from './state.js';
 /** One session's value while a mutate() of it is open in this process. */
 export interface Frame {
   value: Json | undefined;
+  /** Set when its mutate() has written or failed: code still running from inside it is outside now. */
+  closed: boolean;
 }
 
 /** The frames open in one call chain, by session. */
@@ -26,6 +28,16 @@ export function currentFrames(): Frames | undefined {
   return sync ?? (openAsync > 0 ? asyncFrames.getStore() : undefined);
 }
 
+/**
+ * The open frame of a session the running code is inside, if any. A closed one does not count: code
+ * a mutate left running (never awaited; a timer it started) still carries its frames, and joining
+ * one that was already written would lose the write silently.
+ */
+export function openFrame(sessionId: string): Frame | undefined {
+  const frame = currentFrames()?.get(sessionId);
+  return frame && !frame.closed ? frame : undefined;
+}
+
 /** Runs a plain function inside `frames` for its synchronous run. */
 export function inSyncFrame<T>(frames: Frames, fn: () => T): T {
   const outer = sync;
@@ -40,21 +52,22 @@ export function inSyncFrame<T>(frames: Frames, fn: () => T): T {
 /** Runs an async function inside `frames` through all its awaits; resolves when it has settled. */
 export async function inAsyncFrame<T>(frames: Frames, fn: () => Promise<T>): Promise<T> {
   openAsync++;
-  let settled: Promise<T>;
-  const outer = sync;
-  // Its synchronous start reads the async frame (which holds any plain outer's frames too); the
-  // caller's own synchronous run, which goes on when fn first awaits, gets its frame back at once.
-  sync = undefined;
   try {
-    settled = asyncFrames.run(frames, fn);
-  } finally {
-    sync = outer;
-  }
-  try {
+    let settled: Promise<T>;
+    const outer = sync;
+    // Its synchronous start reads the async frame (which holds any plain outer's frames too); the
+    // caller's own synchronous run, which goes on when fn first awaits, gets its frame back at once.
+    sync = undefined;
+    try {
+      settled = asyncFrames.run(frames, fn);
+    } finally {
+      sync = outer;
+    }
     return await settled;
   } finally {
-    // The last async frame closed: no promise of the process pays the hooks any longer. Code it
-    // left running (never awaited) is outside every frame from now on, as it should be.
+    // The last async frame closed: no promise of the process pays the hooks any longer. (A later
+    // run() enables the storage again, and code left running from inside an old frame sees that
+    // frame again: openFrame() skips it, closed.)
     if (--openAsync === 0) asyncFrames.disable();
   }
 }

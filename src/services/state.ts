@@ -6,7 +6,7 @@ import type { LanesContext } from './context.js';
 import { acquireGate, stepGate } from './gate.js';
 import type { GateStep, HeldGate } from './gate.js';
 import type { WaitOptions } from './wait.js';
-import { currentFrames, inAsyncFrame, inSyncFrame } from './state-frames.js';
+import { currentFrames, inAsyncFrame, inSyncFrame, openFrame } from './state-frames.js';
 import type { Frame } from './state-frames.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -42,7 +42,7 @@ export class StateService {
 
   /** The last committed state (a plain read; never waits). */
   async get(sessionId: string): Promise<Json | undefined> {
-    const inFrame = currentFrames()?.get(sessionId);
+    const inFrame = openFrame(sessionId);
     if (inFrame) return inFrame.value;
     const row = await this.ctx.store.readState(assertSessionId(sessionId));
     return parseState(row?.value);
@@ -55,13 +55,16 @@ export class StateService {
    */
   async mutate(sessionId: string, fn: Mutator, options: WaitOptions = {}): Promise<Json | undefined> {
     assertSessionId(sessionId);
-    const open = currentFrames();
-    const frame = open?.get(sessionId);
+    const frame = openFrame(sessionId);
     if (frame) {
-      apply(frame, await fn(frame.value));
+      // Applied at once when fn returns at once: a plain outer function's result is computed
+      // right after this call returns, in the same synchronous run.
+      const result = fn(frame.value);
+      apply(frame, isThenable(result) ? await result : result);
       return frame.value;
     }
-    const own: Frame = { value: undefined };
+    const open = currentFrames();
+    const own: Frame = { value: undefined, closed: false };
     const inFrame = open ? new Map(open).set(sessionId, own) : new Map([[sessionId, own]]);
     // One frame per session being mutated in this call chain, so that code running inside (however
     // deep) is recognised as inside: an async function's through its awaits, a plain function's
@@ -70,6 +73,21 @@ export class StateService {
     const call = declaredAsync
       ? () => inAsyncFrame(inFrame, () => fn(own.value) as Promise<MutatorResult>)
       : () => inSyncFrame(inFrame, () => fn(own.value));
+    try {
+      return await this.gated(sessionId, options, own, call, declaredAsync);
+    } finally {
+      own.closed = true;
+    }
+  }
+
+  /** mutate() past its frame: the one-step path when it can, else the gate. */
+  private async gated(
+    sessionId: string,
+    options: WaitOptions,
+    own: Frame,
+    call: () => MutatorResult | Promise<MutatorResult>,
+    declaredAsync: boolean,
+  ): Promise<Json | undefined> {
     const name = gateName(sessionId);
 
     // The one-step path: when the store can and the gate is free, a function that returns at once
@@ -171,7 +189,7 @@ export class StateService {
   /** Deletes the state under the gate, so it can never undo a concurrent locked write. */
   async clear(sessionId: string, options: WaitOptions = {}): Promise<boolean> {
     assertSessionId(sessionId);
-    if (currentFrames()?.has(sessionId)) {
+    if (openFrame(sessionId)) {
       throw new LanesError(
         'E_CLEAR_IN_MUTATE',
         `refusing to clear the state of session ${sessionId} from inside a mutate() of the same session`,
@@ -199,7 +217,7 @@ export class StateService {
     predicate: (current: Json | undefined) => boolean | Promise<boolean>,
     options: WaitOptions = {},
   ): Promise<boolean> {
-    if (currentFrames()?.has(sessionId)) return this.clear(sessionId, options);
+    if (openFrame(sessionId)) return this.clear(sessionId, options);
     let cleared = false;
     await this.mutate(
       sessionId,

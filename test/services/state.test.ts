@@ -3,15 +3,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CLEAR, openLanes } from '../../src/index.js';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
-import { lanes, lanesChild, lanesEnv, node, tmp } from '../helpers/env.js';
-
-async function world() {
-  const home = tmp();
-  const env = lanesEnv(home);
-  const lib = await openLanes({ store: join(home, 'lanes.db'), env, notice: false, session: null });
-  const session = (await lib.sessions.start({ pid: process.pid, label: 'state-test' })).id;
-  return { env, lib, session, home };
-}
+import { lanes, lanesChild, node } from '../helpers/env.js';
+import { stateWorld as world } from '../helpers/state-world.js';
 
 test(
   'clear waits for a mutation held by another process: no lost write, no resurrection',
@@ -67,43 +60,6 @@ test(
     assert.deepEqual(await lib.state.get(session), { n: 1, inner: true, outer: 1 });
     await lib.state.mutate(session, () => CLEAR);
     assert.equal(await lib.state.get(session), undefined);
-    await lib.close();
-  },
-);
-
-test(
-  "a plain mutate function's frame covers its synchronous run: a clear from inside it is refused",
-  { timeout: 10_000 },
-  async () => {
-    const { lib, session } = await world();
-    let inner: Promise<boolean> | undefined;
-    await lib.state.mutate(session, () => {
-      inner = lib.state.clear(session, { timeoutMs: 3000 });
-      return { kept: true };
-    });
-    await assert.rejects(inner!, (e: Error & { code?: string }) => e.code === 'E_CLEAR_IN_MUTATE');
-    assert.deepEqual(await lib.state.get(session), { kept: true }, 'the clear must not have undone the write');
-    await lib.close();
-  },
-);
-
-test(
-  'code an async mutate left running is outside its frame once it returns: its later write takes the gate and lands',
-  { timeout: 10_000 },
-  async () => {
-    const { lib, session } = await world();
-    let go = (): void => undefined;
-    const signal = new Promise<void>((r) => (go = r));
-    let late: Promise<unknown> | undefined;
-    await lib.state.mutate(session, async () => {
-      // Not awaited: runs on after the mutate has written and closed its frame.
-      late = signal.then(() => lib.state.mutate(session, (c) => ({ ...(c as object), late: true })));
-      return { n: 1 };
-    });
-    go();
-    await late;
-    // Joining the closed frame instead would change a frame nobody writes any more: the write lost.
-    assert.deepEqual(await lib.state.get(session), { n: 1, late: true });
     await lib.close();
   },
 );

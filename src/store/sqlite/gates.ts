@@ -64,6 +64,7 @@ const FREE = `UPDATE gates SET pid = NULL, session_id = NULL, command = NULL WHE
 // What a one-step change reads first, in one statement: whether the gate exists and is held, and
 // the session's state and standing (the same columns a take returns).
 // Positional parameters: binding them is measurably cheaper than named ones on this hot path.
+// Read raw only (stepGate sets raw() on the cached statement, which keeps it): columns in this order.
 const STEP_READ = `SELECT (SELECT pid IS NOT NULL FROM gates WHERE name = ?) AS g_held,
     s.value AS s_value, s.version AS s_version, s.updated_at AS s_updated,
     (SELECT CASE WHEN ended_at IS NULL THEN 1 ELSE 2 END FROM sessions WHERE id = ?) AS s_session
