@@ -5,7 +5,7 @@
 // Same protocol as claims-worker.mjs: prints "ready", waits for "go", then one JSON line.
 // Usage: node claims-floor-worker.mjs read|write URL CYCLES TABLE CLIENT-NUMBER
 import { createRequire } from 'node:module';
-import { createInterface } from 'node:readline';
+import { readyThenGo } from './ready-go.mjs';
 
 const [mode, url, n, table, clientNo] = process.argv.slice(2);
 const N = Number(n);
@@ -29,11 +29,7 @@ const [claim, release] =
         { name: 'claim', text: 'SELECT 1 AS r' },
         { name: 'release', text: 'SELECT 1 AS r' },
       ];
-process.stdout.write('ready\n');
-const rl = createInterface({ input: process.stdin });
-await new Promise((res) => rl.once('line', res));
-rl.close();
-process.stdin.destroy();
+await readyThenGo();
 const now = () => performance.timeOrigin + performance.now();
 const lat = [];
 const start = now();

@@ -4,7 +4,7 @@
 // Prints "ready", waits for "go", then one JSON line: { start, end, lat, grants: [[resource, token]], violations, cpuUs }.
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { readyThenGo } from './ready-go.mjs';
 // LANES_BENCH_DIST: another build to measure (an A/B in one run); default this checkout's dist/.
 const { openLanes } = await import(
   process.env.LANES_BENCH_DIST ? `${process.env.LANES_BENCH_DIST}/index.js` : '../dist/index.js'
@@ -19,11 +19,7 @@ const lanes0 = await openLanes({ store, session: null, notice: false });
 const { id } = await lanes0.sessions.start({ pid: process.pid, label: `bench-${process.pid}` });
 await lanes0.close();
 const lanes = await openLanes({ store, session: id, notice: false });
-process.stdout.write('ready\n');
-const rl = createInterface({ input: process.stdin });
-await new Promise((res) => rl.once('line', res));
-rl.close();
-process.stdin.destroy();
+await readyThenGo();
 const now = () => performance.timeOrigin + performance.now();
 const lat = [];
 const grants = [];

@@ -3,7 +3,7 @@
 //   lockfile  npm proper-lockfile around a counter file
 // Prints "ready", waits for "go", then one JSON line: { start, end, lat: [ms per op] }.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readyThenGo } from './ready-go.mjs';
 
 const [mode, n, target, session] = process.argv.slice(2);
 const N = Number(n);
@@ -26,11 +26,7 @@ if (mode === 'lanes') {
   };
 } else throw new Error(`unknown mode ${mode}`);
 
-process.stdout.write('ready\n');
-const rl = createInterface({ input: process.stdin });
-await new Promise((r) => rl.once('line', r));
-rl.close();
-process.stdin.destroy();
+await readyThenGo();
 const lat = new Array(N);
 const start = now();
 for (let i = 0; i < N; i++) {
