@@ -5,28 +5,36 @@ import { stateWorld as world } from '../helpers/state-world.js';
 // How far a mutate function's frame reaches (src/services/state-frames.ts): an async function's
 // through its awaits, a plain function's for its synchronous run, and never past its mutate.
 
-test("a plain mutate function's frame covers its synchronous run: a clear from inside it is refused", async () => {
-  const { lib, session } = await world();
-  let inner: Promise<boolean> | undefined;
-  await lib.state.mutate(session, () => {
-    inner = lib.state.clear(session, { timeoutMs: 3000 });
-    return { kept: true };
-  });
-  await assert.rejects(inner!, (e: Error & { code?: string }) => e.code === 'E_CLEAR_IN_MUTATE');
-  assert.deepEqual(await lib.state.get(session), { kept: true }, 'the clear must not have undone the write');
-  await lib.close();
-});
+test(
+  "a plain mutate function's frame covers its synchronous run: a clear from inside it is refused",
+  { timeout: 10_000 },
+  async () => {
+    const { lib, session } = await world();
+    let inner: Promise<boolean> | undefined;
+    await lib.state.mutate(session, () => {
+      inner = lib.state.clear(session, { timeoutMs: 3000 });
+      return { kept: true };
+    });
+    await assert.rejects(inner!, (e: Error & { code?: string }) => e.code === 'E_CLEAR_IN_MUTATE');
+    assert.deepEqual(await lib.state.get(session), { kept: true }, 'the clear must not have undone the write');
+    await lib.close();
+  },
+);
 
-test('a nested mutate inside a plain function applies at once: the outer write includes it', async () => {
-  const { lib, session } = await world();
-  const outer = await lib.state.mutate(session, () => {
-    void lib.state.mutate(session, (c) => ({ ...(c as object), inner: true }));
-    return undefined; // keep the frame's value, with the nested change
-  });
-  assert.deepEqual(outer, { inner: true });
-  assert.deepEqual(await lib.state.get(session), { inner: true }, 'what mutate returned is what was stored');
-  await lib.close();
-});
+test(
+  'a nested mutate inside a plain function applies at once: the outer write includes it',
+  { timeout: 10_000 },
+  async () => {
+    const { lib, session } = await world();
+    const outer = await lib.state.mutate(session, () => {
+      void lib.state.mutate(session, (c) => ({ ...(c as object), inner: true }));
+      return undefined; // keep the frame's value, with the nested change
+    });
+    assert.deepEqual(outer, { inner: true });
+    assert.deepEqual(await lib.state.get(session), { inner: true }, 'what mutate returned is what was stored');
+    await lib.close();
+  },
+);
 
 test(
   'code a mutate left running is outside its frame once it returns, even while another async frame is open',
@@ -63,23 +71,27 @@ test(
   },
 );
 
-test('an async mutate started inside a plain one outlives its frame: its nested write of the first session lands', async () => {
-  const { lib, session } = await world();
-  const other = (await lib.sessions.start({ pid: process.pid, label: 'other' })).id;
-  let started: Promise<unknown> | undefined;
-  await lib.state.mutate(session, () => {
-    // Carries the plain function's frames, which close when this outer mutate returns.
-    started = lib.state.mutate(other, async () => {
-      await new Promise((r) => setImmediate(r));
-      await lib.state.mutate(session, (c) => ({ ...(c as object), fromOther: true }));
-      return { ran: true };
+test(
+  'an async mutate started inside a plain one outlives its frame: its nested write of the first session lands',
+  { timeout: 10_000 },
+  async () => {
+    const { lib, session } = await world();
+    const other = (await lib.sessions.start({ pid: process.pid, label: 'other' })).id;
+    let started: Promise<unknown> | undefined;
+    await lib.state.mutate(session, () => {
+      // Carries the plain function's frames, which close when this outer mutate returns.
+      started = lib.state.mutate(other, async () => {
+        await new Promise((r) => setImmediate(r));
+        await lib.state.mutate(session, (c) => ({ ...(c as object), fromOther: true }));
+        return { ran: true };
+      });
+      return { n: 1 };
     });
-    return { n: 1 };
-  });
-  await started;
-  assert.deepEqual(await lib.state.get(session), { n: 1, fromOther: true });
-  await lib.close();
-});
+    await started;
+    assert.deepEqual(await lib.state.get(session), { n: 1, fromOther: true });
+    await lib.close();
+  },
+);
 
 test(
   'a mutate nested after an await in a plain function that returns a promise waits for itself, and says so',

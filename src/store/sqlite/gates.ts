@@ -72,6 +72,7 @@ const STEP_READ = `SELECT (SELECT pid IS NOT NULL FROM gates WHERE name = ?) AS 
 
 // Module constants, not templates built per call: the statement cache is keyed by the text, and a
 // text built anew on every write is hashed anew on every lookup (measurable on the mutate path).
+// INSERT_GATE below likewise.
 const DELETE_STATE = `DELETE FROM state WHERE session_id = ?`;
 const UPSERT_STATE = `INSERT INTO state (session_id, value, version, updated_at) VALUES (?, ?, 1, ${NOW})
      ON CONFLICT (session_id) DO UPDATE SET value = excluded.value, version = state.version + 1, updated_at = excluded.updated_at`;
@@ -83,13 +84,11 @@ function writeState(conn: SqliteConn, stateOf: string, change: StateChange): voi
   else conn.stmt(UPSERT_STATE).run(stateOf, change.value);
 }
 
+const INSERT_GATE = `INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ${NOW}, ${NOW} + ?)`;
+
 /** A gate's first row, held by `holder` with token 1, in the current transaction. */
 function insertGate(conn: SqliteConn, name: string, holder: GateHolder, leaseMs: number): void {
-  conn
-    .stmt(
-      `INSERT INTO gates (name, token, session_id, host, boot_id, pid, start_time, command, acquired_at, lease_until) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ${NOW}, ${NOW} + ?)`,
-    )
-    .run(name, ...holderArgs(holder), leaseMs);
+  conn.stmt(INSERT_GATE).run(name, ...holderArgs(holder), leaseMs);
 }
 
 /** Takes a free (or missing) gate inside the current transaction; returns the new token. */
