@@ -49,6 +49,25 @@ export default tseslint.config(
   layer('git', ['store', 'services', 'cli', 'agents', 'ui', 'mcp']),
   layer('services', ['cli', 'agents', 'ui', 'mcp']),
   layer('agents', AGENT_LAYER),
+  // The library's domains (src/services/<domain>/) are wired together in services/lanes.ts and reached
+  // through the object it builds: no domain imports the wiring (its types, lanes-api.ts, it may).
+  {
+    files: ['src/services/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...layerPatterns('services', ['cli', 'agents', 'ui', 'mcp']),
+            {
+              group: ['../lanes.js', '../../lanes.js'],
+              message: 'a domain never imports the wiring (services/lanes.ts)',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The CLI reaches behaviour only through the library entry (src/index.ts): the object openLanes()
   // returns is the one way in, for it as for the dashboard and the MCP server.
   // `lanes mcp` starts the MCP server (src/mcp) and `lanes ui` the dashboard (src/ui): the one

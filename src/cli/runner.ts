@@ -87,7 +87,7 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
 
 /**
  * After an ordinary command (never `hook` or `exec`, which run in every tool call): end a few
- * sessions recorded dead for the grace period (services/gc.ts), bounded so no command pays for
+ * sessions recorded dead for the grace period (services/doctor/gc.ts), bounded so no command pays for
  * the whole pile; and prune journal entries past their retention, a few batches at a time. Its
  * trouble is never the command's.
  */

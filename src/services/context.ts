@@ -1,4 +1,4 @@
-import { JournalService } from './journal.js';
+import { JournalService } from './journal/journal.js';
 import { LanesError } from '../core/errors.js';
 import { assertSessionId } from '../core/ids.js';
 import { judgeOwners } from '../core/liveness.js';

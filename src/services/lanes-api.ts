@@ -9,26 +9,26 @@ import type { PathCommitResult } from '../git/commit-paths.js';
 import type { RepoInfo } from '../git/repo.js';
 import type { ClaimRecord, Grant, SessionRecord, StoreInfo } from '../store/types.js';
 import type { JournalEntry, JournalQuery, WaitRecord } from '../store/journal-types.js';
-import type { ClaimHolder, ClaimOptions } from './claims.js';
-import type { ConflictReport } from './conflicts.js';
-import type { DoctorReport } from './doctor.js';
-import type { EndOptions, EndResult } from './end-session.js';
-import type { SessionGlance } from './glance.js';
-import type { GcOptions, GcReport } from './gc.js';
-import type { GuardStatus } from './guard.js';
-import type { HandoffWritten } from './handoffs.js';
-import type { LandMode, LandResult } from './land.js';
-import type { PortLease } from './ports.js';
-import type { SessionProgress } from './progress.js';
-import type { SessionEnvironment } from './runtime-env.js';
-import type { AttachOptions, SessionView, StartOptions } from './sessions.js';
-import type { Snapshot, SnapshotResult } from './snapshots.js';
-import type { Json, Mutator } from './state.js';
-import type { SweepOptions, SweepReport } from './sweep.js';
+import type { ClaimHolder, ClaimOptions } from './claims/claims.js';
+import type { ConflictReport } from './conflicts/conflicts.js';
+import type { DoctorReport } from './doctor/doctor.js';
+import type { EndOptions, EndResult } from './sessions/end-session.js';
+import type { SessionGlance } from './sessions/glance.js';
+import type { GcOptions, GcReport } from './doctor/gc.js';
+import type { GuardStatus } from './commits/guard.js';
+import type { HandoffWritten } from './handoffs/handoffs.js';
+import type { LandMode, LandResult } from './land/land.js';
+import type { PortLease } from './runtime/ports.js';
+import type { SessionProgress } from './worktrees/progress.js';
+import type { SessionEnvironment } from './runtime/runtime-env.js';
+import type { AttachOptions, SessionView, StartOptions } from './sessions/sessions.js';
+import type { Snapshot, SnapshotResult } from './snapshots/snapshots.js';
+import type { Json, Mutator } from './state/state.js';
+import type { SweepOptions, SweepReport } from './snapshots/sweep.js';
 
-export type { SweepOptions } from './sweep.js';
+export type { SweepOptions } from './snapshots/sweep.js';
 import type { WaitOptions } from './wait.js';
-import type { CreatedWorktree } from './worktrees.js';
+import type { CreatedWorktree } from './worktrees/worktrees.js';
 
 export interface LanesSessions {
   /** Registers a session owned by process `pid` (live exactly while it runs). */

@@ -4,17 +4,17 @@ import { LanesError } from '../core/errors.js';
 import { formatResource } from '../core/resource.js';
 import type { JournalInput } from '../store/journal-types.js';
 import { openStore } from '../store/open.js';
-import { ClaimService } from './claims.js';
+import { ClaimService } from './claims/claims.js';
 import { loadConfig, resolveStore } from './config.js';
 import { LanesContext, unknownSession } from './context.js';
 import type { Notice } from './context.js';
-import type { EndOptions, EndResult } from './end-session.js';
-import { HandoffService } from './handoffs.js';
+import type { EndOptions, EndResult } from './sessions/end-session.js';
+import { HandoffService } from './handoffs/handoffs.js';
 import type { HookContext } from './hooks/context.js';
 import type { Lanes } from './lanes-api.js';
-import { SessionService } from './sessions.js';
-import { SnapshotService } from './snapshots.js';
-import { StateService } from './state.js';
+import { SessionService } from './sessions/sessions.js';
+import { SnapshotService } from './snapshots/snapshots.js';
+import { StateService } from './state/state.js';
 
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
@@ -65,9 +65,9 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   // first API took it so).
   const end = async (id: string, given: EndOptions | string = {}): Promise<EndResult> => {
     const o = typeof given === 'string' ? { reason: given } : given;
-    return (await import('./end-session.js')).endSession(sessions, snapshots, id, o);
+    return (await import('./sessions/end-session.js')).endSession(sessions, snapshots, id, o);
   };
-  const guard = async () => new (await import('./guard.js')).GuardService(ctx, claims);
+  const guard = async () => new (await import('./commits/guard.js')).GuardService(ctx, claims);
   // Reading the state of a session the store never knew is a mistake to say, not an empty state.
   const known = async (id: string): Promise<void> => {
     if (!(await sessions.find(id))) throw unknownSession(id, store.info.location);
@@ -78,7 +78,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     const ticket = ctx.sessionId ? ((await store.getSession(ctx.sessionId).catch(() => null))?.ticket ?? null) : null;
     return { session: ctx.sessionId, repo: repo ? ctx.repoId(repo) : null, ticket };
   };
-  const records = () => import('./journal-records.js');
+  const records = () => import('./journal/journal-records.js');
   // A refusal that protects someone's work (a stale token, a handoff of the wrong writer) is a
   // decision too: recorded, then thrown as before.
   const refusal = async <T>(
@@ -135,9 +135,9 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       get: (id) => sessions.get(id),
       resolve: (id) => sessions.resolve(id),
       list: (o) => sessions.list(o),
-      glance: async (id) => (await import('./glance.js')).glance(ctx, id),
+      glance: async (id) => (await import('./sessions/glance.js')).glance(ctx, id),
       overview: (o) => sessions.overview(o),
-      progress: async (ids) => (await import('./progress.js')).sessionProgress(ctx, ids),
+      progress: async (ids) => (await import('./worktrees/progress.js')).sessionProgress(ctx, ids),
     },
     claims: {
       claim: (resources, o) => claims.claim(resources, o),
@@ -149,7 +149,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
           kind: 'fence.refuse',
           subject: typeof resource === 'string' ? resource : formatResource(resource),
         })),
-      waits: async () => (await import('./waits-view.js')).waitsView(ctx, claims),
+      waits: async () => (await import('./claims/waits-view.js')).waitsView(ctx, claims),
       releaseDead: (id) => claims.releaseDead(id),
     },
     journal: {
@@ -203,10 +203,10 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     ports: {
       lease: async (name, o = {}) => {
         const session = await ctx.requireSession(o.session);
-        const { leasePort } = await import('./ports.js');
+        const { leasePort } = await import('./runtime/ports.js');
         return leasePort(ctx, claims, state, session, name, await loadConfig(ctx, session.worktree));
       },
-      list: async () => (await import('./ports.js')).listPorts(claims, state),
+      list: async () => (await import('./runtime/ports.js')).listPorts(claims, state),
     },
     guard: {
       install: async (o) => (await guard()).install(o),
@@ -214,40 +214,44 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       status: async () => (await guard()).status(),
       checkCommit: async () => (await guard()).checkCommit(),
     },
-    createWorktree: async (o) => (await import('./worktrees.js')).createSessionWorktree(ctx, o),
+    createWorktree: async (o) => (await import('./worktrees/worktrees.js')).createSessionWorktree(ctx, o),
     commit: async (paths, message) => {
-      const r = await (await import('./commit.js')).commitNamedPaths(ctx, claims, paths, message);
+      const r = await (await import('./commits/commit.js')).commitNamedPaths(ctx, claims, paths, message);
       await ctx.journal.record((await records()).commitEntry(await who(), r));
       return r;
     },
     sweep: async (o) => {
-      const r = await (await import('./sweep.js')).sweep(ctx, snapshots, o);
+      const r = await (await import('./snapshots/sweep.js')).sweep(ctx, snapshots, o);
       await ctx.journal.record((await records()).sweepEntries(await who(), r));
       return r;
     },
     conflicts: async (o) => {
-      const r = await (await import('./conflicts.js')).findConflicts(ctx, o);
+      const r = await (await import('./conflicts/conflicts.js')).findConflicts(ctx, o);
       const e = (await records()).conflictsEntry(await who(), r);
       if (e) await ctx.journal.record(e);
       return r;
     },
     land: async (o) => {
-      const r = await refusal((async () => (await import('./land.js')).land(ctx, claims, o))(), ['E_FENCED'], () => ({
-        kind: 'fence.refuse',
-        subject: 'land',
-      }));
+      const r = await refusal(
+        (async () => (await import('./land/land.js')).land(ctx, claims, o))(),
+        ['E_FENCED'],
+        () => ({
+          kind: 'fence.refuse',
+          subject: 'land',
+        }),
+      );
       await ctx.journal.record((await records()).landEntry(await who(), r));
       return r;
     },
     adopt: async (id) => {
-      const r = await (await import('./land.js')).adopt(ctx, claims, id);
+      const r = await (await import('./land/land.js')).adopt(ctx, claims, id);
       const tokens = r.grants.map((g) => g.token);
       await ctx.journal.record((await records()).adoptEntry(await who(), id, r.worktree, tokens));
       return r;
     },
     environment: async (o = {}) => {
       const session = await sessions.resolve(o.session);
-      const { sessionEnvironment } = await import('./runtime-env.js');
+      const { sessionEnvironment } = await import('./runtime/runtime-env.js');
       const environment = await sessionEnvironment(
         ctx,
         { claims, state, handoffs },
@@ -258,11 +262,11 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       return { ...environment, session };
     },
     doctor: async (o = {}) => {
-      const r = await (await import('./doctor.js')).doctor(ctx, { state, end }, o);
+      const r = await (await import('./doctor/doctor.js')).doctor(ctx, { state, end }, o);
       await ctx.journal.record((await records()).doctorEntries(await who(), r));
       return r;
     },
-    gc: async (o = {}) => (await import('./gc.js')).gc(ctx, { state, end }, o),
+    gc: async (o = {}) => (await import('./doctor/gc.js')).gc(ctx, { state, end }, o),
     hook: async (event) => {
       const decision = await (await import('./hooks/policy.js')).decide(hooks(), event);
       // Only a deny or a warning is a decision to record (an allow writes nothing: the hot path).

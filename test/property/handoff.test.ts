@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { assertOwner, decodeEnvelope, encodeEnvelope } from '../../src/core/handoff-envelope.js';
 import type { Envelope } from '../../src/core/handoff-envelope.js';
-import { assertHandoffName } from '../../src/services/handoffs.js';
+import { assertHandoffName } from '../../src/services/handoffs/handoffs.js';
 import { codeOf, params } from './runs.js';
 
 // A handoff name, as its error hint states it: 1-128 characters of A-Z a-z 0-9 . _ -, not

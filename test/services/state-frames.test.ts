@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stateWorld as world } from '../helpers/state-world.js';
 
-// How far a mutate function's frame reaches (src/services/state-frames.ts): an async function's
+// How far a mutate function's frame reaches (src/services/state/state-frames.ts): an async function's
 // through its awaits, a plain function's for its synchronous run, and never past its mutate.
 
 test(

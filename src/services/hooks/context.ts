@@ -2,10 +2,10 @@ import type { LanesConfig } from '../../core/config.js';
 import type { ResourceRef } from '../../core/resource.js';
 import type { RepoInfo } from '../../git/repo.js';
 import type { ClaimRecord, SessionRecord, StateRecord } from '../../store/types.js';
-import type { EndResult } from '../end-session.js';
-import type { AttachOptions } from '../sessions.js';
-import type { SnapshotResult } from '../snapshots.js';
-import type { Mutator } from '../state.js';
+import type { EndResult } from '../sessions/end-session.js';
+import type { AttachOptions } from '../sessions/sessions.js';
+import type { SnapshotResult } from '../snapshots/snapshots.js';
+import type { Mutator } from '../state/state.js';
 
 /**
  * What the hook policy may use: a narrow view of the library, built once per openLanes(). The

@@ -1,4 +1,4 @@
-import type { Json } from '../state.js';
+import type { Json } from '../state/state.js';
 import type { HookContext } from './context.js';
 
 /** Session state key: the repository paths the session's agent edited (reserved for lanes). */

@@ -89,7 +89,7 @@ export function sessionEnded(s: SessionRecord, reason: string, released: ClaimRe
 
 /**
  * A grant's entry. Its ticket: the session's, or for a session without one the ticket claimed in
- * the same request (the session takes it right after: services/claims.ts).
+ * the same request (the session takes it right after: services/claims/claims.ts).
  */
 export function granted(
   me: SessionRecord | null,

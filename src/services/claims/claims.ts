@@ -1,0 +1,287 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { LanesError } from '../../core/errors.js';
+import { assertSessionId } from '../../core/ids.js';
+import { formatResource, parseResource, resourcesConflict } from '../../core/resource.js';
+import type { ResourceRef } from '../../core/resource.js';
+import type { ClaimRecord, Grant, SessionRecord } from '../../store/types.js';
+import { unknownSession } from '../context.js';
+import type { LanesContext } from '../context.js';
+import { describeHolder, describeSession } from '../describe.js';
+import { ClaimWaiter } from './claim-wait.js';
+import { repoOfScope } from '../../store/shared/journal-entries.js';
+import { waitFor } from '../wait.js';
+import type { WaitOptions } from '../wait.js';
+
+export interface ClaimOptions extends WaitOptions {
+  /** Wait for held resources instead of failing with E_CLAIM_HELD. */
+  wait?: boolean;
+  /** `repo`: machine-scoped kinds become repository-scoped. */
+  scope?: 'repo';
+  session?: string;
+}
+
+export interface ClaimHolder {
+  claim: ClaimRecord;
+  session: SessionRecord | null;
+  state: 'live' | 'dead' | 'ended';
+  why: string;
+}
+
+const REPO_KINDS = /^(ticket|path|branch):/;
+
+/**
+ * `path:src/billing` naming an existing directory claims the directory (as `path:src/billing/`):
+ * nobody means "the directory entry but not its files", and the agents' edit hooks must see the
+ * files inside as claimed.
+ */
+function directoryAware(text: string, cwd: string): string {
+  if (!text.startsWith('path:') || text.endsWith('/')) return text;
+  try {
+    return statSync(resolve(cwd, text.slice(5))).isDirectory() ? `${text}/` : text;
+  } catch {
+    return text;
+  }
+}
+
+export class ClaimService {
+  constructor(private readonly ctx: LanesContext) {}
+
+  async parse(texts: string[], scope?: 'repo'): Promise<ResourceRef[]> {
+    if (texts.length === 0)
+      throw new LanesError('E_USAGE', 'name at least one resource', {
+        hint: 'e.g. lanes claim ticket:SEAT-42 path:src/billing/',
+      });
+    const needsRepo = scope === 'repo' || texts.some((t) => REPO_KINDS.test(t));
+    const repo = needsRepo ? await this.ctx.repo() : null;
+    const refs = texts.map((t) =>
+      parseResource(directoryAware(t, this.ctx.cwd), {
+        cwd: this.ctx.cwd,
+        worktreeRoot: repo?.worktreeRoot ?? null,
+        repoId: repo ? this.ctx.repoId(repo) : null,
+        host: this.ctx.host,
+        forceRepoScope: scope === 'repo',
+      }),
+    );
+    const unique: ResourceRef[] = [];
+    for (const r of refs)
+      if (!unique.some((u) => u.scope === r.scope && u.kind === r.kind && u.name === r.name)) unique.push(r);
+    return unique;
+  }
+
+  /** Claims all resources or none. Each grant carries a fencing token. */
+  async claim(texts: string[], options: ClaimOptions = {}): Promise<Grant[]> {
+    const id = this.ctx.sessionIdFor(options.session);
+    const refs = await this.parse(texts, options.scope);
+    const what = refs.map(formatResource).join(', ');
+    const waiter = options.wait ? new ClaimWaiter(this.ctx, id, refs) : null;
+    try {
+      return await this.attempts(id, refs, texts, what, waiter, options);
+    } finally {
+      await waiter?.end();
+    }
+  }
+
+  private attempts(
+    id: string,
+    refs: ResourceRef[],
+    texts: string[],
+    what: string,
+    waiter: ClaimWaiter | null,
+    options: ClaimOptions,
+  ): Promise<Grant[]> {
+    return waitFor(
+      what,
+      async () => {
+        // The store checks the claimant in the claim's own step (one round trip on a team store);
+        // its refusal is then told as every command tells it.
+        const result = await this.ctx.store.acquireClaims(id, refs, this.ctx.judge).catch(async (e: unknown) => {
+          const code = (e as { code?: unknown }).code;
+          if (code === 'E_UNKNOWN_SESSION' || code === 'E_SESSION_ENDED')
+            await this.ctx.requireSession(options.session);
+          throw e;
+        });
+        if (result.ok) {
+          // A session without a ticket takes the first ticket it claims: `lanes ls` and the agents'
+          // deny messages then name the work, not only the session id.
+          const ticket = refs.find((r) => r.kind === 'ticket');
+          if (ticket && (await this.ctx.store.getSession(id))?.ticket === null)
+            await this.ctx.store.updateSession(id, { ticket: ticket.name });
+          return { done: true, value: result.grants };
+        }
+        const now = result.now ?? (await this.ctx.store.now());
+        const reason = result.blockers
+          .map(
+            (b) =>
+              `${formatResource(b.wanted)}${b.held.name !== b.wanted.name ? ` overlaps ${formatResource(b.held)}, which is` : ' is'} held by ${describeSession(b.holder, b.held.sessionId)}, ${b.holder ? describeHolder(b.holder.owner, b.held.acquiredAt, now) : ''}`,
+          )
+          .join('; ');
+        if (!waiter) {
+          await this.ctx.journal.record({
+            kind: 'claim.refuse',
+            subject: refs.map(formatResource).join(' '),
+            session: id,
+            repo: repoOfScope(refs[0]?.scope),
+            ticket: (await this.ctx.store.getSession(id))?.ticket ?? null,
+            details: {
+              heldBy: result.blockers.map((b) => ({
+                resource: formatResource(b.held),
+                session: b.held.sessionId,
+                token: b.held.token,
+              })),
+            },
+          });
+          throw new LanesError('E_CLAIM_HELD', reason, {
+            hint: `coordinate with the holder (it can run \`lanes release ${formatResource(result.blockers[0]?.held ?? refs[0]!)}\`), wait with \`lanes claim --wait ${texts.join(' ')}\`, or work on something else; nothing was claimed`,
+            details: {
+              blockers: result.blockers.map((b) => ({
+                wanted: formatResource(b.wanted),
+                held: formatResource(b.held),
+                session: b.held.sessionId,
+                token: b.held.token,
+              })),
+            },
+          });
+        }
+        await waiter.refused();
+        return { done: false, blockedBy: () => reason };
+      },
+      this.ctx.notice,
+      options,
+    );
+  }
+
+  async release(
+    texts: string[],
+    options: { session?: string } = {},
+  ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }> {
+    const id = this.ctx.sessionIdFor(options.session);
+    const result = await this.ctx.store.releaseClaims(id, await this.parse(texts));
+    // Released everything: the session holds claims, so it is known and open (an ended session
+    // holds none). Otherwise an unknown or ended session is refused as before.
+    if (result.notHeld.length > 0) await this.ctx.requireSession(options.session);
+    return result;
+  }
+
+  /**
+   * Releases every claim of a session that is dead or ended (the dashboard's "release a dead
+   * session's claims"); a live session's claims are its own: E_CLAIM_HELD (exit 3).
+   */
+  async releaseDead(id: string): Promise<ClaimRecord[]> {
+    const session = await this.ctx.store.getSession(assertSessionId(id));
+    if (!session) throw unknownSession(id, this.ctx.store.info.location);
+    if ((await this.ctx.stateOf(session)).state === 'live')
+      throw new LanesError('E_CLAIM_HELD', `${describeSession(session)} is live; its claims are its own`, {
+        hint: 'ask it to release them (`lanes release RESOURCE`), or end it first when it is gone',
+      });
+    const held = await this.ctx.store.listClaims({ sessionId: session.id });
+    if (held.length === 0) return [];
+    // Only as it was judged: a session re-attached meanwhile (a new owner, or seen since) is live.
+    const r = await this.ctx.store.releaseClaims(session.id, held, {
+      lastSeenAt: session.lastSeenAt,
+      owner: session.owner,
+    });
+    if (r.changed) throw changedSince(session.id, 'released');
+    return r.released;
+  }
+
+  /** Claims of this repository and this host (all: every claim in the store), with their holders' state. */
+  async list(options: { all?: boolean } = {}): Promise<ClaimHolder[]> {
+    let scopes: string[] | undefined;
+    if (!options.all) {
+      const repo = await this.ctx.repo();
+      scopes = [`host:${this.ctx.host}`, ...(repo ? [`repo:${this.ctx.repoId(repo)}`] : [])];
+    }
+    const claims = await this.ctx.store.listClaims(scopes ? { scopes } : {});
+    return this.withHolders(claims);
+  }
+
+  /** Who holds this resource, or anything overlapping it. */
+  async check(text: string, options: { scope?: 'repo' } = {}): Promise<{ ref: ResourceRef; holders: ClaimHolder[] }> {
+    const [ref] = await this.parse([text], options.scope);
+    if (!ref) throw new LanesError('E_USAGE', 'name a resource to check');
+    return { ref, holders: await this.withHolders(await this.ctx.store.conflictingClaims([ref])) };
+  }
+
+  /**
+   * Live claims of OTHER sessions that overlap these paths (files or directories, relative to cwd).
+   * Used before writing: a path claimed by someone else alive must not be committed over.
+   */
+  async othersHoldingPaths(paths: string[]): Promise<ClaimHolder[]> {
+    const repo = await this.ctx.repo();
+    if (!repo) return [];
+    const scope = `repo:${this.ctx.repoId(repo)}`;
+    const refs = paths.map((p) => {
+      try {
+        return parseResource(`path:${p}`, {
+          cwd: this.ctx.cwd,
+          worktreeRoot: repo.worktreeRoot,
+          repoId: this.ctx.repoId(repo),
+          host: this.ctx.host,
+        });
+      } catch {
+        return null; // the whole repository (or a path git will refuse anyway): overlaps every claim
+      }
+    });
+    const named = refs.filter((r): r is ResourceRef => r !== null);
+    // The claims on these paths, above and below them (an index read); every path claim of the
+    // repository only when a path names the whole of it.
+    const found =
+      named.length === refs.length
+        ? await this.ctx.store.conflictingClaims(named)
+        : (await this.ctx.store.listClaims({ scopes: [scope] })).filter((c) => c.kind === 'path');
+    const hit = found.filter(
+      (c) =>
+        c.kind === 'path' &&
+        c.sessionId !== this.ctx.sessionId &&
+        refs.some((r) => r === null || resourcesConflict(r, c)),
+    );
+    if (hit.length === 0) return [];
+    return (await this.withHolders(hit)).filter((h) => h.state === 'live');
+  }
+
+  holders(claims: ClaimRecord[]): Promise<ClaimHolder[]> {
+    return this.withHolders(claims);
+  }
+
+  private async withHolders(claims: ClaimRecord[]): Promise<ClaimHolder[]> {
+    const sessions = new Map<string, SessionRecord | null>();
+    for (const c of claims)
+      if (!sessions.has(c.sessionId)) sessions.set(c.sessionId, await this.ctx.store.getSession(c.sessionId));
+    const liveness = await this.ctx.statesOf([...sessions.values()].filter((s): s is SessionRecord => s !== null));
+    return claims.map((claim) => {
+      const session = sessions.get(claim.sessionId) ?? null;
+      const l = session ? liveness.get(session.id) : undefined;
+      if (!session || !l) return { claim, session, state: 'dead' as const, why: 'session no longer in the store' };
+      return { claim, session, state: l.state, why: l.verdict.why };
+    });
+  }
+
+  /**
+   * For publishers (state writes under a claim, land): passes only while `token` is the current
+   * grant of the resource. A holder whose claim was released or taken over gets E_FENCED (exit 4).
+   */
+  async assertFenced(resource: string | ResourceRef, token: number): Promise<void> {
+    const [ref] = typeof resource === 'string' ? await this.parse([resource]) : [resource];
+    if (!ref) throw new LanesError('E_USAGE', 'name a resource');
+    const current = (await this.ctx.store.conflictingClaims([ref])).find(
+      (c) => c.kind === ref.kind && c.name === ref.name,
+    );
+    if (current && current.token === token) return;
+    const name = formatResource(ref);
+    const now = current
+      ? `now held by session ${current.sessionId} with token ${current.token}`
+      : 'no longer held by anyone';
+    throw new LanesError('E_FENCED', `fencing token ${token} for ${name} is stale: the claim is ${now}`, {
+      hint: `this holder lost ${name}; do not publish. Claim it again (\`lanes claim ${name}\`) and redo the work on top of the current holder's`,
+      details: { resource: name, token, current: current?.token ?? null, holder: current?.sessionId ?? null },
+    });
+  }
+}
+
+/** A dead session came back between the judgement and the act: nothing was done to it. */
+function changedSince(id: string, what: string): LanesError {
+  return new LanesError('E_CLAIM_HELD', `session ${id} came back (re-attached or seen) since it was judged dead`, {
+    hint: `nothing was ${what}; look again (lanes ls) before acting on it`,
+  });
+}

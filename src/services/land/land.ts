@@ -1,0 +1,201 @@
+import { LanesError } from '../../core/errors.js';
+import { formatResource } from '../../core/resource.js';
+import { git } from '../../git/run.js';
+import { previewMerge } from '../../git/merge.js';
+import { status } from '../../git/status.js';
+import { currentBranch, defaultBranch, isAncestor, listWorktrees, revParse } from '../../git/worktree.js';
+import type { ResourceRef } from '../../core/resource.js';
+import type { ClaimRecord, Grant, SessionRecord } from '../../store/types.js';
+import type { ClaimService } from '../claims/claims.js';
+import { unknownSession } from '../context.js';
+import type { LanesContext } from '../context.js';
+import { describeSession } from '../describe.js';
+import { acquireGate } from '../state/gate.js';
+
+export type LandMode = 'ff' | 'merge' | 'squash';
+
+export interface LandResult {
+  branch: string;
+  target: string;
+  from: string;
+  to: string;
+  mode: LandMode;
+  ticket: string;
+  token: number;
+  updatedWorktree: string | null;
+}
+
+const ZERO = '0000000000000000000000000000000000000000';
+
+/** What land checked before taking the landing gate: the session, its held ticket and the target. */
+interface LandTarget {
+  me: SessionRecord;
+  ref: ResourceRef;
+  held: ClaimRecord;
+  ticket: string;
+  branchRef: string;
+  targetName: string;
+  targetRef: string;
+}
+
+/**
+ * Publishes the session's branch onto the target, fenced: the session must hold its ticket claim,
+ * and the token it held when landing started must still be the current one right before the
+ * target moves (a holder whose claim was taken over gets E_FENCED, exit 4). Conflicts with the
+ * target are refused first (exit 3). The target moves by compare-and-swap; a worktree that has
+ * the target checked out must be clean and is brought to the new commit.
+ */
+export async function land(
+  ctx: LanesContext,
+  claims: ClaimService,
+  options: { into?: string; mode?: LandMode } = {},
+): Promise<LandResult> {
+  const me = await ctx.requireSession();
+  if (!me.worktree) throw new LanesError('E_USAGE', `session ${me.id} has no worktree to land from`);
+  if (!me.ticket)
+    throw new LanesError('E_USAGE', `session ${me.id} has no ticket; lanes lands only under a ticket claim`, {
+      hint: 'start sessions with --ticket T (or adopt one)',
+    });
+  const ticket = `ticket:${me.ticket}`;
+  const [ref] = await claims.parse([ticket]);
+  const held = ref
+    ? (await ctx.store.listClaims({ sessionId: me.id })).find(
+        (c) => c.kind === 'ticket' && c.name === me.ticket && c.scope === ref.scope,
+      )
+    : undefined;
+  if (!held || !ref) {
+    throw new LanesError('E_FENCED', `session ${me.id} does not hold ${ticket}; only its holder may land it`, {
+      hint: `claim it first: lanes claim ${ticket}`,
+      details: { resource: ticket },
+    });
+  }
+  const branchRef = await currentBranch(me.worktree);
+  if (!branchRef) throw new LanesError('E_REPO_STATE', `HEAD is detached in ${me.worktree}; nothing to land`);
+  const targetName = options.into ?? (await defaultBranch(me.worktree));
+  if (!targetName) throw new LanesError('E_USAGE', 'no target branch found', { hint: 'pass --into BRANCH' });
+  const targetRef = `refs/heads/${targetName}`;
+  if (targetRef === branchRef)
+    throw new LanesError(
+      'E_USAGE',
+      `the session is on ${targetName} itself; land publishes a session branch onto another branch`,
+    );
+  // One landing into a target at a time: a second one reading the target while the first is
+  // between moving it and bringing its checked-out worktree along would take that worktree for dirty.
+  const gate = await acquireGate(ctx, `land:${ref.scope}:${targetRef}`, null, `the landing into ${targetName}`);
+  try {
+    return await landHeld(ctx, claims, { me, ref, held, ticket, branchRef, targetName, targetRef }, options);
+  } finally {
+    await gate.release({ kind: 'keep' });
+  }
+}
+
+async function landHeld(
+  ctx: LanesContext,
+  claims: ClaimService,
+  o: LandTarget,
+  options: { mode?: LandMode },
+): Promise<LandResult> {
+  const { me, ref, held, ticket, branchRef, targetName, targetRef } = o;
+  if (!me.worktree) throw new LanesError('E_USAGE', `session ${me.id} has no worktree to land from`);
+  const tip = await revParse(me.worktree, branchRef);
+  const old = await revParse(me.worktree, targetRef);
+  if (!tip || !old) throw new LanesError('E_USAGE', `branch ${old ? branchRef : targetName} has no commits`);
+  if (await isAncestor(me.worktree, tip, old))
+    throw new LanesError(
+      'E_NOT_FOUND',
+      `nothing to land: ${targetName} already contains ${branchRef.replace('refs/heads/', '')}`,
+    );
+  const preview = await previewMerge(me.worktree, old, tip);
+  if (preview.conflicts.length > 0) {
+    throw new LanesError(
+      'E_FLAGGED',
+      `landing ${branchRef.replace('refs/heads/', '')} on ${targetName} conflicts in ${preview.conflicts.join(', ')}`,
+      {
+        hint: `merge or rebase ${targetName} into your branch first and resolve them; nothing was published`,
+        details: { conflicts: preview.conflicts },
+      },
+    );
+  }
+  const canFf = await isAncestor(me.worktree, old, tip);
+  const mode: LandMode = options.mode ?? (canFf ? 'ff' : 'merge');
+  if (mode === 'ff' && !canFf)
+    throw new LanesError('E_FLAGGED', `${targetName} has moved on; a fast-forward is not possible`, {
+      hint: 'use --merge or --squash, or rebase your branch',
+    });
+  const subject = `${me.ticket}: ${branchRef.replace('refs/heads/', '')}`;
+  const to =
+    mode === 'ff'
+      ? tip
+      : (
+          await git(['commit-tree', preview.tree, '-p', old, ...(mode === 'merge' ? ['-p', tip] : []), '-F', '-'], {
+            cwd: me.worktree,
+            input: mode === 'merge' ? `Merge ${subject} into ${targetName}\n` : `${subject} (squashed)\n`,
+          })
+        ).trim();
+  const checkedOut = (await listWorktrees(me.worktree)).find((w) => w.branch === targetRef);
+  if (checkedOut && (await status(checkedOut.path)).length > 0) {
+    if ((await revParse(me.worktree, targetRef)) !== old) throw movedWhileLanding(targetName);
+    throw new LanesError(
+      'E_REPO_STATE',
+      `${targetName} is checked out in ${checkedOut.path}, which has uncommitted changes; not moving it under them`,
+      { hint: `commit or stash them there (or lanes snapshot), then land again` },
+    );
+  }
+  // The fence: right before publishing, the token we started with must still be the current one.
+  await claims.assertFenced(ref, held.token);
+  try {
+    // LANES_LANDING lets the guard's reference-transaction hook (lanes guard --protect) tell us apart.
+    await git(['update-ref', '-m', `lanes land ${subject}`, targetRef, to, old ?? ZERO], {
+      cwd: me.worktree,
+      env: { LANES_LANDING: '1' },
+    });
+  } catch (e) {
+    throw movedWhileLanding(targetName, e);
+  }
+  if (checkedOut) await git(['read-tree', '-m', '-u', old, to], { cwd: checkedOut.path });
+  return {
+    branch: branchRef,
+    target: targetName,
+    from: old,
+    to,
+    mode,
+    ticket,
+    token: held.token,
+    updatedWorktree: checkedOut?.path ?? null,
+  };
+}
+
+function movedWhileLanding(target: string, cause?: unknown): LanesError {
+  return new LanesError('E_FLAGGED', `${target} moved while landing; nothing was published`, {
+    hint: `see what moved it (git log -3 ${target}), then run lanes land again: it lands on top of the new ${target}`,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * Takes over the work of a dead or ended session: its claims (with new tokens) and its ticket,
+ * and moves this session into its worktree. A live session's work is never adopted.
+ */
+export async function adopt(
+  ctx: LanesContext,
+  claims: ClaimService,
+  victimId: string,
+): Promise<{ worktree: string | null; grants: Grant[] }> {
+  const me = await ctx.requireSession();
+  const victim = await ctx.store.getSession(victimId);
+  if (!victim) throw unknownSession(victimId, ctx.store.info.location);
+  const { state } = await ctx.stateOf(victim);
+  if (state === 'live') {
+    throw new LanesError('E_CLAIM_HELD', `${describeSession(victim)} is live; its work is not abandoned`, {
+      hint: 'coordinate with it; lanes adopts only dead or ended sessions',
+    });
+  }
+  const resources = (await ctx.store.listClaims({ sessionId: victim.id })).map((c) => formatResource(c));
+  if (victim.ticket && !resources.includes(`ticket:${victim.ticket}`)) resources.push(`ticket:${victim.ticket}`);
+  const grants = resources.length > 0 ? await claims.claim(resources, { session: me.id }) : [];
+  await ctx.store.updateSession(me.id, {
+    ...(victim.worktree ? { worktree: victim.worktree } : {}),
+    ...(victim.ticket ? { ticket: victim.ticket } : {}),
+  });
+  return { worktree: victim.worktree, grants };
+}

@@ -1,0 +1,56 @@
+import { basename, dirname, join } from 'node:path';
+import { matchesStrip, renderTemplate } from '../../core/config.js';
+import type { LanesConfig } from '../../core/config.js';
+import { slugify } from '../../core/slug.js';
+import type { SessionRecord } from '../../store/types.js';
+import type { ClaimService } from '../claims/claims.js';
+import type { LanesContext } from '../context.js';
+import type { HandoffService } from '../handoffs/handoffs.js';
+import { leasePort } from './ports.js';
+import { ensurePrivateDir } from './private-dir.js';
+import type { StateService } from '../state/state.js';
+
+export interface SessionEnvironment {
+  /** Variables lanes sets for the session. */
+  vars: Record<string, string>;
+  /** Names of inherited variables that `lanes exec` removes ([env] strip). */
+  stripped: string[];
+}
+
+/**
+ * The session's environment: identity, private runtime and temp directories, a leased port per
+ * configured name, the templated per-session names, and which inherited variables are stripped.
+ */
+export async function sessionEnvironment(
+  ctx: LanesContext,
+  deps: { claims: ClaimService; state: StateService; handoffs: HandoffService },
+  session: SessionRecord,
+  config: LanesConfig,
+  inherited: Record<string, string | undefined>,
+): Promise<SessionEnvironment> {
+  const runtime = deps.handoffs.dir(session.id);
+  const tmp = ensurePrivateDir(join(runtime, 'tmp'));
+  const vars: Record<string, string> = {
+    LANES_SESSION: session.id,
+    LANES_WORKTREE: session.worktree ?? '',
+    LANES_RUNTIME_DIR: runtime,
+    TMPDIR: tmp,
+  };
+  for (const name of config.ports.names)
+    vars[`PORT_${name.toUpperCase()}`] = String(await leasePort(ctx, deps.claims, deps.state, session, name, config));
+  const repoName = session.repo
+    ? basename(basename(session.repo) === '.git' ? dirname(session.repo) : session.repo.replace(/\.git$/, ''))
+    : basename(session.cwd);
+  const values = {
+    repo: slugify(repoName, 'repo'),
+    slug: slugify(session.ticket ?? session.label ?? (session.worktree ? basename(session.worktree) : session.id)),
+    session: session.id,
+    ticket: session.ticket,
+  };
+  for (const [name, template] of Object.entries(config.env.templates))
+    vars[name] = renderTemplate(name, template, values);
+  const stripped = Object.keys(inherited).filter(
+    (k) => inherited[k] !== undefined && matchesStrip(k, config.env.strip) && !(k in vars),
+  );
+  return { vars, stripped };
+}

@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { LanesError } from '../../core/errors.js';
+import type { OwnerIdentity } from '../../core/process-identity.js';
+import { status } from '../../git/status.js';
+import { captureWorktree } from '../../git/snapshot.js';
+import {
+  defaultBranch,
+  deleteBranch,
+  isAncestor,
+  listWorktrees,
+  removeWorktree,
+  revParse,
+} from '../../git/worktree.js';
+import type { ClaimRecord, SessionRecord } from '../../store/types.js';
+import type { SessionService } from './sessions.js';
+import type { Snapshot, SnapshotService } from '../snapshots/snapshots.js';
+
+export interface EndOptions {
+  /** Why it ended (shown in lanes ls --all). */
+  reason?: string;
+  /** Also remove its worktree, only when clean or exactly saved in the snapshot just taken. */
+  removeWorktree?: boolean;
+  /** With removeWorktree: delete its branch even when not merged into the main branch. */
+  force?: boolean;
+  /**
+   * End only if the session still has this owner and last-seen time (lanes gc: as it was when judged
+   * dead). A session re-attached or heartbeating since is left open (`changed` in the result); its
+   * work was still snapshotted first, which never harms it.
+   */
+  unchangedSince?: { lastSeenAt: number; owner: OwnerIdentity };
+}
+
+export interface EndResult {
+  session: SessionRecord;
+  released: ClaimRecord[];
+  alreadyEnded: boolean;
+  /** unchangedSince was given and the session changed since: nothing was ended or released. */
+  changed: boolean;
+  snapshot: Snapshot | null;
+  worktreeRemoved: boolean;
+  branchDeleted: string | null;
+  notes: string[];
+}
+
+/**
+ * Ends a session the safe way: its uncommitted work is snapshotted first; with removeWorktree the
+ * worktree goes only when clean or saved (the snapshot is re-checked against the files right before
+ * removal), and its branch only when merged into the main branch, or with force after the snapshot.
+ */
+export async function endSession(
+  sessions: SessionService,
+  snapshots: SnapshotService,
+  id: string,
+  options: EndOptions = {},
+): Promise<EndResult> {
+  const s = await sessions.get(id);
+  const notes: string[] = [];
+  let snapshot: Snapshot | null = null;
+  const wt = s.worktree && existsSync(s.worktree) ? s.worktree : null;
+  if (wt && (await status(wt)).length > 0)
+    snapshot = (await snapshots.snapshot(wt, s.id, options.reason ?? 'lanes end')).snapshot;
+  const ended = await sessions.endRecord(id, options.reason ?? 'ended by lanes end', options.unchangedSince);
+  const result: EndResult = { ...ended, snapshot, worktreeRemoved: false, branchDeleted: null, notes };
+  if (!options.removeWorktree || ended.changed) return result;
+  if (!wt) {
+    notes.push('the session has no worktree on disk; nothing to remove');
+    return result;
+  }
+  const all = await listWorktrees(wt);
+  const mine = all.find((w) => w.path === wt);
+  if (!mine || all[0]?.path === wt) {
+    throw new LanesError('E_USAGE', `${wt} is the repository's main worktree; lanes removes only linked worktrees`, {
+      hint: 'omit --remove-worktree',
+    });
+  }
+  const dirty = (await status(wt)).length > 0;
+  if (dirty) {
+    // Saved means: the snapshot's tree is exactly what is on disk now (nothing changed since).
+    const now = await captureWorktree(wt);
+    if (!snapshot || now.tree !== snapshot.tree) {
+      throw new LanesError(
+        'E_REPO_STATE',
+        `${wt} has uncommitted work that is not saved in a snapshot; not removing it`,
+        { hint: `run \`lanes snapshot --session ${id}\` and try again` },
+      );
+    }
+  }
+  const mainPath = all[0]?.path ?? wt;
+  await removeWorktree(mainPath, wt, dirty);
+  result.worktreeRemoved = true;
+  const branch = mine.branch?.replace(/^refs\/heads\//, '') ?? null;
+  const main = await defaultBranch(mainPath);
+  if (branch && main && branch !== main) {
+    const tip = await revParse(mainPath, `refs/heads/${branch}`);
+    const merged = tip !== null && (await isAncestor(mainPath, tip, `refs/heads/${main}`));
+    if (merged || options.force) {
+      await deleteBranch(mainPath, branch, true);
+      result.branchDeleted = branch;
+      if (!merged)
+        notes.push(
+          `branch ${branch} was not merged into ${main}; deleted with --force (its commits stay reachable from ${snapshot?.ref ?? 'the reflog'})`,
+        );
+    } else notes.push(`kept branch ${branch}: it is not merged into ${main} (delete it with --force)`);
+  }
+  return result;
+}

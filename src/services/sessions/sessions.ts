@@ -1,0 +1,252 @@
+import { existsSync } from 'node:fs';
+import { LanesError, isLanesError } from '../../core/errors.js';
+import { assertSessionId, newSessionId } from '../../core/ids.js';
+import type { SessionState } from '../../core/liveness.js';
+import { assertCanJudge } from '../../core/platform/select.js';
+import { identityOf } from '../../core/process-identity.js';
+import type { OwnerIdentity } from '../../core/process-identity.js';
+import { repoInfo } from '../../git/repo.js';
+import type { ClaimRecord, DeadBrief, DeadMark, SessionRecord } from '../../store/types.js';
+import { unknownSession } from '../context.js';
+import type { LanesContext, SessionLiveness } from '../context.js';
+
+export interface StartOptions {
+  /** Explicit id (agent adapters use `AGENT:<their id>`); a random `s-…` id otherwise. */
+  id?: string;
+  label?: string | null;
+  agent?: string | null;
+  ticket?: string | null;
+  /** The owning process; the session is live exactly while it runs. */
+  pid: number;
+  command?: string | null;
+  /** A worktree made for this session (lanes start --worktree): its root becomes the session's worktree and cwd. */
+  worktree?: string;
+}
+
+export interface AttachOptions {
+  /** The session's fixed id (agents: `AGENT:<their session id>`). */
+  id: string;
+  agent: string | null;
+  /** The working directory the agent reported. */
+  cwd: string;
+  /** The owning process (the agent); the session is live exactly while it runs. */
+  pid: number;
+}
+
+export interface SessionView extends SessionRecord {
+  state: SessionState;
+  /** Why it is dead or ended; '' when live. */
+  why: string;
+  claims: ClaimRecord[];
+}
+
+function checkText(what: string, value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  if (value.length === 0 || value.length > 200 || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw new LanesError(
+      'E_USAGE',
+      `--${what} must be 1-200 printable characters, got ${JSON.stringify(value.slice(0, 40))}`,
+      {
+        hint: `pass a shorter --${what} without control characters`,
+      },
+    );
+  }
+  return value;
+}
+
+/**
+ * The identity a new session is owned by. When the owner cannot be read, first make sure lanes can
+ * read process facts on this OS at all (else E_PLATFORM naming the OS and what it cannot read, never
+ * a session whose liveness nobody can prove), then blame the pid.
+ */
+function ownerOf(pid: number, hint: string): OwnerIdentity {
+  let owner: OwnerIdentity | null = null;
+  try {
+    owner = identityOf(pid);
+  } catch (e) {
+    if (!isLanesError(e, 'E_PLATFORM')) throw e;
+  }
+  if (!owner || owner.bootId === 'unknown-boot') assertCanJudge();
+  if (!owner) throw new LanesError('E_USAGE', `pid ${pid} is not a running process on this host`, { hint });
+  return owner;
+}
+
+export class SessionService {
+  constructor(private readonly ctx: LanesContext) {}
+
+  async start(options: StartOptions): Promise<SessionRecord> {
+    const owner = ownerOf(options.pid, 'pass the pid of the process that owns the session (--pid), or omit --pid');
+    const repo = await this.ctx.repo();
+    return this.ctx.store.insertSession({
+      id: options.id === undefined ? newSessionId() : assertSessionId(options.id),
+      label: checkText('label', options.label),
+      agent: checkText('agent', options.agent),
+      ticket: checkText('ticket', options.ticket),
+      repo: repo ? this.ctx.repoId(repo) : null,
+      worktree: options.worktree ?? repo?.worktreeRoot ?? null,
+      cwd: options.worktree ?? this.ctx.cwd,
+      owner,
+      command: options.command ?? null,
+    });
+  }
+
+  /**
+   * Registers `id` owned by `pid`, or re-attaches it to that owner (an agent's resume, clear or
+   * compact reuses its session id); a re-attach keeps the ticket and reopens an ended session.
+   */
+  async attach(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
+    const owner = ownerOf(options.pid, 'attach a session to a running process');
+    // The agent's directory decides the repository (the object may have been opened elsewhere).
+    const repo = options.cwd === this.ctx.cwd ? await this.ctx.repo() : await repoInfo(options.cwd);
+    return this.ctx.store.attachSession({
+      id: assertSessionId(options.id),
+      label: null,
+      agent: checkText('agent', options.agent),
+      ticket: null,
+      repo: repo ? this.ctx.repoId(repo) : null,
+      worktree: repo?.worktreeRoot ?? null,
+      cwd: options.cwd,
+      owner,
+      command: null,
+    });
+  }
+
+  /** The record of a session, or null when the store does not know it (no liveness judged). */
+  find(id: string): Promise<SessionRecord | null> {
+    return this.ctx.store.getSession(assertSessionId(id));
+  }
+
+  /** The session this process acts as ($LANES_SESSION), with a clear error when unset, unknown or ended. */
+  async current(): Promise<SessionView> {
+    const s = await this.ctx.requireSession();
+    return this.view(s, await this.ctx.store.listClaims({ sessionId: s.id }));
+  }
+
+  async get(id: string): Promise<SessionView> {
+    const s = await this.ctx.store.getSession(assertSessionId(id));
+    if (!s) throw unknownSession(id, this.ctx.store.info.location);
+    return this.view(s, await this.ctx.store.listClaims({ sessionId: id }));
+  }
+
+  /** The named session (any state), or without a name the one this process acts as. */
+  resolve(id?: string | null): Promise<SessionView> {
+    return id ? this.get(id) : this.current();
+  }
+
+  /** Sessions not ended (dead ones included: they need attention); all of them with `all`. */
+  async list(options: { all?: boolean } = {}): Promise<SessionView[]> {
+    const [sessions, claims] = await Promise.all([
+      this.ctx.store.listSessions({ includeEnded: options.all === true }),
+      this.ctx.store.listClaims(),
+    ]);
+    const states = await this.ctx.statesOf(sessions);
+    const held = bySession(claims);
+    return sessions.map((s) => toView(s, states.get(s.id)!, held.get(s.id) ?? []));
+  }
+
+  /**
+   * What `lanes ls` shows by default: the live sessions, and the dead ones that still hold claims
+   * or whose worktree has unsaved work no live session shares (gc would snapshot it), the first
+   * `deadShown` of them; the other dead ones are only counted. One git status per such worktree,
+   * not per session; views are built for the rows shown only.
+   */
+  async overview(
+    options: { deadShown?: number } = {},
+  ): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }> {
+    // The sessions not recorded dead in full (few: the live ones and the newly dead), those recorded
+    // dead in brief, which sessions hold claims (not the claims); then the rows shown in full.
+    const [candidates, recorded, holders] = await Promise.all([
+      this.ctx.store.listSessions({ includeEnded: false, includeDead: false }),
+      this.ctx.store.recordedDead(),
+      this.ctx.store.claimHolders(),
+    ]);
+    const states = await this.ctx.statesOf(candidates);
+    const held = new Set(holders);
+    const live = candidates.filter((x) => states.get(x.id)?.state === 'live');
+    const dead = new Map<string, DeadBrief>(recorded.map((d) => [d.id, d]));
+    for (const x of candidates)
+      if (states.get(x.id)?.state !== 'live')
+        dead.set(x.id, { id: x.id, createdAt: x.createdAt, host: x.owner.host, worktree: x.worktree });
+    const deadList = [...dead.values()].sort(byCreation);
+    const here = (x: { host: string; worktree: string | null }) => x.host === this.ctx.host && x.worktree !== null;
+    const liveWorktrees = new Set(
+      live.filter((x) => here({ host: x.owner.host, worktree: x.worktree })).map((x) => x.worktree),
+    );
+    const worktrees = new Set(
+      deadList
+        .filter((x) => !held.has(x.id) && here(x) && !liveWorktrees.has(x.worktree))
+        .map((x) => x.worktree as string),
+    );
+    const dirty = new Set<string>();
+    if (worktrees.size > 0) {
+      const { status } = await import('../../git/status.js');
+      for (const wt of worktrees) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
+    }
+    const attention = deadList.filter((x) => held.has(x.id) || (here(x) && dirty.has(x.worktree as string)));
+    const shownDead = attention.slice(0, options.deadShown ?? 50);
+    const inFull = new Map(candidates.map((x) => [x.id, x]));
+    const fetched = await this.ctx.store.getSessions(shownDead.filter((x) => !inFull.has(x.id)).map((x) => x.id));
+    const shownList = [...live, ...shownDead.map((x) => inFull.get(x.id)), ...fetched]
+      // one ended between the reads is left out
+      .filter((x): x is SessionRecord => x !== undefined && (inFull.has(x.id) || x.endedAt === null))
+      .sort(byCreation);
+    const shownStates = new Map([...states, ...(await this.ctx.statesOf(fetched))]);
+    const claims = bySession(
+      shownList.length ? await this.ctx.store.listClaims({ sessionIds: shownList.map((x) => x.id) }) : [],
+    );
+    return {
+      sessions: shownList.map((x) => toView(x, shownStates.get(x.id)!, claims.get(x.id) ?? [])),
+      hidden: deadList.length - attention.length,
+      moreDead: attention.length - shownDead.length,
+    };
+  }
+
+  private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {
+    return toView(s, await this.ctx.stateOf(s), claims);
+  }
+
+  /**
+   * The store half of ending: ends the session and releases every claim it holds, in one
+   * transaction. Callers end sessions through end-session.ts (snapshot first), never this alone.
+   */
+  async endRecord(
+    id: string,
+    reason = 'ended by lanes end',
+    unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
+  ): Promise<{ session: SessionRecord; released: ClaimRecord[]; alreadyEnded: boolean; changed: boolean }> {
+    assertSessionId(id);
+    const before = await this.ctx.store.getSession(id);
+    const result = await this.ctx.store.endSession(id, reason, unchangedSince);
+    if (!before || !result) throw unknownSession(id, this.ctx.store.info.location);
+    return {
+      session: result.session,
+      released: result.released,
+      alreadyEnded: before.endedAt !== null,
+      changed: result.changed === true,
+    };
+  }
+
+  /** Refreshes the session's lease; every lanes call made by a session does this. */
+  async heartbeat(): Promise<boolean> {
+    if (!this.ctx.sessionId) return false;
+    return this.ctx.store.touchSession(this.ctx.sessionId);
+  }
+}
+
+function byCreation(a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function bySession(claims: ClaimRecord[]): Map<string, ClaimRecord[]> {
+  const m = new Map<string, ClaimRecord[]>();
+  for (const c of claims) {
+    const list = m.get(c.sessionId);
+    if (list) list.push(c);
+    else m.set(c.sessionId, [c]);
+  }
+  return m;
+}
+
+function toView(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[]): SessionView {
+  return { ...s, state: live.state, why: live.verdict.why, claims };
+}

@@ -1,0 +1,253 @@
+import { existsSync, lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { LanesError } from '../../core/errors.js';
+import type { SessionState } from '../../core/liveness.js';
+import { git } from '../../git/run.js';
+import { status } from '../../git/status.js';
+import { defaultBranch, listWorktrees } from '../../git/worktree.js';
+import type { SessionRecord } from '../../store/types.js';
+import type { LanesContext } from '../context.js';
+import { orphanOwner } from './snapshots.js';
+import type { SnapshotService } from './snapshots.js';
+
+export type SweepVerdict = 'in-progress' | 'abandoned' | 'clean' | 'missing';
+
+export interface SweepItem {
+  worktree: string;
+  branch: string | null;
+  session: {
+    id: string;
+    state: SessionState;
+    label: string | null;
+    agent: string | null;
+    ticket: string | null;
+  } | null;
+  /** Other sessions registered in the same worktree (a shared index: a hazard of its own). */
+  alsoHere: string[];
+  ticket: string | null;
+  dirtyFiles: number;
+  /** Commits on its branch that the main branch does not have. */
+  ahead: number;
+  /** When its work last changed: newest mtime of a dirty file, else its HEAD commit time (ms). */
+  lastWorkAt: number;
+  verdict: SweepVerdict;
+  snapshot: { ref: string; created: boolean } | null;
+  /** What to run to take this work over. */
+  adopt: string | null;
+  note: string;
+}
+
+export interface SweepFlag {
+  kind: 'collision' | 'stale';
+  ticket: string;
+  worktrees: string[];
+  message: string;
+}
+
+export interface SweepReport {
+  items: SweepItem[];
+  flags: SweepFlag[];
+  dryRun: boolean;
+}
+
+async function lastWork(worktree: string, dirty: string[]): Promise<number> {
+  let newest = 0;
+  for (const p of dirty) {
+    try {
+      newest = Math.max(newest, lstatSync(join(worktree, p)).mtimeMs);
+    } catch {
+      /* deleted: its deletion time is unknown */
+    }
+  }
+  if (newest > 0) return newest;
+  try {
+    return Number((await git(['log', '-1', '--format=%ct', 'HEAD'], { cwd: worktree })).trim()) * 1000;
+  } catch {
+    return 0;
+  }
+}
+
+export interface SweepOptions {
+  /** Report only; write no snapshot. */
+  dryRun?: boolean;
+  /** Called before each worktree is looked at. */
+  onProgress?: (done: number, total: number, worktree: string) => void;
+}
+/**
+ * The pre-reboot save that cannot publish a stale copy (incident 3b): every worktree of the
+ * repository and every session registered for it is visited; dirty work is snapshotted to private
+ * refs only; no branch is committed to, moved or pushed. Two holders of one ticket are flagged as a
+ * collision and never resolved by picking one; older work for a ticket is flagged as a stale copy.
+ */
+export async function sweep(
+  ctx: LanesContext,
+  snapshots: SnapshotService,
+  options: SweepOptions = {},
+): Promise<SweepReport> {
+  const repo = await ctx.repo();
+  if (!repo)
+    throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, {
+      hint: 'run lanes sweep inside the repository',
+    });
+  const [worktrees, sessions, main] = await Promise.all([
+    listWorktrees(repo.worktreeRoot),
+    // This machine's sessions only: a team store also holds other hosts', whose worktrees are not here.
+    ctx.store
+      .listSessions({ includeEnded: true })
+      .then((all) => all.filter((s) => s.repo === ctx.repoId(repo) && s.owner.host === ctx.host)),
+    defaultBranch(repo.worktreeRoot),
+  ]);
+  const states = new Map([...(await ctx.statesOf(sessions))].map(([id, l]) => [id, l.state]));
+  const items: SweepItem[] = [];
+  const visible = worktrees.filter((w) => !w.bare);
+  let done = 0;
+  for (const wt of visible) {
+    options.onProgress?.(done++, visible.length, wt.path);
+    const here = sessions
+      .filter((s) => s.worktree === wt.path)
+      .sort((a, b) => rank(states, b) - rank(states, a) || b.createdAt - a.createdAt);
+    const primary: SessionRecord | undefined = here[0];
+    const state = primary ? (states.get(primary.id) ?? 'dead') : null;
+    if (!existsSync(wt.path)) {
+      items.push(
+        item(
+          wt.path,
+          wt.branch,
+          primary,
+          state,
+          here,
+          0,
+          0,
+          0,
+          'missing',
+          null,
+          null,
+          'the worktree directory is gone (git worktree prune forgets it)',
+        ),
+      );
+      continue;
+    }
+    const changes = await status(wt.path);
+    const ahead =
+      main && wt.branch && wt.branch !== `refs/heads/${main}`
+        ? Number(
+            (
+              await git(['rev-list', '--count', `refs/heads/${main}..${wt.branch}`], { cwd: wt.path }).catch(() => '0')
+            ).trim(),
+          )
+        : 0;
+    const when = await lastWork(
+      wt.path,
+      changes.map((c) => c.path),
+    );
+    let snap: SweepItem['snapshot'] = null;
+    if (changes.length > 0 && !options.dryRun) {
+      const owner = primary?.id ?? orphanOwner(wt.path);
+      const r = await snapshots.snapshot(wt.path, owner, 'lanes sweep', { countFiles: false });
+      snap = { ref: r.snapshot.ref, created: r.created };
+    }
+    const live = state === 'live';
+    const hasWork = changes.length > 0 || ahead > 0;
+    const verdict: SweepVerdict = !hasWork ? 'clean' : live ? 'in-progress' : 'abandoned';
+    const adopt =
+      verdict === 'abandoned'
+        ? primary
+          ? `lanes adopt ${primary.id}`
+          : snap
+            ? `lanes restore ${snap.ref}`
+            : null
+        : null;
+    const note =
+      verdict === 'in-progress'
+        ? `in progress, owned by ${primary?.id} — snapshot only, not published`
+        : verdict === 'abandoned'
+          ? `abandoned (${primary ? `session ${primary.id} is ${state}` : 'no session'})${snap ? `; saved as ${snap.ref}` : ''}`
+          : 'clean';
+    items.push(item(wt.path, wt.branch, primary, state, here, changes.length, ahead, when, verdict, snap, adopt, note));
+  }
+  for (const s of sessions) {
+    if (s.endedAt !== null || !s.worktree || visible.some((w) => w.path === s.worktree)) continue;
+    items.push(
+      item(
+        s.worktree,
+        null,
+        s,
+        states.get(s.id) ?? 'dead',
+        [s],
+        0,
+        0,
+        0,
+        'missing',
+        null,
+        null,
+        `session ${s.id} is registered in ${s.worktree}, which is not a worktree any more`,
+      ),
+    );
+  }
+  return { items, flags: flagTickets(items), dryRun: options.dryRun === true };
+}
+
+function rank(states: Map<string, SessionState>, s: SessionRecord): number {
+  const st = states.get(s.id);
+  return st === 'live' ? 2 : st === 'dead' ? 1 : 0;
+}
+
+function item(
+  worktree: string,
+  branch: string | null,
+  s: SessionRecord | undefined,
+  state: SessionState | null,
+  here: SessionRecord[],
+  dirtyFiles: number,
+  ahead: number,
+  lastWorkAt: number,
+  verdict: SweepVerdict,
+  snapshot: SweepItem['snapshot'],
+  adopt: string | null,
+  note: string,
+): SweepItem {
+  return {
+    worktree,
+    branch,
+    session: s && state ? { id: s.id, state, label: s.label, agent: s.agent, ticket: s.ticket } : null,
+    alsoHere: here.slice(1).map((x) => x.id),
+    ticket: s?.ticket ?? null,
+    dirtyFiles,
+    ahead,
+    lastWorkAt,
+    verdict,
+    snapshot,
+    adopt,
+    note,
+  };
+}
+
+/** Collisions (two holders of work for one ticket) and stale copies (older work for a ticket). */
+export function flagTickets(items: SweepItem[]): SweepFlag[] {
+  const flags: SweepFlag[] = [];
+  const byTicket = new Map<string, SweepItem[]>();
+  for (const it of items) {
+    if (!it.ticket || (it.dirtyFiles === 0 && it.ahead === 0)) continue;
+    byTicket.set(it.ticket, [...(byTicket.get(it.ticket) ?? []), it]);
+  }
+  for (const [ticket, group] of byTicket) {
+    if (group.length < 2) continue;
+    flags.push({
+      kind: 'collision',
+      ticket,
+      worktrees: group.map((g) => g.worktree),
+      message: `ticket ${ticket} has work in ${group.length} worktrees: ${group.map((g) => `${g.worktree} (${g.session ? `${g.session.id}, ${g.session.state}` : 'no session'})`).join(' and ')}; lanes picks none of them`,
+    });
+    const newest = group.reduce((a, b) => (b.lastWorkAt > a.lastWorkAt ? b : a));
+    for (const g of group) {
+      if (g === newest || g.lastWorkAt >= newest.lastWorkAt) continue;
+      flags.push({
+        kind: 'stale',
+        ticket,
+        worktrees: [g.worktree, newest.worktree],
+        message: `${g.worktree} holds an older copy of ticket ${ticket} (last change ${new Date(g.lastWorkAt).toISOString()}) than ${newest.worktree} (${new Date(newest.lastWorkAt).toISOString()}): do not publish it over the newer work`,
+      });
+    }
+  }
+  return flags;
+}

@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { LanesError } from '../../core/errors.js';
+import { slugify } from '../../core/slug.js';
+import { addWorktree, branchExists, revParse } from '../../git/worktree.js';
+import { loadConfig } from '../config.js';
+import type { LanesContext } from '../context.js';
+import { copyWorktreeIncludes } from '../runtime/worktree-include.js';
+import type { IncludeReport } from '../runtime/worktree-include.js';
+import { lanesWorktreeDir } from './worktree-dir.js';
+
+export interface CreatedWorktree {
+  path: string;
+  branch: string;
+  slug: string;
+  base: string;
+  /** What .worktreeinclude copied from the main worktree (null without a .worktreeinclude). */
+  included: IncludeReport | null;
+}
+
+/**
+ * Creates `<repo-parent>/<repo-name>.lanes/<slug>` on a new branch `lanes/<slug>` from `base`
+ * (default: the current HEAD). The slug comes from the ticket or label and is made unique against
+ * both existing directories and existing branches.
+ */
+export async function createSessionWorktree(
+  ctx: LanesContext,
+  options: { ticket?: string | null; label?: string | null; base?: string | null },
+): Promise<CreatedWorktree> {
+  const repo = await ctx.repo();
+  if (!repo)
+    throw new LanesError('E_USAGE', `--worktree needs a git repository, and ${ctx.cwd} is not inside one`, {
+      hint: 'run it inside the repository',
+    });
+  const base = options.base ? await revParse(ctx.cwd, options.base) : 'HEAD';
+  if (!base) {
+    throw new LanesError(
+      'E_USAGE',
+      options.base
+        ? `--base ${options.base} is not a commit of this repository`
+        : 'the repository has no commits yet to base a worktree on',
+      {
+        hint: options.base ? 'name a branch, tag or commit (git log --oneline)' : 'make a first commit',
+      },
+    );
+  }
+  const mainRoot = basename(repo.commonDir) === '.git' ? dirname(repo.commonDir) : repo.worktreeRoot;
+  // Read before the worktree exists: a config error must not leave a half-made worktree behind.
+  const { worktree } = await loadConfig(ctx, mainRoot);
+  const root = await lanesWorktreeDir(ctx.cwd, repo.commonDir);
+  const stem = slugify(options.ticket ?? options.label ?? 'session');
+  for (let i = 1; i < 1000; i++) {
+    const slug = i === 1 ? stem : `${stem}-${i}`;
+    const path = join(root, slug);
+    const branch = `lanes/${slug}`;
+    if (existsSync(path)) continue;
+    try {
+      // `-b` refuses an existing branch, so git itself checks the name is free (one call, no race).
+      await addWorktree(ctx.cwd, path, branch, base);
+    } catch (e) {
+      if (existsSync(path) || (await branchExists(ctx.cwd, branch))) continue;
+      if (!options.base && !(await revParse(ctx.cwd, 'HEAD'))) {
+        throw new LanesError('E_USAGE', 'the repository has no commits yet to base a worktree on', {
+          hint: 'make a first commit',
+        });
+      }
+      throw e;
+    }
+    const included = await copyWorktreeIncludes(mainRoot, path, { linksOutside: worktree.includeLinksOutside });
+    return { path, branch, slug, base, included };
+  }
+  throw new LanesError('E_USAGE', `no free worktree name for ${stem}`, {
+    hint: 'remove old worktrees (git worktree list) or pass another --ticket/--label',
+  });
+}
