@@ -24,6 +24,9 @@ export type { AttachOptions, SessionView, StartOptions } from './services/sessio
 export type { ClaimHolder, ClaimOptions } from './services/claims/claims.js';
 export type { WaitOptions } from './services/wait.js';
 export type { EndOptions, EndResult } from './services/sessions/end-session.js';
+export type { ActingSession } from './services/sessions/acting.js';
+export type { CommitCheck } from './services/commits/commit-check.js';
+export { SHARED_INDEX_OVERRIDE } from './services/commits/commit-check.js';
 export type { SessionGlance } from './services/sessions/glance.js';
 export type { HandoffWritten } from './services/handoffs/handoffs.js';
 export { MAX_HANDOFF_BYTES } from './services/handoffs/handoffs.js';

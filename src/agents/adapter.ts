@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { LanesError } from '../core/errors.js';
+import { hookSessionId } from '../core/hook-event.js';
 import type { AgentName, HookDecision, HookEvent, HookKind } from '../core/hook-event.js';
 
 /** What the hook process prints and how it exits, in the agent's documented format. */
@@ -104,4 +105,13 @@ export const SILENT: HookOutput = { stdout: '', stderr: '', exitCode: 0 };
 
 export function json(value: unknown, notice: string | null = null): HookOutput {
   return { stdout: JSON.stringify(value) + '\n', stderr: notice ? `lanes: ${notice}\n` : '', exitCode: 0 };
+}
+
+/** LANES_SESSION for the session's later shell commands (none for an id lanes would refuse). */
+export function sessionEnv(event: HookEvent): { env?: Record<string, string> } {
+  try {
+    return { env: { LANES_SESSION: hookSessionId(event) } };
+  } catch {
+    return {};
+  }
 }

@@ -1,14 +1,13 @@
 import { agentPid, identityOf } from '../core/process-identity.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
-import type { Lanes, SessionView } from '../index.js';
+import type { Lanes } from '../index.js';
 
-// Whom an MCP server acts for. An agent starts its MCP servers as children (directly, or through
-// a shell or npx), and its hooks registered its session owned by that same agent process
-// (services/hooks/policy.ts, attach). So the server serves the live session owned by the agent
-// process above it; failing that $LANES_SESSION when that session is live (`lanes start -- agent`
-// sets it for the agent and everything it starts); failing that it registers one owned by the
-// agent. Resolved on every tool call (a /clear in the agent gives it a new session), never taken
-// from the call's arguments: a tool call cannot act as another session.
+// Whom an MCP server acts for: the acting session, by the one rule of every door
+// (lanes.sessions.acting): $LANES_SESSION of the agent when live and no nearer ancestor owns a
+// session, else the live session owned by the nearest ancestor (the agent, whose hooks registered
+// it). Failing both it registers one owned by the agent, and ends it (snapshot first) when the
+// client disconnects. Resolved on every tool call (a /clear in the agent gives it a new session),
+// never taken from the call's arguments: a tool call cannot act as another session.
 
 export interface Identity {
   /** The agent process that started this server (the owner its sessions have). */
@@ -27,20 +26,17 @@ export function identityOfAgent(agent: string | null, env: Record<string, string
   return { owner, agent, envSession: env['LANES_SESSION'] || null, registered: null };
 }
 
-const ownedBy = (s: SessionView, o: OwnerIdentity) =>
-  s.owner.host === o.host && s.owner.bootId === o.bootId && s.owner.pid === o.pid && s.owner.startTime === o.startTime;
-
 /** The session this call acts as (see above); registers one when none is found. */
 export async function sessionFor(lanes: Lanes, me: Identity): Promise<{ id: string; how: string }> {
-  const live = (await lanes.sessions.list()).filter((s) => s.state === 'live');
-  const owned = live.filter((s) => ownedBy(s, me.owner)).sort((a, b) => b.createdAt - a.createdAt);
-  // The agent's hooks registered its session under `<agent>:<its id>`; prefer it to one this server made.
-  const byHooks = owned.find((s) => s.id !== me.registered);
-  if (byHooks) return { id: byHooks.id, how: `the session of the agent process (pid ${me.owner.pid})` };
-  if (me.envSession && live.some((s) => s.id === me.envSession))
-    return { id: me.envSession, how: 'LANES_SESSION of the agent' };
-  if (me.registered && owned.some((s) => s.id === me.registered))
-    return { id: me.registered, how: `registered by lanes mcp for the agent process (pid ${me.owner.pid})` };
+  const live = async (a: { id: string } | null) =>
+    a !== null && (await lanes.sessions.get(a.id).catch(() => null))?.state === 'live';
+  // The agent's LANES_SESSION may name a session that has died since: then the agent's own (its hooks').
+  let acting = await lanes.sessions.acting({ env: me.envSession });
+  if (!(await live(acting)) && me.envSession) acting = await lanes.sessions.acting({ env: null });
+  if (acting && (await live(acting)))
+    return acting.id === me.registered
+      ? { id: acting.id, how: `registered by lanes mcp for the agent process (pid ${me.owner.pid})` }
+      : acting;
   const made = await lanes.sessions.start({ pid: me.owner.pid, agent: me.agent, label: 'mcp' });
   me.registered = made.id;
   return { id: made.id, how: `registered by lanes mcp for the agent process (pid ${me.owner.pid})` };

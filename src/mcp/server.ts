@@ -103,4 +103,24 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     process.stdin.once('end', () => resolve());
   });
   await server.close().catch(() => undefined);
+  await endRegistered(options, me);
+}
+
+/**
+ * A session this server registered for itself ends with the connection, through the one end path
+ * (its worktree's work snapshotted first): none piles up dead, holding claims.
+ */
+async function endRegistered(options: ServeOptions, me: Identity): Promise<void> {
+  if (!me.registered) return;
+  const lanes = await openLanes({ notice: false, session: null, ...(options.store ? { store: options.store } : {}) });
+  try {
+    const s = await lanes.sessions.get(me.registered);
+    if (s.state !== 'ended') await lanes.sessions.end(me.registered, { reason: 'lanes mcp: the client disconnected' });
+  } catch (e) {
+    process.stderr.write(
+      `lanes mcp: session ${me.registered} was not ended (${e instanceof Error ? e.message : String(e)}): end it with \`lanes end ${me.registered}\`\n`,
+    );
+  } finally {
+    await lanes.close({ heartbeat: false }).catch(() => undefined);
+  }
 }

@@ -46,7 +46,8 @@ export class LanesContext {
     readonly store: Store,
     readonly cwd: string,
     readonly env: Record<string, string | undefined>,
-    readonly sessionId: string | null,
+    /** Set once by openLanes() when it finds the acting session (sessions/acting.ts). */
+    public sessionId: string | null,
     /** Lease of a session on another host: last heartbeat + leaseMs on the store's clock. */
     readonly leaseMs: number,
     /** Lease of a gate held from another host, renewed by its holder while it works. */
@@ -164,9 +165,13 @@ export class LanesContext {
   sessionIdFor(explicit?: string | null): string {
     const id = explicit ?? this.sessionId;
     if (!id) {
-      throw new LanesError('E_NO_SESSION', 'no session: LANES_SESSION is not set', {
-        hint: 'start one first: export LANES_SESSION=$(lanes start --label NAME), or run your command under `lanes start -- CMD`',
-      });
+      throw new LanesError(
+        'E_NO_SESSION',
+        'no session: LANES_SESSION is not set and no live session is owned by a process above this one',
+        {
+          hint: "in an agent, install lanes' hooks for it (`lanes hooks install AGENT`): they register the agent's session, which its shell commands then act as; in your own shell: export LANES_SESSION=$(lanes start --label NAME), or run your command under `lanes start -- CMD`",
+        },
+      );
     }
     return assertSessionId(id, explicit ? 'session id' : 'LANES_SESSION');
   }

@@ -1,6 +1,8 @@
 // The public shape of the library: what `openLanes()` returns. Every caller (the CLI, `lanes hook`,
 // the demo, and later the dashboard and the MCP server) reaches every behaviour through it and
 // nothing below it, so each behaviour has one code path.
+import type { ActingSession } from './sessions/acting.js';
+import type { StartedSession, StartWithWorktree } from './sessions/start-session.js';
 import type { LanesConfig } from '../core/config.js';
 import type { HookDecision, HookEvent } from '../core/hook-event.js';
 import type { Envelope } from '../core/handoff-envelope.js';
@@ -15,13 +17,14 @@ import type { DoctorReport } from './doctor/doctor.js';
 import type { EndOptions, EndResult } from './sessions/end-session.js';
 import type { SessionGlance } from './sessions/glance.js';
 import type { GcOptions, GcReport } from './doctor/gc.js';
+import type { CommitCheck } from './commits/commit-check.js';
 import type { GuardStatus } from './commits/guard.js';
 import type { HandoffWritten } from './handoffs/handoffs.js';
 import type { LandMode, LandResult } from './land/land.js';
 import type { PortLease } from './runtime/ports.js';
 import type { SessionProgress } from './worktrees/progress.js';
 import type { SessionEnvironment } from './runtime/runtime-env.js';
-import type { AttachOptions, SessionView, StartOptions } from './sessions/sessions.js';
+import type { AttachOptions, SessionView } from './sessions/sessions.js';
 import type { Snapshot, SnapshotResult } from './snapshots/snapshots.js';
 import type { Json, Mutator } from './state/state.js';
 import type { SweepOptions, SweepReport } from './snapshots/sweep.js';
@@ -31,8 +34,19 @@ import type { WaitOptions } from './wait.js';
 import type { CreatedWorktree } from './worktrees/worktrees.js';
 
 export interface LanesSessions {
-  /** Registers a session owned by process `pid` (live exactly while it runs). */
-  start(options: StartOptions): Promise<SessionRecord>;
+  /**
+   * Registers a session owned by process `pid` (live exactly while it runs). With `ticket`, claims
+   * ticket:T in the same transaction, all or nothing (E_CLAIM_HELD naming the live holder, nothing
+   * registered), or with `join` registers beside the holder (journaled, flagged as shared). With
+   * `newWorktree`, in a worktree of its own made for it (removed again when the start is refused).
+   */
+  start(options: StartWithWorktree): Promise<StartedSession & { worktreeMade: CreatedWorktree | null }>;
+  /**
+   * Which session acts for the process `from` (default: this one's parent) now: $LANES_SESSION
+   * (or `env`) when live and no nearer ancestor owns one, else the nearest ancestor's live session.
+   * The rule openLanes() applies once; the MCP server asks again on every tool call.
+   */
+  acting(options?: { from?: number; env?: string | null }): Promise<ActingSession | null>;
   /** Registers an agent's session under a fixed id, or re-attaches it to a new owner (resume, compact). */
   attach(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
   /**
@@ -139,8 +153,12 @@ export interface LanesGuard {
   install(options: { protect?: string[]; lanesCommand: string }): Promise<GuardStatus>;
   uninstall(): Promise<GuardStatus>;
   status(): Promise<GuardStatus>;
-  /** The pre-commit check: staged paths claimed by another live session, and worktree sharers. */
-  checkCommit(): Promise<{ blocked: string[]; warnings: string[] }>;
+  /**
+   * The pre-commit decision: refused when a staged path is claimed by another live session, or when
+   * another live session shares this worktree's index and a staged path is not the committer's
+   * claim (LANES_ALLOW_SHARED_INDEX=1 waives that for one commit). Refusals and overrides are journaled.
+   */
+  checkCommit(): Promise<CommitCheck>;
 }
 
 export interface LanesJournal {
@@ -174,8 +192,14 @@ export interface WaitView {
 }
 
 export interface Lanes {
-  /** The session this object acts as ($LANES_SESSION or the `session` option), or null. */
+  /**
+   * The session this object acts as, or null: the `session` option, else $LANES_SESSION when live,
+   * else the live session owned by the nearest ancestor of this process (an agent's, for a command
+   * its model runs).
+   */
   readonly sessionId: string | null;
+  /** How sessionId was found ('LANES_SESSION', 'the session of pid N (codex), …', 'given'), or null. */
+  readonly sessionHow: string | null;
   /** Which store this is (backend, location without any password, schema version). */
   readonly storeInfo: StoreInfo;
   /** The store's clock (ms since the epoch): ages shown to users are measured on it. */

@@ -12,6 +12,7 @@ import type { EndOptions, EndResult } from './sessions/end-session.js';
 import { HandoffService } from './handoffs/handoffs.js';
 import type { HookContext } from './hooks/context.js';
 import type { Lanes } from './lanes-api.js';
+import { actingSession, adoptActing } from './sessions/acting.js';
 import { SessionService } from './sessions/sessions.js';
 import { SnapshotService } from './snapshots/snapshots.js';
 import { StateService } from './state/state.js';
@@ -19,7 +20,10 @@ import { StateService } from './state/state.js';
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
   store?: string;
-  /** The session this object acts as. Default: $LANES_SESSION. */
+  /**
+   * The session this object acts as (null: none). Default: the acting session (sessions/acting.ts):
+   * $LANES_SESSION when live, else the live session owned by the nearest ancestor of this process.
+   */
   session?: string | null;
   cwd?: string;
   env?: Record<string, string | undefined>;
@@ -50,11 +54,12 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     store,
     options.cwd ?? process.cwd(),
     env,
-    options.session === undefined ? env['LANES_SESSION'] || null : options.session,
+    options.session === undefined ? null : options.session,
     options.leaseMs ?? envNumber(env, 'LANES_LEASE_MS') ?? 60_000,
     options.gateLeaseMs ?? envNumber(env, 'LANES_GATE_LEASE_MS') ?? 15_000,
     notice,
   );
+  const sessionHow = await adoptActing(ctx, options.session);
   const sessions = new SessionService(ctx);
   const claims = new ClaimService(ctx);
   const state = new StateService(ctx);
@@ -123,12 +128,14 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
 
   return {
     sessionId: ctx.sessionId,
+    sessionHow,
     storeInfo: store.info,
     now: () => store.now(),
     repository: () => ctx.repo(),
     config: (worktree) => loadConfig(ctx, worktree),
     sessions: {
-      start: (o) => sessions.start(o),
+      start: async (o) => (await import('./sessions/start-session.js')).startSession(ctx, sessions, claims, o),
+      acting: (o = {}) => actingSession(ctx, o.env === undefined ? env['LANES_SESSION'] || null : o.env, o.from),
       attach: (o) => sessions.attach(o),
       end,
       current: () => sessions.current(),

@@ -180,9 +180,18 @@ export interface SessionStore {
   deadSessions(options: { seenBefore: number; limit: number }): Promise<SessionRecord[]>;
 }
 
+/** A session registered with its claims (`lanes start --ticket`), or why nothing was registered. */
+export type StartClaimResult =
+  { ok: true; session: SessionRecord; grants: Grant[] } | Extract<ClaimResult, { ok: false }>;
+
 export interface ClaimStore {
   /** All-or-nothing; takes over claims of dead/ended holders; each grant gets the next token. */
   acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult>;
+  /**
+   * Registers `session` and claims `wanted` for it in ONE transaction, all or nothing: when a live
+   * session holds any of them, nothing is registered and nothing journaled (`lanes start --ticket`).
+   */
+  insertSessionClaiming(session: NewSession, wanted: ResourceRef[], judge: OwnerJudge): Promise<StartClaimResult>;
   /**
    * With `unchangedSince` (releasing a dead session's claims for it), only if the session still has
    * that owner and last-seen time: one re-attached since it was judged dead keeps its claims

@@ -156,6 +156,8 @@ test('Cursor running Claude Code hooks: lanes acts as the Cursor session, or not
   assert.equal(await sessionJson(`cursor:${T}`, { env, cwd: repo2 }), undefined, 'left to the Cursor hook');
   const own = await hook('cursor', 'session-start', fixture('cursor', 'session-start', repo2, T), { env, cwd: repo2 });
   assert.match(String(answer(own)['additional_context']), new RegExp(`you are session cursor:${T}`));
+  // sessionStart's env: the session's later shell commands carry LANES_SESSION.
+  assert.deepEqual(answer(own)['env'], { LANES_SESSION: `cursor:${T}` });
 });
 
 test('malformed or unexpected input never blocks the agent: exit 0, nothing or {} on stdout, one line on stderr', async () => {

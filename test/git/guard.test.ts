@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
 
 test(
   'guard: a plain git commit of a claimed path is refused, an existing hook is chained and restored, --protect keeps main for lanes land',
@@ -25,7 +25,11 @@ test(
     assert.ok(st.hooks.every((h: { installed: boolean }) => h.installed));
     assert.equal(st.hooks[0].chained, true);
 
-    const a = (await lanes(['start', '--label', 'a', '--pid', String(process.pid)], { env, cwd: repo })).stdout.trim();
+    // Owned by a process of its own: a session owned by this test process would be the acting
+    // session of the git commands below (they run under it), so "a" would commit its own claim.
+    const owner = node('sleeper.mjs', [], { env });
+    const [, pid] = (await owner.waitFor(/ready (\d+)/)) as RegExpMatchArray;
+    const a = (await lanes(['start', '--label', 'a', '--pid', pid!], { env, cwd: repo })).stdout.trim();
     await lanes(['claim', 'path:billing/'], { env: { ...env, LANES_SESSION: a }, cwd: repo });
     git('checkout', '-q', '-b', 'work');
     mkdirSync(join(repo, 'billing'));
@@ -43,6 +47,10 @@ test(
     git('restore', '--staged', 'billing/x.ts');
     writeFileSync(join(repo, 'free.txt'), 'ok\n');
     git('add', 'free.txt');
+    // "a" works in this worktree: an unclaimed path may be its staged change; once it is gone, not.
+    assert.match(tryGit('commit', '-q', '-m', 'unclaimed file').stderr, /index is shared with session/);
+    owner.proc.kill('SIGKILL');
+    await owner.exited;
     assert.equal(tryGit('commit', '-q', '-m', 'unclaimed file').status, 0);
 
     // Protected main: a plain commit on it is refused by the reference-transaction hook.
@@ -64,7 +72,7 @@ test(
   },
 );
 
-test('guard warns of a live session sharing this worktree on this host, not of one on another host at the same path', async () => {
+test('guard refuses a commit from an index a live session of this host shares, not one of a session on another host at the same path', async () => {
   const repo = gitRepo();
   const env = lanesEnv();
   writeFileSync(join(repo, 'a.txt'), 'a\n');
@@ -76,8 +84,11 @@ test('guard warns of a live session sharing this worktree on this host, not of o
   });
   const alone = await lanes(['guard', 'check-commit'], { env, cwd: repo });
   assert.equal(alone.code, 0, alone.stderr);
-  assert.doesNotMatch(alone.stderr, /also working in this worktree/);
-  await lanes(['start', '--label', 'near', '--pid', String(process.pid)], { env, cwd: repo });
+  assert.doesNotMatch(alone.stderr, /shared/);
+  const owner = node('sleeper.mjs', [], { env });
+  const [, pid] = (await owner.waitFor(/ready (\d+)/)) as RegExpMatchArray;
+  await lanes(['start', '--label', 'near', '--pid', pid!], { env, cwd: repo });
   const shared = await lanes(['guard', 'check-commit'], { env, cwd: repo });
-  assert.match(shared.stderr, /\(near\) is also working in this worktree/);
+  assert.equal(shared.code, 3, shared.stderr);
+  assert.match(shared.stderr, /index is shared with session s-\S+ \(near\)/);
 });

@@ -26,14 +26,15 @@ test(
     git(a.worktree, 'commit', '-q', '-am', 'A: v2');
     const mainBefore = git(repo, 'rev-parse', 'main');
 
-    // A's owner dies; B takes the ticket over (token 2). A's land must now be refused.
+    // A's owner dies; B's start takes the ticket over (token 3: A's start and claim had 1 and 2), its
+    // claim again gets 4. A's land must now be refused.
     owner.proc.kill('SIGKILL');
     await owner.exited;
     const b = (
       await lanes(['start', '--ticket', 'T1', '--pid', String(process.pid)], { env, cwd: repo })
     ).stdout.trim();
     const asB = { env: { ...env, LANES_SESSION: b }, cwd: repo };
-    assert.match((await lanes(['claim', 'ticket:T1'], asB)).stdout, /token 2/);
+    assert.match((await lanes(['claim', 'ticket:T1'], asB)).stdout, /token 4/);
     const stale = await lanes(['land'], asA);
     assert.equal(stale.code, 4, stale.stderr);
     assert.match(stale.stderr, /does not hold ticket:T1/);

@@ -10,6 +10,7 @@ import {
   json,
   lifecycle,
   record,
+  sessionEnv,
   text,
   workspaceRoots,
 } from '../adapter.js';
@@ -62,7 +63,10 @@ export const cursor: AgentAdapter = {
 export function renderCursor(event: HookEvent, d: HookDecision): HookOutput {
   if (d.permission === 'deny')
     return json({ permission: 'deny', user_message: d.reason, agent_message: d.reason }, d.notice);
-  if (event.kind === 'session-start' && d.context) return json({ additional_context: d.context }, d.notice);
+  // sessionStart's `env` reaches the session's later shell commands: LANES_SESSION then names the
+  // session the hooks registered (the acting-session rule finds it by lineage too).
+  if (event.kind === 'session-start')
+    return json({ ...(d.context ? { additional_context: d.context } : {}), ...sessionEnv(event) }, d.notice);
   // A warning informs the agent and decides nothing (no "permission" key: Cursor's own approval rules stay in charge).
   if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell'))
     return json({ additional_context: d.context }, d.notice);

@@ -1,5 +1,4 @@
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
-import { hookSessionId } from '../../core/hook-event.js';
 import type { AgentAdapter, HookOutput, Payload } from '../adapter.js';
 import {
   absolute,
@@ -12,6 +11,7 @@ import {
   lifecycle,
   pidFrom,
   record,
+  sessionEnv,
   text,
 } from '../adapter.js';
 import { patchTargets } from '../apply-patch.js';
@@ -83,13 +83,4 @@ function renderOpencode(event: HookEvent, d: HookDecision): HookOutput {
   if (event.kind === 'session-start' && d.context) return json({ context: d.context, ...sessionEnv(event) }, d.notice);
   if (event.kind === 'post-edit' && d.context) return json({ context: d.context }, d.notice);
   return json({}, d.notice);
-}
-
-/** LANES_SESSION for the session's shell commands (none for an id lanes would refuse). */
-function sessionEnv(event: HookEvent): { env?: Record<string, string> } {
-  try {
-    return { env: { LANES_SESSION: hookSessionId(event) } };
-  } catch {
-    return {};
-  }
 }

@@ -10,8 +10,11 @@ export const command: CommandSpec = {
   summary: 'Install git hooks that stop a plain `git commit` from taking paths another live session claimed.',
   usage: 'guard install [--protect BRANCH]… | guard uninstall | guard status  [--json]',
   description: [
-    'pre-commit refuses a commit whose staged paths are claimed by another live session (naming it and',
-    'suggesting lanes commit) and warns when another live session shares this worktree. With --protect,',
+    'pre-commit refuses a commit whose staged paths are claimed by another live session, and one made in a',
+    'worktree another live session of this host works in when a staged path is not claimed by the committer',
+    "(the acting session, or you without one): a shared index may hold the other session's staged files.",
+    'The commit is not made and the index is left as it was; the refusal is journaled. To commit',
+    'everything staged anyway, once: LANES_ALLOW_SHARED_INDEX=1 git commit … (journaled too). With --protect,',
     'a reference-transaction hook refuses any update of those branches that does not come from lanes land.',
     'Hooks go where git looks for them (core.hooksPath is honoured); an existing hook is kept and run first.',
   ].join('\n'),
@@ -30,10 +33,13 @@ export const command: CommandSpec = {
     const guard = lanes.guard;
     if (action === 'check-commit') {
       const r = await guard.checkCommit();
-      for (const w of r.warnings) io.stderr(`lanes guard: warning: ${w}\n`);
-      if (r.blocked.length === 0) return EXIT.ok;
-      throw new LanesError('E_CLAIM_HELD', `lanes guard: refusing this commit: ${r.blocked.join('; ')}`, {
-        hint: 'unstage those paths (git restore --staged PATH) and commit only yours with `lanes commit -m MSG -- PATH…`',
+      if (r.overridden)
+        io.stderr(
+          `lanes guard: LANES_ALLOW_SHARED_INDEX=1: committing ${r.notMine.length} staged path(s) not claimed by this committer from an index shared with ${r.sharers.map((s) => s.id).join(', ')} (journaled)\n`,
+        );
+      if (!r.refusal) return EXIT.ok;
+      throw new LanesError(r.refusal.code, `lanes guard: refusing this commit: ${r.refusal.reason}`, {
+        hint: r.refusal.hint,
       });
     }
     // The hook runs `node FILE` with the path lanes was started through: for an installed package

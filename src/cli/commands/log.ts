@@ -12,7 +12,7 @@ export const command: CommandSpec = {
   summary: 'The decision journal: sessions, claims, refusals, hook denies, commits, snapshots, lands (oldest first).',
   usage: 'log [--follow] [--since DURATION|SEQ] [--session S] [--ticket T] [--kind K]… [--limit N] [--json]',
   description:
-    'Without --since, the last 50 entries. --since 2h shows the entries of the last two hours; --since 1234 those after sequence number 1234 (a follower that stopped resumes from the last number it printed, missing and repeating nothing). --kind takes an area (session, claim, gate, hook, handoff, fence, state, sweep, conflicts, doctor) or an exact kind (claim.grant, hook.deny, land …); repeat it for several. --json writes one JSON object per line.',
+    'Without --since, the last 50 entries. --since 2h shows the entries of the last two hours; --since 1234 those after sequence number 1234 (a follower that stopped resumes from the last number it printed, missing and repeating nothing). --kind takes an area (session, claim, gate, hook, handoff, fence, state, commit, guard, sweep, conflicts, doctor) or an exact kind (claim.grant, hook.deny, land …); repeat it for several. --json writes one JSON object per line.',
   options: {
     follow: { type: 'boolean', short: 'f', help: 'keep printing new entries (within 0.5 s) until Ctrl-C' },
     since: {

@@ -18,7 +18,8 @@ export const command: CommandSpec = {
   options: { all: { type: 'boolean', short: 'a', help: 'every session, ended and dead ones included' } },
   maxPositionals: 0,
   async run(args, io) {
-    const lanes = await io.lanes();
+    // Only the `*` marker uses the session: $LANES_SESSION as set, no ancestor walk (one process-table read for the list).
+    const lanes = await io.lanes({ session: process.env['LANES_SESSION'] || null });
     const all = args.values['all'] === true;
     if (io.json) {
       printJson(io.stdout, await lanes.sessions.list({ all }));

@@ -8,7 +8,7 @@ import { runChild } from '../run-child.js';
 export const command: CommandSpec = {
   name: 'start',
   summary: 'Register a session and print its id. With `-- CMD`, run CMD as that session and end it when CMD exits.',
-  usage: 'start [--worktree [--base REF]] [--ticket T] [--agent NAME] [--label L] [--pid PID] [-- CMD ARGS…]',
+  usage: 'start [--worktree [--base REF]] [--ticket T [--join]] [--agent NAME] [--label L] [--pid PID] [-- CMD ARGS…]',
   description: [
     'Without CMD the owner is the process that called lanes (its parent: usually your shell; launchers such as',
     'npx, npm exec and env in between are skipped) or --pid;',
@@ -27,6 +27,10 @@ export const command: CommandSpec = {
       help: 'give the session its own worktree <repo>.lanes/<slug> on a new branch lanes/<slug> (CMD runs inside it)',
     },
     base: { type: 'string', arg: 'REF', help: 'with --worktree: branch the new worktree from REF (default: HEAD)' },
+    join: {
+      type: 'boolean',
+      help: 'with --ticket: work beside the live session that holds it (not claimed; both flagged as sharing it)',
+    },
   },
   acceptsRest: true,
   maxPositionals: 0,
@@ -43,14 +47,8 @@ export const command: CommandSpec = {
       throw usageError(this, '--pid and `-- CMD` exclude each other: with CMD, lanes owns the session');
     if (args.values['base'] !== undefined && !args.values['worktree'])
       throw usageError(this, '--base goes with --worktree');
+    if (args.values['join'] && args.values['ticket'] === undefined) throw usageError(this, '--join goes with --ticket');
     const lanes = await io.lanes({ session: null });
-    const made = args.values['worktree']
-      ? await lanes.createWorktree({
-          ticket: str(args.values['ticket']) ?? null,
-          label: str(args.values['label']) ?? null,
-          base: str(args.values['base']) ?? null,
-        })
-      : null;
     const owner =
       args.rest.length > 0 ? process.pid : pidText !== undefined ? Number(pidText) : callerPid(process.ppid);
     const session = await lanes.sessions.start({
@@ -58,9 +56,11 @@ export const command: CommandSpec = {
       label: str(args.values['label']) ?? null,
       agent: str(args.values['agent']) ?? null,
       ticket: str(args.values['ticket']) ?? null,
+      join: args.values['join'] === true,
       command: args.rest.length > 0 ? args.rest.join(' ') : null,
-      ...(made ? { worktree: made.path } : {}),
+      ...(args.values['worktree'] ? { newWorktree: { base: str(args.values['base']) ?? null } } : {}),
     });
+    const made = session.worktreeMade;
     if (made && !io.json) {
       io.stderr(`worktree ${made.path} on branch ${made.branch}\n`);
       if (made.included)
@@ -70,14 +70,28 @@ export const command: CommandSpec = {
       for (const s of made.included?.skipped ?? [])
         io.stderr(`lanes: warning: .worktreeinclude: ${s.path} not copied: ${s.reason}\n`);
     }
+    if (session.joined)
+      io.stderr(
+        `lanes: joined ticket ${session.ticket} beside session ${session.joined.session}, which holds it (token ${session.joined.token}); both are shown as sharing it\n`,
+      );
+    // One worktree, one index: what either stages, the other's plain `git commit` would take.
+    if (session.sharedWith.length > 0)
+      io.stderr(
+        `lanes: warning: ${session.sharedWith.map((s) => s.label ?? s.id).join(', ')} already work${session.sharedWith.length === 1 ? 's' : ''} in ${session.worktree}: one index for all of you (the guard refuses commits of unclaimed paths there); give this session its own with \`lanes start --worktree\`\n`,
+      );
+    const json = {
+      ...withoutWorktreeMade(session),
+      sharedWith: session.sharedWith.map((s) => s.id),
+      ...(made ? { branch: made.branch, included: made.included } : {}),
+    };
     if (args.rest.length === 0) {
-      if (io.json) printJson(io.stdout, made ? { ...session, branch: made.branch, included: made.included } : session);
+      if (io.json) printJson(io.stdout, json);
       else io.stdout(session.id + '\n');
       if (!io.json && process.stdout.isTTY)
         io.stderr(`owner: pid ${session.owner.pid}; act as this session with: export LANES_SESSION=${session.id}\n`);
       return EXIT.ok;
     }
-    if (io.json) printJson(io.stderr, session);
+    if (io.json) printJson(io.stderr, json);
     const { code, reason } = await runChild(args.rest, {
       cwd: made?.path ?? process.cwd(),
       env: { ...process.env, LANES_SESSION: session.id },
@@ -95,3 +109,8 @@ export const command: CommandSpec = {
     return code;
   },
 };
+
+function withoutWorktreeMade<T extends { worktreeMade: unknown }>(s: T): Omit<T, 'worktreeMade'> {
+  const { worktreeMade: _made, ...rest } = s;
+  return rest;
+}

@@ -6,7 +6,12 @@ import { printJson, stateColor } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'whoami',
-  summary: 'Show the session named by $LANES_SESSION (a clear error when it is unset, unknown or ended).',
+  summary: 'Show the session this shell acts as, and how it was found (a clear error when there is none).',
+  description: [
+    'The acting session: $LANES_SESSION when that session is live, else the live session owned by the',
+    "nearest process above this one (in an agent's shell: the agent's session, registered by its hooks).",
+    'Every lanes command, the git guard and the MCP server find it by the same rule.',
+  ].join('\n'),
   usage: 'whoami [--json]',
   options: {},
   maxPositionals: 0,
@@ -14,12 +19,13 @@ export const command: CommandSpec = {
     const lanes = await io.lanes();
     const s = await lanes.sessions.current();
     if (io.json) {
-      printJson(io.stdout, s);
+      printJson(io.stdout, { ...s, foundBy: lanes.sessionHow });
       return EXIT.ok;
     }
     const now = await lanes.now();
     const lines = [
       `session  ${s.id} (${stateColor(s.state)}${s.why ? `: ${s.why}` : ''})`,
+      lanes.sessionHow && `found by ${lanes.sessionHow}`,
       s.label && `label    ${s.label}`,
       s.agent && `agent    ${s.agent}`,
       s.ticket && `ticket   ${s.ticket}`,

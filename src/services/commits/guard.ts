@@ -1,11 +1,10 @@
 import { LanesError } from '../../core/errors.js';
-import { formatResource } from '../../core/resource.js';
 import { hookState, hooksDir, installHook, uninstallHook, GUARD_MARKER } from '../../git/hooks.js';
 import type { HookState } from '../../git/hooks.js';
-import { git } from '../../git/run.js';
 import type { ClaimService } from '../claims/claims.js';
+import { checkCommit, SHARED_INDEX_OVERRIDE } from './commit-check.js';
+import type { CommitCheck } from './commit-check.js';
 import type { LanesContext } from '../context.js';
-import { describeSession } from '../describe.js';
 
 /** The pre-commit hook: run a chained original first, then ask lanes about the staged paths. */
 function preCommit(lanesCmd: string): string {
@@ -79,31 +78,28 @@ export class GuardService {
   }
 
   /**
-   * The pre-commit check: staged paths claimed by another live session block the commit; another
-   * live session registered in this same worktree is warned about (a shared index).
+   * The pre-commit decision (commit-check.ts), journaled when it refuses or is overridden: a
+   * refused commit is a decision the morning's reader must see, as is the one waved through.
    */
-  async checkCommit(): Promise<{ blocked: string[]; warnings: string[] }> {
+  async checkCommit(): Promise<CommitCheck> {
+    const check = await checkCommit(this.ctx, this.claims);
+    if (check.allowed && !check.overridden) return check;
     const repo = await this.ctx.repo();
-    if (!repo) return { blocked: [], warnings: [] };
-    const staged = (await git(['diff', '--cached', '--name-only', '-z', '--no-renames'], { cwd: repo.worktreeRoot }))
-      .split('\0')
-      .filter(Boolean);
-    const blocked: string[] = [];
-    if (staged.length > 0) {
-      const rootCtxPaths = staged.map((p) => `${repo.worktreeRoot}/${p}`);
-      for (const h of await this.claims.othersHoldingPaths(rootCtxPaths)) {
-        blocked.push(`${formatResource(h.claim)} is claimed by ${describeSession(h.session, h.claim.sessionId)}`);
-      }
-    }
-    const warnings: string[] = [];
-    // A worktree is a directory of one machine: a team store's sessions on other hosts never share it.
-    for (const s of await this.ctx.liveSessions(
-      (x) => x.worktree === repo.worktreeRoot && x.owner.host === this.ctx.host && x.id !== this.ctx.sessionId,
-    )) {
-      warnings.push(
-        `${describeSession(s)} is also working in this worktree and shares its index: what you staged may be swept into its commit, and the other way round`,
-      );
-    }
-    return { blocked, warnings };
+    const session = this.ctx.sessionId ? await this.ctx.store.getSession(this.ctx.sessionId) : null;
+    await this.ctx.journal.record({
+      kind: check.allowed ? 'guard.override' : 'guard.refuse',
+      subject: repo?.worktreeRoot ?? this.ctx.cwd,
+      session: this.ctx.sessionId,
+      repo: repo ? this.ctx.repoId(repo) : null,
+      ticket: session?.ticket ?? null,
+      details: {
+        claimed: check.claimed,
+        sharedWith: check.sharers.map((s) => s.id),
+        notClaimed: check.notMine.slice(0, 100),
+        notClaimedCount: check.notMine.length,
+        ...(check.overridden ? { override: SHARED_INDEX_OVERRIDE } : {}),
+      },
+    });
+    return check;
   }
 }

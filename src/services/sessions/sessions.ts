@@ -6,7 +6,7 @@ import { assertCanJudge } from '../../core/platform/select.js';
 import { identityOf } from '../../core/process-identity.js';
 import type { OwnerIdentity } from '../../core/process-identity.js';
 import { repoInfo } from '../../git/repo.js';
-import type { ClaimRecord, DeadBrief, DeadMark, SessionRecord } from '../../store/types.js';
+import type { ClaimRecord, DeadBrief, DeadMark, NewSession, SessionRecord } from '../../store/types.js';
 import { unknownSession } from '../context.js';
 import type { LanesContext, SessionLiveness } from '../context.js';
 
@@ -21,6 +21,11 @@ export interface StartOptions {
   command?: string | null;
   /** A worktree made for this session (lanes start --worktree): its root becomes the session's worktree and cwd. */
   worktree?: string;
+  /**
+   * With `ticket`: register beside the live session holding `ticket:T` instead of being refused;
+   * the ticket is not claimed, and both are flagged as sharing it (journaled as session.join).
+   */
+  join?: boolean;
 }
 
 export interface AttachOptions {
@@ -75,9 +80,14 @@ export class SessionService {
   constructor(private readonly ctx: LanesContext) {}
 
   async start(options: StartOptions): Promise<SessionRecord> {
+    return this.ctx.store.insertSession(await this.record(options));
+  }
+
+  /** The record of a new session (its owner proven, its texts checked); start-session.ts inserts it. */
+  async record(options: StartOptions): Promise<NewSession> {
     const owner = ownerOf(options.pid, 'pass the pid of the process that owns the session (--pid), or omit --pid');
     const repo = await this.ctx.repo();
-    return this.ctx.store.insertSession({
+    return {
       id: options.id === undefined ? newSessionId() : assertSessionId(options.id),
       label: checkText('label', options.label),
       agent: checkText('agent', options.agent),
@@ -87,7 +97,7 @@ export class SessionService {
       cwd: options.worktree ?? this.ctx.cwd,
       owner,
       command: options.command ?? null,
-    });
+    };
   }
 
   /**

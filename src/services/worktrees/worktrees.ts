@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { slugify } from '../../core/slug.js';
-import { addWorktree, branchExists, revParse } from '../../git/worktree.js';
+import { addWorktree, branchExists, deleteBranch, removeWorktree, revParse } from '../../git/worktree.js';
 import { loadConfig } from '../config.js';
 import type { LanesContext } from '../context.js';
 import { copyWorktreeIncludes } from '../runtime/worktree-include.js';
@@ -72,4 +72,13 @@ export async function createSessionWorktree(
   throw new LanesError('E_USAGE', `no free worktree name for ${stem}`, {
     hint: 'remove old worktrees (git worktree list) or pass another --ticket/--label',
   });
+}
+
+/**
+ * Removes a worktree made by createSessionWorktree that no session took (its start was refused):
+ * nothing of anyone's is in it but what .worktreeinclude copied, so it goes with its branch.
+ */
+export async function discardSessionWorktree(ctx: LanesContext, made: CreatedWorktree): Promise<void> {
+  await removeWorktree(ctx.cwd, made.path, true);
+  await deleteBranch(ctx.cwd, made.branch, true);
 }

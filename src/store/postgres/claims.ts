@@ -1,10 +1,10 @@
 import type { ResourceRef } from '../../core/resource.js';
 import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
 import { hostId } from '../../core/process-identity.js';
-import type { PgConn } from './conn.js';
+import type { PgConn, Q } from './conn.js';
 import { appendPgJournal } from './journal.js';
 import { granted } from '../shared/journal-entries.js';
-import { sessionIn } from './sessions.js';
+import { insertStarted, sessionIn } from './sessions.js';
 import { toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, OwnerJudge, SessionRecord } from '../types.js';
@@ -35,60 +35,70 @@ type FastClaim =
  * lanes_claim() found conflicting claims whose holders are all dead or ended.
  */
 function acquireInTx(conn: PgConn, sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult> {
-  return conn.tx(async (q, now): Promise<ClaimResult> => {
-    await q(
-      `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`,
-      [lockKeys(conn, wanted)],
+  return conn.tx((q, now) => claimWith(conn, q, now, sessionId, wanted, judge));
+}
+
+/** The claim decision and its writes in the caller's transaction, under the claim's advisory locks. */
+async function claimWith(
+  conn: PgConn,
+  q: Q,
+  now: number,
+  sessionId: string,
+  wanted: ResourceRef[],
+  judge: OwnerJudge,
+): Promise<ClaimResult> {
+  await q(
+    `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`,
+    [lockKeys(conn, wanted)],
+  );
+  const me = claimant(await sessionIn(conn, q, sessionId, true), sessionId, conn.target.display);
+  const existing: ClaimRecord[] = [];
+  for (const w of claimLookups(wanted)) {
+    const rows =
+      w.kind === 'path'
+        ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
+        : await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`, [
+            w.scope,
+            w.kind,
+            wanted.map((x) => x.name),
+          ]);
+    existing.push(...rows.map(toClaim));
+  }
+  const holders = new Map<string, SessionRecord | null>();
+  for (const c of existing)
+    if (!holders.has(c.sessionId))
+      holders.set(c.sessionId, c.sessionId === sessionId ? me : await sessionIn(conn, q, c.sessionId));
+  const holder = (id: string) => holders.get(id) ?? null;
+  const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
+  if (!decision.ok) return decision.result;
+  const { plan } = decision;
+  for (const t of plan.takeovers)
+    await q(`DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [
+      t.held.scope,
+      t.held.kind,
+      t.held.name,
+    ]);
+  const grants: Grant[] = [];
+  for (const w of wanted) {
+    // The next token and the claim in one statement of the same transaction.
+    const [row] = await q<{ token: number }>(
+      `WITH f AS (INSERT INTO ${conn.t('fences')} (scope, kind, name, last_token) VALUES ($1, $2, $3, 1)
+         ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = ${conn.t('fences')}.last_token + 1 RETURNING last_token)
+       INSERT INTO ${conn.t('claims')} (scope, kind, name, session_id, token, acquired_at) SELECT $1, $2, $3, $4, last_token, $5 FROM f
+       ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at
+       RETURNING token`,
+      [w.scope, w.kind, w.name, sessionId, now],
     );
-    const me = claimant(await sessionIn(conn, q, sessionId, true), sessionId, conn.target.display);
-    const existing: ClaimRecord[] = [];
-    for (const w of claimLookups(wanted)) {
-      const rows =
-        w.kind === 'path'
-          ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
-          : await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`, [
-              w.scope,
-              w.kind,
-              wanted.map((x) => x.name),
-            ]);
-      existing.push(...rows.map(toClaim));
-    }
-    const holders = new Map<string, SessionRecord | null>();
-    for (const c of existing)
-      if (!holders.has(c.sessionId))
-        holders.set(c.sessionId, c.sessionId === sessionId ? me : await sessionIn(conn, q, c.sessionId));
-    const holder = (id: string) => holders.get(id) ?? null;
-    const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
-    if (!decision.ok) return decision.result;
-    const { plan } = decision;
-    for (const t of plan.takeovers)
-      await q(`DELETE FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = $3`, [
-        t.held.scope,
-        t.held.kind,
-        t.held.name,
-      ]);
-    const grants: Grant[] = [];
-    for (const w of wanted) {
-      // The next token and the claim in one statement of the same transaction.
-      const [row] = await q<{ token: number }>(
-        `WITH f AS (INSERT INTO ${conn.t('fences')} (scope, kind, name, last_token) VALUES ($1, $2, $3, 1)
-           ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = ${conn.t('fences')}.last_token + 1 RETURNING last_token)
-         INSERT INTO ${conn.t('claims')} (scope, kind, name, session_id, token, acquired_at) SELECT $1, $2, $3, $4, last_token, $5 FROM f
-         ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at
-         RETURNING token`,
-        [w.scope, w.kind, w.name, sessionId, now],
-      );
-      grants.push(grantOf(w, Number(row?.token), plan, holder));
-    }
-    await q(`UPDATE ${conn.t('sessions')} SET last_seen_at = $1 WHERE id = $2`, [now, sessionId]);
-    await appendPgJournal(
-      conn,
-      q,
-      now,
-      grants.map((g) => granted(me, sessionId, g, wanted)),
-    );
-    return { ok: true, grants };
-  });
+    grants.push(grantOf(w, Number(row?.token), plan, holder));
+  }
+  await q(`UPDATE ${conn.t('sessions')} SET last_seen_at = $1 WHERE id = $2`, [now, sessionId]);
+  await appendPgJournal(
+    conn,
+    q,
+    now,
+    grants.map((g) => granted(me, sessionId, g, wanted)),
+  );
+  return { ok: true, grants };
 }
 
 /**
@@ -130,6 +140,23 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
       );
       // Every conflicting holder is dead or ended: take over, judging again inside one transaction.
       return decision.ok ? acquireInTx(conn, sessionId, wanted, judge) : { ...decision.result, now: r.now };
+    },
+
+    async insertSessionClaiming(session, wanted, judge) {
+      // A refusal rolls the registration back: thrown out of the transaction, answered from here.
+      let refused: Extract<ClaimResult, { ok: false }> | undefined;
+      try {
+        return await conn.tx(async (q, now) => {
+          const started = await insertStarted(conn, q, session, now);
+          const claim = await claimWith(conn, q, now, session.id, wanted, judge);
+          if (claim.ok) return { ok: true as const, session: started, grants: claim.grants };
+          refused = { ...claim, now };
+          throw new Error('lanes: the session is not registered (its claim was refused)');
+        });
+      } catch (e) {
+        if (refused) return refused;
+        throw e;
+      }
     },
 
     async releaseClaims(sessionId, refs, unchangedSince) {

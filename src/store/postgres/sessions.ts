@@ -25,6 +25,14 @@ async function insertNew(conn: PgConn, q: Q, s: NewSession, now: number): Promis
   return inserted.length > 0;
 }
 
+/** Inserts a new session and its start entry in the caller's transaction (E_SESSION_EXISTS when the id is taken). */
+export async function insertStarted(conn: PgConn, q: Q, s: NewSession, now: number): Promise<SessionRecord> {
+  if (!(await insertNew(conn, q, s, now))) throw sessionExists(s.id);
+  const started = (await sessionIn(conn, q, s.id)) as SessionRecord;
+  await appendPgJournal(conn, q, now, [sessionStarted(started)]);
+  return started;
+}
+
 /**
  * Sessions on PostgreSQL. A session's row is locked (FOR UPDATE) while it is ended or re-attached,
  * as while it claims (claims.ts), so a session can never be granted a claim after it ended.
@@ -32,12 +40,7 @@ async function insertNew(conn: PgConn, q: Q, s: NewSession, now: number): Promis
 export function pgSessions(conn: PgConn): SessionStore {
   return {
     insertSession(s) {
-      return conn.tx(async (q, now) => {
-        if (!(await insertNew(conn, q, s, now))) throw sessionExists(s.id);
-        const started = (await sessionIn(conn, q, s.id)) as SessionRecord;
-        await appendPgJournal(conn, q, now, [sessionStarted(started)]);
-        return started;
-      });
+      return conn.tx((q, now) => insertStarted(conn, q, s, now));
     },
 
     attachSession(s) {

@@ -2,12 +2,12 @@ import type { ResourceRef } from '../../core/resource.js';
 import { claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
 import { conflictingRows } from './claim-reads.js';
 import type { SqliteConn } from './conn.js';
-import { sessionRow, ticketOf } from './sessions.js';
+import { insertStarted, sessionRow, ticketOf } from './sessions.js';
 import { toClaim, unchanged } from '../shared/rows.js';
 import { granted, released as releasedEntry } from '../shared/journal-entries.js';
 import { appendJournalRows } from './journal.js';
 import type { ClaimRow } from '../shared/rows.js';
-import type { ClaimRecord, ClaimResult, ClaimStore, Grant, SessionRecord } from '../types.js';
+import type { ClaimRecord, ClaimResult, ClaimStore, Grant, OwnerJudge, SessionRecord } from '../types.js';
 
 /** How recent a session's last sign of life may be for a claim not to rewrite it. */
 const FRESH_MS = 1000;
@@ -22,47 +22,77 @@ function nextToken(conn: SqliteConn, scope: string, kind: string, name: string):
   return row.last_token;
 }
 
+/**
+ * The claim decision and its writes, in the caller's IMMEDIATE transaction (a claim on its own, or
+ * the ticket of a session being registered: `lanes start --ticket`, all or nothing).
+ */
+export function claimInTx(
+  conn: SqliteConn,
+  now: number,
+  sessionId: string,
+  wanted: ResourceRef[],
+  judge: OwnerJudge,
+): ClaimResult {
+  const me = claimant(sessionRow(conn, sessionId), sessionId, conn.file);
+  // Only the claims that could conflict, through the index (never every path claim of the scope).
+  const existing = conflictingRows(conn, wanted);
+  const sessions = new Map<string, SessionRecord | null>();
+  const holder = (id: string) => {
+    if (!sessions.has(id)) sessions.set(id, sessionRow(conn, id));
+    return sessions.get(id) ?? null;
+  };
+  const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
+  if (!decision.ok) return decision.result;
+  const { plan } = decision;
+  const del = conn.stmt(`DELETE FROM claims WHERE scope = ? AND kind = ? AND name = ?`);
+  for (const t of plan.takeovers) del.run(t.held.scope, t.held.kind, t.held.name);
+  const grants: Grant[] = [];
+  for (const w of wanted) {
+    const token = nextToken(conn, w.scope, w.kind, w.name);
+    conn
+      .stmt(
+        `INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at`,
+      )
+      .run(w.scope, w.kind, w.name, sessionId, token, now);
+    grants.push(grantOf(w, token, plan, holder));
+  }
+  // A claim shows its session alive. Not rewritten within a second of the last sign (the
+  // heartbeat's own rule): an unchanged row is a page less to flush with the grant. A
+  // session recorded dead is always refreshed, which lapses the record.
+  if (me.lastSeenAt < now - FRESH_MS || me.deadWhy !== null)
+    conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`).run(now, sessionId);
+  appendJournalRows(
+    conn,
+    now,
+    grants.map((g) => granted(me, sessionId, g, wanted)),
+  );
+  return { ok: true, grants };
+}
+
 /** Claims and their fencing counters on one SQLite connection. */
 export function sqliteClaims(conn: SqliteConn): ClaimStore {
   return {
     acquireClaims(sessionId, wanted, judge) {
-      return conn.immediate((now): ClaimResult => {
-        const me = claimant(sessionRow(conn, sessionId), sessionId, conn.file);
-        // Only the claims that could conflict, through the index (never every path claim of the scope).
-        const existing = conflictingRows(conn, wanted);
-        const sessions = new Map<string, SessionRecord | null>();
-        const holder = (id: string) => {
-          if (!sessions.has(id)) sessions.set(id, sessionRow(conn, id));
-          return sessions.get(id) ?? null;
-        };
-        const decision = decideClaims(sessionId, wanted, existing, holder, judge, now);
-        if (!decision.ok) return decision.result;
-        const { plan } = decision;
-        const del = conn.stmt(`DELETE FROM claims WHERE scope = ? AND kind = ? AND name = ?`);
-        for (const t of plan.takeovers) del.run(t.held.scope, t.held.kind, t.held.name);
-        const grants: Grant[] = [];
-        for (const w of wanted) {
-          const token = nextToken(conn, w.scope, w.kind, w.name);
-          conn
-            .stmt(
-              `INSERT INTO claims (scope, kind, name, session_id, token, acquired_at) VALUES (?, ?, ?, ?, ?, ?)
-               ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at`,
-            )
-            .run(w.scope, w.kind, w.name, sessionId, token, now);
-          grants.push(grantOf(w, token, plan, holder));
-        }
-        // A claim shows its session alive. Not rewritten within a second of the last sign (the
-        // heartbeat's own rule): an unchanged row is a page less to flush with the grant. A
-        // session recorded dead is always refreshed, which lapses the record.
-        if (me.lastSeenAt < now - FRESH_MS || me.deadWhy !== null)
-          conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`).run(now, sessionId);
-        appendJournalRows(
-          conn,
-          now,
-          grants.map((g) => granted(me, sessionId, g, wanted)),
-        );
-        return { ok: true, grants };
-      }, true);
+      return conn.immediate((now): ClaimResult => claimInTx(conn, now, sessionId, wanted, judge), true);
+    },
+
+    async insertSessionClaiming(session, wanted, judge) {
+      // A refusal rolls the registration back: thrown out of the transaction (whatever the store's
+      // error mapping makes of it), and answered from what was kept here.
+      let refused: Extract<ClaimResult, { ok: false }> | undefined;
+      try {
+        return await conn.immediate((now) => {
+          const started = insertStarted(conn, session, now);
+          const claim = claimInTx(conn, now, session.id, wanted, judge);
+          if (claim.ok) return { ok: true as const, session: started, grants: claim.grants };
+          refused = { ...claim, now };
+          throw new Error('lanes: the session is not registered (its claim was refused)');
+        }, true);
+      } catch (e) {
+        if (refused) return refused;
+        throw e;
+      }
     },
 
     releaseClaims(sessionId, refs, unchangedSince) {

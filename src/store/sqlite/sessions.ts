@@ -28,18 +28,21 @@ function insertRow(conn: SqliteConn, s: NewSession, now: number): void {
     .run(...sessionValues(s), now, now);
 }
 
+/** Inserts a new session and its start entry in the caller's transaction (E_SESSION_EXISTS when the id is taken). */
+export function insertStarted(conn: SqliteConn, s: NewSession, now: number): SessionRecord {
+  const exists = conn.stmt(`SELECT 1 FROM sessions WHERE id = ?`).get(s.id);
+  if (exists) throw sessionExists(s.id);
+  insertRow(conn, s, now);
+  const started = sessionRow(conn, s.id) as SessionRecord;
+  appendJournalRows(conn, now, [sessionStarted(started)]);
+  return started;
+}
+
 /** Sessions on one SQLite connection; every read-modify-write is one IMMEDIATE transaction. */
 export function sqliteSessions(conn: SqliteConn): SessionStore {
   return {
     insertSession(s) {
-      return conn.immediate((now) => {
-        const exists = conn.stmt(`SELECT 1 FROM sessions WHERE id = ?`).get(s.id);
-        if (exists) throw sessionExists(s.id);
-        insertRow(conn, s, now);
-        const started = sessionRow(conn, s.id) as SessionRecord;
-        appendJournalRows(conn, now, [sessionStarted(started)]);
-        return started;
-      });
+      return conn.immediate((now) => insertStarted(conn, s, now));
     },
 
     attachSession(s) {

@@ -1,0 +1,82 @@
+import { lineage } from '../../core/process-identity.js';
+import type { ProcessFacts } from '../../core/platform/types.js';
+import type { SessionRecord } from '../../store/types.js';
+import type { LanesContext } from '../context.js';
+
+// "Which session is acting" has one answer for every door: the CLI in a person's shell and in an
+// agent's shell, the git hooks lanes installs, the MCP server. An agent's hooks register the
+// agent's session owned by the agent process, so a command the model runs in that agent's shell
+// (a descendant of the agent) is found to act as it, whatever the agent does with the environment.
+
+export interface ActingSession {
+  id: string;
+  /** How it was found, for `lanes whoami` and error messages. */
+  how: string;
+}
+
+const sameProcess = (s: SessionRecord, f: ProcessFacts, ctx: LanesContext) =>
+  s.owner.host === ctx.host &&
+  s.owner.bootId === ctx.bootId &&
+  s.owner.pid === f.pid &&
+  s.owner.startTime === f.startTime;
+
+/**
+ * The session this process acts as:
+ * - `envId` (LANES_SESSION) when set, unless that session is live and a live session is owned by a
+ *   process nearer to this one than its owner (`lanes start -- codex` sets LANES_SESSION for codex,
+ *   whose hooks register codex's own session: the model's commands act as codex's session, as its
+ *   edits do); a LANES_SESSION naming a session that is not live stays (the command says why);
+ * - without LANES_SESSION, the live session owned by the nearest ancestor of this process (its
+ *   proof of life: host, boot, pid and start time, as every owner is proven);
+ * - else null.
+ */
+export async function actingSession(
+  ctx: LanesContext,
+  envId: string | null,
+  from: number = process.ppid,
+): Promise<ActingSession | null> {
+  const chain = lineage(from, 24);
+  const envSession = envId ? await ctx.store.getSession(envId).catch(() => null) : null;
+  // Only the processes nearer than the environment's session's owner can own a nearer session; an
+  // owner among this process' ancestors was just read running (live without another read). A
+  // LANES_SESSION whose owner is not an ancestor, or that is not live, is kept as named (the command
+  // then says it is dead, ended or unknown): acting silently as another session would be a wrong-owner act.
+  const envAt =
+    envSession && envSession.endedAt === null ? chain.findIndex((f) => sameProcess(envSession, f, ctx)) : -1;
+  const nearer = envId === null ? chain : chain.slice(0, Math.max(envAt, 0));
+  const found = nearer.length > 0 ? await nearestOwned(ctx, nearer) : null;
+  if (found) return found;
+  if (envId) return { id: envId, how: 'LANES_SESSION' };
+  return null;
+}
+
+async function nearestOwned(ctx: LanesContext, chain: ProcessFacts[]): Promise<ActingSession | null> {
+  const pids = new Set(chain.map((f) => f.pid));
+  const candidates = (await ctx.store.listSessions({ includeEnded: false, includeDead: false })).filter(
+    (s) => s.owner.host === ctx.host && pids.has(s.owner.pid),
+  );
+  // Owned by an ancestor read running just now (same host, pid and start time; this boot, since it
+  // is this process' ancestor): live, as the liveness proof would find it, without another read.
+  for (const f of chain) {
+    const owned = candidates
+      .filter((s) => sameProcess(s, f, ctx))
+      // An agent re-attached after /clear owns its newest session.
+      .sort((a, b) => b.createdAt - a.createdAt);
+    const s = owned[0];
+    if (s)
+      return { id: s.id, how: `the session of pid ${f.pid} (${f.name || 'process'}), an ancestor of this process` };
+  }
+  return null;
+}
+
+/**
+ * Sets the session `ctx` acts as and says how it was found: the `session` option when given (null:
+ * none), else the acting session. Unreadable process facts or a busy store leave LANES_SESSION.
+ */
+export async function adoptActing(ctx: LanesContext, session: string | null | undefined): Promise<string | null> {
+  if (session !== undefined) return session ? 'given' : null;
+  const envId = ctx.env['LANES_SESSION'] || null;
+  const acting = await actingSession(ctx, envId).catch(() => (envId ? { id: envId, how: 'LANES_SESSION' } : null));
+  ctx.sessionId = acting?.id ?? null;
+  return acting?.how ?? null;
+}

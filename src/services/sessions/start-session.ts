@@ -1,0 +1,147 @@
+import { LanesError } from '../../core/errors.js';
+import { formatResource } from '../../core/resource.js';
+import type { ResourceRef } from '../../core/resource.js';
+import { repoOfScope } from '../../store/shared/journal-entries.js';
+import type { ClaimRecord, Grant, SessionRecord } from '../../store/types.js';
+import type { ClaimService } from '../claims/claims.js';
+import type { LanesContext } from '../context.js';
+import { describeHolder, describeSession } from '../describe.js';
+import type { CreatedWorktree } from '../worktrees/worktrees.js';
+import type { SessionService, StartOptions } from './sessions.js';
+
+// A ticket is claimed before the work starts (the second incident: nobody had claimed the ticket,
+// nothing flagged that two sessions worked on it). `start --ticket T` registers the session and
+// claims ticket:T in one transaction: held by another live session, nothing is registered and the
+// holder is named; `join` registers beside the holder without the claim, said in the journal and
+// from then on shown as a shared ticket. A dead or ended holder's ticket is taken over, as any claim.
+
+export interface StartedSession extends SessionRecord {
+  /** The grant of ticket:T (null without a ticket, or joined). */
+  ticketGrant: Grant | null;
+  /** With `join`: who holds the ticket this session joined. */
+  joined: { session: string; token: number } | null;
+  /** Other live sessions of this host working in the same worktree (one index: say so). */
+  sharedWith: SessionRecord[];
+}
+
+export interface StartWithWorktree extends StartOptions {
+  /** Make the session its own worktree first (lanes start --worktree), from `base` (default HEAD). */
+  newWorktree?: { base?: string | null };
+}
+
+/**
+ * Registers the session (see above), in a worktree of its own with `newWorktree`: made after the
+ * ticket was found free, and removed again (with its branch) when the claim is refused after all.
+ */
+export async function startSession(
+  ctx: LanesContext,
+  sessions: SessionService,
+  claims: ClaimService,
+  options: StartWithWorktree,
+): Promise<StartedSession & { worktreeMade: CreatedWorktree | null }> {
+  if (!options.newWorktree) return { ...(await register(ctx, sessions, claims, options)), worktreeMade: null };
+  if (options.ticket && !options.join) {
+    const { ref, holders } = await claims.check(`ticket:${options.ticket}`);
+    const live = holders.filter((h) => h.state === 'live');
+    // The store's refusal, said before a worktree is made for nothing.
+    if (live.length > 0)
+      throw await refusal(
+        ctx,
+        options,
+        ref,
+        repoOfScope(ref.scope),
+        live.map((h) => ({ held: h.claim, holder: h.session })),
+      );
+  }
+  const { createSessionWorktree, discardSessionWorktree } = await import('../worktrees/worktrees.js');
+  const made = await createSessionWorktree(ctx, {
+    ticket: options.ticket ?? null,
+    label: options.label ?? null,
+    base: options.newWorktree.base ?? null,
+  });
+  try {
+    return { ...(await register(ctx, sessions, claims, { ...options, worktree: made.path })), worktreeMade: made };
+  } catch (e) {
+    await discardSessionWorktree(ctx, made).catch(() => undefined);
+    throw e;
+  }
+}
+
+async function register(
+  ctx: LanesContext,
+  sessions: SessionService,
+  claims: ClaimService,
+  options: StartOptions,
+): Promise<StartedSession> {
+  const record = await sessions.record(options);
+  const sharers = async (s: SessionRecord) =>
+    s.worktree === null
+      ? []
+      : ctx.liveSessions((x) => x.id !== s.id && x.worktree === s.worktree && x.owner.host === ctx.host);
+  if (!options.ticket) {
+    const s = await ctx.store.insertSession(record);
+    return { ...s, ticketGrant: null, joined: null, sharedWith: await sharers(s) };
+  }
+  const [ticket] = await claims.parse([`ticket:${options.ticket}`]);
+  if (!ticket) throw new LanesError('E_USAGE', 'name a ticket');
+  if (options.join) {
+    const held = (await claims.check(formatResource(ticket))).holders.find((h) => h.state === 'live');
+    const s = await ctx.store.insertSession(record);
+    if (held)
+      await ctx.journal.record({
+        kind: 'session.join',
+        subject: formatResource(ticket),
+        session: s.id,
+        repo: s.repo,
+        ticket: s.ticket,
+        details: { holder: held.claim.sessionId, token: held.claim.token },
+      });
+    return {
+      ...s,
+      ticketGrant: null,
+      joined: held ? { session: held.claim.sessionId, token: held.claim.token } : null,
+      sharedWith: await sharers(s),
+    };
+  }
+  const r = await ctx.store.insertSessionClaiming(record, [ticket], ctx.judge);
+  if (r.ok)
+    return { ...r.session, ticketGrant: r.grants[0] ?? null, joined: null, sharedWith: await sharers(r.session) };
+  throw await refusal(ctx, options, ticket, record.repo, r.blockers, r.now);
+}
+
+/** E_CLAIM_HELD naming the ticket's holders, journaled (a refused start is a decision too). */
+async function refusal(
+  ctx: LanesContext,
+  options: StartOptions,
+  ticket: ResourceRef,
+  repo: string | null,
+  blockers: { held: ClaimRecord; holder: SessionRecord | null }[],
+  at?: number,
+): Promise<LanesError> {
+  const now = at ?? (await ctx.store.now());
+  const holders = blockers.map(
+    (b) =>
+      `${describeSession(b.holder, b.held.sessionId)}${b.holder ? `, ${describeHolder(b.holder.owner, b.held.acquiredAt, now)}` : ''}`,
+  );
+  const heldBy = blockers.map((b) => ({
+    resource: formatResource(b.held),
+    session: b.held.sessionId,
+    token: b.held.token,
+  }));
+  await ctx.journal.record({
+    kind: 'claim.refuse',
+    subject: formatResource(ticket),
+    session: null,
+    repo,
+    ticket: options.ticket ?? null,
+    details: { start: true, label: options.label ?? null, agent: options.agent ?? null, heldBy },
+  });
+  return new LanesError(
+    'E_CLAIM_HELD',
+    `ticket ${options.ticket} is held by ${holders.join('; ')}: no session was started`,
+    {
+      hint: `work on another ticket, wait for it (\`lanes claim --wait ticket:${options.ticket}\` from a session of yours), or work beside the holder on purpose with \`lanes start --ticket ${options.ticket} --join\` (both are then flagged as sharing it)`,
+      details: { blockers: heldBy },
+    },
+  );
+}
