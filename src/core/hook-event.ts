@@ -63,6 +63,18 @@ export function capText(text: string, max = 9000): string {
 }
 
 /** The lanes session id of an agent session: `<agent>:<the agent's own id>`. */
+/**
+ * The variables in which agents hand their own session id to the shell commands they run (and the
+ * MCP servers they start): the session their hooks registered is `<agent>:<id>`. Codex runs the
+ * model's commands in a pid namespace of its own, where no ancestor can be seen; this still names it.
+ */
+export const AGENT_SESSION_ENV: readonly (readonly [string, AgentName])[] = [
+  ['CODEX_SESSION_ID', 'codex'],
+  ['CLAUDE_CODE_SESSION_ID', 'claude-code'],
+  ['GEMINI_SESSION_ID', 'gemini'],
+  ['COPILOT_AGENT_SESSION_ID', 'copilot'],
+];
+
 export function hookSessionId(event: HookEvent): string {
   return assertSessionId(`${event.agent}:${event.agentSessionId}`, `${event.agent} session id`);
 }

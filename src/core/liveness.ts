@@ -26,6 +26,8 @@ export interface LivenessContext {
   /** The store's clock, for leases of other hosts. */
   nowMs: number;
   leaseMs: number;
+  /** Local processes started before this (platform start-time units) are out of this process' sight (a sandbox's pid namespace). */
+  visibleSince?: string | null;
 }
 
 /**
@@ -50,12 +52,26 @@ export function judgeOwners(owners: readonly OwnerToJudge[], ctx: LivenessContex
     }
     if (owner.bootId !== ctx.bootId) return { live: false, why: 'this host rebooted since the session started' };
     const stat = facts.get(owner.pid);
+    // Fails closed: an owner this process cannot see is not proven dead, so nothing of it is taken over.
+    if (!stat && outOfSight(owner, ctx.visibleSince))
+      return {
+        live: true,
+        why: `unknown: pid ${owner.pid} is out of sight of this process (it runs in a sandbox's pid namespace); treated as live`,
+      };
     if (!stat) return { live: false, why: `pid ${owner.pid} has exited` };
     if (stat.state === 'Z' || stat.state === 'X') return { live: false, why: `pid ${owner.pid} has exited (zombie)` };
     if (owner.startTime !== stat.startTime)
       return { live: false, why: `pid ${owner.pid} now belongs to another process (pid reused)` };
     return { live: true, why: '' };
   });
+}
+
+/** Whether an owner started before this process' pid namespace did (both start times as the platform reads them). */
+function outOfSight(owner: OwnerIdentity, visibleSince: string | null | undefined): boolean {
+  if (!visibleSince || !owner.startTime) return false;
+  const since = Number(visibleSince);
+  const started = Number(owner.startTime);
+  return Number.isFinite(since) && Number.isFinite(started) && started < since;
 }
 
 /** One owner: judgeOwners of one. */

@@ -62,6 +62,7 @@ export class LanesContext {
         probe: (pids) => platform()?.facts(pids) ?? new Map(),
         nowMs,
         leaseMs: this.leaseMs,
+        visibleSince: platform()?.visibleSince?.() ?? null,
       });
   }
 

@@ -131,3 +131,27 @@ test('another host is judged by its lease on the store clock', () => {
   assert.equal(v.live, false);
   assert.match(v.why, /lease expired/);
 });
+
+test('out of sight is not dead: an absent owner that started before this pid namespace did is unknown, kept live', () => {
+  const ctx: LivenessContext = {
+    host: 'h',
+    bootId: 'b',
+    probe: () => new Map(),
+    nowMs: 0,
+    leaseMs: 60_000,
+    visibleSince: '5000',
+  };
+  const owner = (startTime: string): OwnerIdentity => ({ host: 'h', bootId: 'b', pid: 4242, startTime });
+  const [before, after] = judgeOwners(
+    [
+      { owner: owner('1200'), lastSeenMs: 0 },
+      { owner: owner('6000'), lastSeenMs: 0 },
+    ],
+    ctx,
+  );
+  assert.equal(before!.live, true, 'started before the namespace: out of sight, never taken over');
+  assert.match(before!.why, /^unknown: pid 4242 is out of sight/);
+  assert.deepEqual(after, { live: false, why: 'pid 4242 has exited' }, 'started inside it: gone means dead');
+  // On the host (pid 1 started at boot) nothing changes.
+  assert.equal(judgeOwner(owner('1200'), 0, { ...ctx, visibleSince: '25' }).live, false);
+});

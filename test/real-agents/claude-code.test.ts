@@ -6,6 +6,7 @@ import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { PROMPT, assertScenario, headBefore, script } from './scenario.js';
 import { agentEnv, runAgent, world } from './world.js';
+import { CLI } from '../helpers/env.js';
 
 // Claude Code, the released CLI, headless (`claude -p`) against a local Messages API: the hooks
 // `lanes hooks install claude-code` wrote into the repository's .claude/settings.json drive lanes.
@@ -48,6 +49,8 @@ test(
         'acceptEdits',
         '--allowedTools',
         'mcp__lanes__whoami',
+        // As a user allows `Bash(lanes claim:*)`: here the checkout's lanes, by its full command.
+        `Bash(${process.execPath} ${CLI} claim:*)`,
         '--output-format',
         'json',
       ],

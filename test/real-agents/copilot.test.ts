@@ -56,7 +56,9 @@ test(
     const url = await model.start();
     t.after(() => model.stop());
     const before = headBefore(w);
-    const run = await runAgent(cli.bin, ['-p', PROMPT, '--allow-all-tools', '--no-color'], {
+    // --allow-all-paths: the model's `lanes claim` runs this checkout's lanes (dist/cli.cjs, outside
+    // the repository), which Copilot's path check would otherwise leave to an interactive approval.
+    const run = await runAgent(cli.bin, ['-p', PROMPT, '--allow-all-tools', '--allow-all-paths', '--no-color'], {
       cwd: w.repo,
       timeoutMs: 3 * 60_000,
       env: agentEnv(w, url, {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import type { FakeModel, ToolCall, Turn } from './fake-model/server.js';
 import type { AgentRun, World } from './world.js';
+import { CLI } from '../helpers/env.js';
 import { OTHER, OTHER_ID, SEAT, SEAT_TEXT, SHARED, SHARED_TEXT, must } from './world.js';
 
 /**
@@ -22,11 +23,21 @@ export interface AgentTools {
 
 export const PROMPT = 'Raise the seat limit, then update the other constant and commit.';
 
+/**
+ * The lanes commands the model runs in its shell, as lanes' own texts tell it to (the world's
+ * lanes): a free ticket, then the path the other session holds. The second must be refused even
+ * where the agent's sandbox hides the other session's process (Codex's pid namespace): out of
+ * sight is not dead, so nothing is taken over.
+ */
+export const MODEL_CLAIM = `${process.execPath} ${CLI} claim ticket:MODEL-1; ${process.execPath} ${CLI} claim path:src/billing/`;
+
 export function script(tools: AgentTools): Turn[] {
   return [
     { tools: [tools.edit(SEAT, 'export const limit = 1', 'export const limit = 2')] },
     { tools: [tools.edit(SHARED, 'export const other = 1', 'export const other = 2')] },
     { tools: [tools.shell('git commit -qam "sneak everything in"')] },
+    // No LANES_SESSION need reach the shell: lanes finds the agent's session by process lineage.
+    { tools: [tools.shell(MODEL_CLAIM)] },
     ...(tools.whoami ? [{ tools: [tools.whoami] }] : []),
     { text: 'All done.' },
   ];
@@ -56,7 +67,7 @@ export async function assertScenario(
   };
   const context = `agent exit ${run.code ?? run.signal}${run.timedOut ? ' (timed out)' : ''}; served ${model.served} turns;\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-3000)}`;
   assert.ok(!run.timedOut, `the agent did not finish in time: ${context}`);
-  const turns = options.mcp ? 5 : 4;
+  const turns = options.mcp ? 6 : 5;
   assert.ok(loop.length >= turns, `the agent asked its model ${loop.length} times, expected ${turns}: ${context}`);
 
   // Session start: lanes' briefing is in the model's context from the first request on.
@@ -85,11 +96,27 @@ export async function assertScenario(
   assert.match(commit, /lanes commit -m/);
   assert.equal(head(w.repo), before, 'git commit went through');
 
+  // The lanes command the model ran in its shell acted as the agent's session (the claim's holder).
+  const claimed = model.resultOf(3);
+  assert.ok(claimed !== null, `request 5 lacks the result of the model's lanes claim: ${convo(4)}`);
+  assert.match(claimed, /claimed ticket:MODEL-1 \(token 1\)/, `the model's lanes claim failed: ${claimed}`);
+  assert.match(claimed, new RegExp(`path:src/billing/ is held by session ${OTHER}`), `not refused: ${claimed}`);
+  assert.doesNotMatch(claimed, /took over/, `the other session's claim was taken over: ${claimed}`);
+  const grants = (await must(['log', '--kind', 'claim.grant', '--json'], w))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { session: string; subject: string });
+  assert.deepEqual(
+    grants.filter((g) => g.subject === 'ticket:MODEL-1').map((g) => g.session),
+    [session],
+    "the model's claim is held by the session the agent's hooks registered",
+  );
+
   // lanes mcp, started by the agent from the config `lanes hooks install` wrote, acts as the
   // session the agent's hooks registered (the same owner process), never as another.
   if (options.mcp) {
-    const who = model.resultOf(3);
-    assert.ok(who !== null, `request 5 lacks the result of lanes' MCP whoami: ${convo(4)}`);
+    const who = model.resultOf(4);
+    assert.ok(who !== null, `request 6 lacks the result of lanes' MCP whoami: ${convo(5)}`);
     assert.ok(who.includes(session), `whoami did not answer for ${session}: ${who}`);
     assert.doesNotMatch(who, new RegExp(OTHER_ID), 'whoami answered as the other session');
   }

@@ -64,6 +64,7 @@ const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
 /** Linux: one small file per pid under /proc (cheaper than any process), the kernel's boot id. */
 export function procPlatform(os: string): ProcessPlatform {
   let boot: string | null | undefined;
+  let firstStart: string | null | undefined;
   return {
     kind: 'proc',
     os,
@@ -95,6 +96,10 @@ export function procPlatform(os: string): ProcessPlatform {
         }
       }
       return boot;
+    },
+    visibleSince() {
+      if (firstStart === undefined) firstStart = readProcStat(1)?.startTime ?? null;
+      return firstStart;
     },
     selfCheck() {
       const missing: string[] = [];

@@ -33,4 +33,11 @@ export interface ProcessPlatform {
   bootId(): string | null;
   /** The facts it could not read for this very process, as short phrases ([] when it can judge). */
   selfCheck(): string[];
+  /**
+   * The start time of this process' pid namespace's first process (Linux: /proc/1), read once, or
+   * null where that cannot be told. A sandbox that runs commands in a pid namespace of its own
+   * (Codex's, bubblewrap's) shows only processes started in it: one that started before its first
+   * process and is absent is out of sight, not gone.
+   */
+  visibleSince?(): string | null;
 }

@@ -1,3 +1,4 @@
+import { AGENT_SESSION_ENV } from '../../core/hook-event.js';
 import { lineage } from '../../core/process-identity.js';
 import type { ProcessFacts } from '../../core/platform/types.js';
 import type { SessionRecord } from '../../store/types.js';
@@ -28,6 +29,7 @@ const sameProcess = (s: SessionRecord, f: ProcessFacts, ctx: LanesContext) =>
  *   edits do); a LANES_SESSION naming a session that is not live stays (the command says why);
  * - without LANES_SESSION, the live session owned by the nearest ancestor of this process (its
  *   proof of life: host, boot, pid and start time, as every owner is proven);
+ * - else the live session the agent names in this command's environment (CODEX_SESSION_ID, …);
  * - else null.
  */
 export async function actingSession(
@@ -47,6 +49,22 @@ export async function actingSession(
   const found = nearer.length > 0 ? await nearestOwned(ctx, nearer) : null;
   if (found) return found;
   if (envId) return { id: envId, how: 'LANES_SESSION' };
+  return namedByAgent(ctx);
+}
+
+/**
+ * The session an agent names in the environment it gives its shell commands (AGENT_SESSION_ENV),
+ * when the store has it open: the last resort, for sandboxes that hide every ancestor.
+ */
+async function namedByAgent(ctx: LanesContext): Promise<ActingSession | null> {
+  for (const [name, agent] of AGENT_SESSION_ENV) {
+    const value = ctx.env[name];
+    if (!value) continue;
+    const id = `${agent}:${value}`;
+    const s = await ctx.store.getSession(id).catch(() => null);
+    if (s && s.endedAt === null && (await ctx.stateOf(s)).state === 'live')
+      return { id, how: `${name}, the session ${agent} gave this command` };
+  }
   return null;
 }
 
