@@ -64,7 +64,7 @@ test('gc snapshots a dead session’s unsaved work, then ends it and releases it
   const [item] = JSON.parse(r.stdout).items;
   assert.equal(item.session, D);
   assert.equal(item.outcome, 'reaped');
-  assert.deepEqual(item.claims, ['path:dead/']);
+  assert.deepEqual(item.claims, ['path:dead/', 'ticket:T-DEAD'], 'its claim and the ticket it started with');
   assert.match(item.snapshot, /^refs\/lanes\/snapshots\//);
   const saved = execFileSync('git', ['show', `${item.snapshot}:unsaved.txt`], { cwd: repo }).toString();
   assert.equal(saved, 'eight hours of work\n', 'the unsaved work is in the snapshot');
@@ -73,7 +73,7 @@ test('gc snapshots a dead session’s unsaved work, then ends it and releases it
   assert.equal(after.find((s) => s.id === D)?.state, 'ended');
   assert.match(after.find((s) => s.id === D)?.endReason ?? '', /reaped by lanes gc: pid \d+ has exited/);
   assert.equal(after.find((s) => s.id === L)?.state, 'live');
-  assert.equal(after.find((s) => s.id === L)?.claims.length, 1, 'the live session keeps its claim');
+  assert.equal(after.find((s) => s.id === L)?.claims.length, 2, 'the live session keeps its claim and ticket');
   const again = await lanes(['gc'], { env, cwd: repo });
   assert.match(again.stdout, /no dead sessions on this host/);
   assert.equal((await lanes(['gc', '--limit', 'x'], { env, cwd: repo })).code, 2);

@@ -51,20 +51,24 @@ for (const [name, makeEnv] of stores)
       assert.deepEqual(
         all.map((e) => [e.kind, e.session]),
         [
+          // Each start claims its ticket in the same transaction.
           ['session.start', a],
+          ['claim.grant', a],
           ['session.start', b],
+          ['claim.grant', b],
           ['claim.grant', a],
           ['claim.refuse', b],
           ['claim.release', a],
           ['session.end', b],
         ],
       );
-      assert.equal(all[2]!.subject, 'path:src/ü 🙂.ts');
+      assert.equal(all[1]!.subject, 'ticket:T-1');
+      assert.equal(all[4]!.subject, 'path:src/ü 🙂.ts');
       assert.deepEqual(
-        (all[3]!.details['heldBy'] as { session: string }[]).map((h) => h.session),
+        (all[5]!.details['heldBy'] as { session: string }[]).map((h) => h.session),
         [a],
       );
-      assert.equal(all[5]!.details['reason'], 'done for today');
+      assert.equal(all[7]!.details['reason'], 'done for today');
 
       const text = await lanes(['log'], { env, cwd: repo });
       assert.match(text.stdout, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  #\d+  session\.start/m);
@@ -80,7 +84,7 @@ for (const [name, makeEnv] of stores)
       );
       assert.deepEqual(
         claimsOnly.map((e) => e.kind),
-        ['claim.grant', 'claim.release'],
+        ['claim.grant', 'claim.grant', 'claim.release'],
       );
       const byTicket = lines((await lanes(['log', '--json', '--ticket', 'T-2'], { env, cwd: repo })).stdout);
       assert.ok(byTicket.length >= 2 && byTicket.every((e) => e.ticket === 'T-2'));

@@ -16,17 +16,17 @@ test(
     writeFileSync(join(repo, 'docs.md'), 'docs\n');
     git(repo, 'add', '.');
     git(repo, 'commit', '-q', '-m', 'base');
-    const start = async (ticket: string) =>
+    const start = async (ticket: string, ...extra: string[]) =>
       JSON.parse(
         (
-          await lanes(['start', '--worktree', '--ticket', ticket, '--json', '--pid', String(process.pid)], {
+          await lanes(['start', '--worktree', '--ticket', ticket, '--json', '--pid', String(process.pid), ...extra], {
             env,
             cwd: repo,
           })
         ).stdout,
       );
     const a = await start('SEAT-1');
-    const b = await start('SEAT-1');
+    const b = await start('SEAT-1', '--join');
     // A commits a change to line 2; B changes line 2 differently but leaves it uncommitted.
     writeFileSync(join(a.worktree, 'billing.ts'), 'line 1\nA fixed line 2\nline 3\n');
     git(a.worktree, 'commit', '-q', '-am', 'A fix');

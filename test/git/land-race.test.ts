@@ -97,7 +97,8 @@ test(
     await owner.exited;
     const b = (await lanes(['start', '--pid', String(process.pid)], { env, cwd: repo })).stdout.trim();
     const took = await lanes(['claim', 'ticket:T1'], { env: { ...env, LANES_SESSION: b }, cwd: repo });
-    assert.match(took.stdout, /token 2/);
+    // A's start claimed T1 (token 1) and the fleet's claim again (2): the takeover is 3.
+    assert.match(took.stdout, /token 3/);
     await pause.release();
     const r = await landing.exited;
     assert.equal(r.code, 4, landing.stderr);

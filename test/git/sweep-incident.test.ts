@@ -17,12 +17,19 @@ test(
     const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
     const owner = node('sleeper.mjs', [], { env });
     const [, deadPid] = (await owner.waitFor(/ready (\d+)/)) as RegExpMatchArray;
-    const start = async (pid: string) =>
+    // Nobody claimed the ticket in the incident; today the first start claims it, so the second
+    // session works beside it on purpose (--join): the same two copies of one ticket.
+    const start = async (pid: string, ...extra: string[]) =>
       JSON.parse(
-        (await lanes(['start', '--worktree', '--ticket', 'SEAT-8', '--json', '--pid', pid], { env, cwd: repo })).stdout,
+        (
+          await lanes(['start', '--worktree', '--ticket', 'SEAT-8', '--json', '--pid', pid, ...extra], {
+            env,
+            cwd: repo,
+          })
+        ).stdout,
       );
     const b = await start(deadPid!);
-    const a = await start(String(process.pid));
+    const a = await start(String(process.pid), '--join');
     assert.notEqual(a.worktree, b.worktree);
     // B's copy: started earlier, incomplete, last touched an hour ago; then B's process dies.
     writeFileSync(join(b.worktree, 'job.txt'), 'hour 1 of 8\n');

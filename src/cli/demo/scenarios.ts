@@ -88,7 +88,8 @@ export async function claimsAndFencing(world: World): Promise<Check[]> {
   } catch (e) {
     const ok = isLanesError(e, 'E_CLAIM_HELD');
     world.say(
-      `   agent-b claims path:src/billing/invoice.ts -> refused (exit 3): ${(e as Error).message.slice(0, 110)}...`,
+      // Who holds it, in lanes' own words up to the holder's process details (never cut mid-word).
+      `   agent-b claims path:src/billing/invoice.ts -> refused (exit 3): ${(e as Error).message.split(', pid ')[0]}`,
     );
     checks.push({
       name: 'an overlapping claim of a live holder is refused (exit 3)',
