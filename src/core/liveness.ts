@@ -5,7 +5,10 @@ export type SessionState = 'live' | 'dead' | 'ended';
 
 export interface Verdict {
   live: boolean;
-  /** Why it is dead ('' when live), for messages: "pid 123 was reused", "host rebooted". */
+  /**
+   * Why it is dead, for messages ("pid 123 was reused", "host rebooted"); '' when proven live, and
+   * "unknown: …" when it is out of sight and only treated as live.
+   */
   why: string;
 }
 
@@ -52,8 +55,9 @@ export function judgeOwners(owners: readonly OwnerToJudge[], ctx: LivenessContex
     }
     if (owner.bootId !== ctx.bootId) return { live: false, why: 'this host rebooted since the session started' };
     const stat = facts.get(owner.pid);
-    // Fails closed: an owner this process cannot see is not proven dead, so nothing of it is taken over.
-    if (!stat && outOfSight(owner, ctx.visibleSince))
+    // Fails closed: an owner this process cannot see is not proven dead, so nothing of it is taken
+    // over. In a pid namespace its pid may name another process of the namespace: out of sight too.
+    if ((!stat || stat.startTime !== owner.startTime) && outOfSight(owner, ctx.visibleSince))
       return {
         live: true,
         why: `unknown: pid ${owner.pid} is out of sight of this process (it runs in a sandbox's pid namespace); treated as live`,

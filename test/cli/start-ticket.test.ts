@@ -108,6 +108,10 @@ test('--join registers beside the holder without the claim, journaled, and both 
     [{ ticket: 'SEAT-4', sessions: [holder.id, j.id].sort() }],
   );
   assert.equal((await w.start(b.pid, '--join')).code, 2, '--join without --ticket is a usage error');
+  // Nobody to join: the ticket is claimed.
+  const alone = JSON.parse((await w.start(b.pid, '--ticket', 'SEAT-FREE', '--join')).stdout);
+  assert.equal(alone.joined, null);
+  assert.equal(alone.ticketGrant.token, 1);
 });
 
 test('concurrent starts on one ticket: exactly one session is registered, in real processes', async () => {

@@ -152,6 +152,10 @@ test('out of sight is not dead: an absent owner that started before this pid nam
   assert.equal(before!.live, true, 'started before the namespace: out of sight, never taken over');
   assert.match(before!.why, /^unknown: pid 4242 is out of sight/);
   assert.deepEqual(after, { live: false, why: 'pid 4242 has exited' }, 'started inside it: gone means dead');
+  // Inside the namespace pid 4242 may be another process altogether: still out of sight, not reused.
+  const other = { ...ctx, probe: () => new Map([[4242, { state: 'S', startTime: '7000' }]]) };
+  assert.equal(judgeOwner(owner('1200'), 0, other).live, true);
+  assert.equal(judgeOwner(owner('6000'), 0, other).why, 'pid 4242 now belongs to another process (pid reused)');
   // On the host (pid 1 started at boot) nothing changes.
   assert.equal(judgeOwner(owner('1200'), 0, { ...ctx, visibleSince: '25' }).live, false);
 });

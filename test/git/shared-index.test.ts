@@ -87,6 +87,16 @@ test('with claims: only paths the committer claimed may be committed from a shar
   const swept = w.git(e, 'commit', '-m', "E's work");
   assert.notEqual(swept.status, 0);
   assert.match(swept.stderr, new RegExp(`path:README.md is claimed by session ${d}`));
+  // The override waives the shared index only, never another session's claim.
+  const forced = spawnSync('git', ['commit', '-m', "E's work"], {
+    cwd: w.repo,
+    encoding: 'utf8',
+    env: { ...w.env, LANES_SESSION: e, LANES_ALLOW_SHARED_INDEX: '1' },
+  });
+  assert.notEqual(forced.status, 0);
+  assert.match(forced.stderr, /is claimed by session/);
+  assert.doesNotMatch(forced.stderr, /committing/);
+  assert.equal((await w.journal('guard.override')).length, 0);
   // E's own claimed path alone goes through, though the index is shared.
   assert.equal(w.git(d, 'restore', '--staged', 'README.md', 'docs.md').status, 0);
   const own = w.git(e, 'commit', '-m', "E's work");

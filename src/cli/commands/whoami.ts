@@ -8,8 +8,9 @@ export const command: CommandSpec = {
   name: 'whoami',
   summary: 'Show the session this shell acts as, and how it was found (a clear error when there is none).',
   description: [
-    'The acting session: $LANES_SESSION when that session is live, else the live session owned by the',
-    "nearest process above this one (in an agent's shell: the agent's session, registered by its hooks).",
+    'The acting session: $LANES_SESSION (unless the agent running this shell has a session of its own nearer),',
+    "else the live session owned by the nearest process above this one (in an agent's shell: the agent's",
+    'session, registered by its hooks), else the session the agent names in its environment (CODEX_SESSION_ID, …).',
     'Every lanes command, the git guard and the MCP server find it by the same rule.',
   ].join('\n'),
   usage: 'whoami [--json]',

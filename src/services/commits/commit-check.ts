@@ -58,7 +58,8 @@ export async function checkCommit(ctx: LanesContext, claims: ClaimService): Prom
     const repoId = ctx.repoId(repo);
     notMine = staged.filter((p) => !coveredBy(mine, pathRef(p, repo.worktreeRoot, repoId, ctx.host)));
   }
-  const overridden = notMine.length > 0 && ctx.env[SHARED_INDEX_OVERRIDE] === '1';
+  // The override waives only the shared index, never another session's claim.
+  const overridden = claimed.length === 0 && notMine.length > 0 && ctx.env[SHARED_INDEX_OVERRIDE] === '1';
   const check = { claimed, sharers, notMine, overridden, allowed: false, refusal: null };
   if (claimed.length > 0)
     return {

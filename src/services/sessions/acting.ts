@@ -23,10 +23,11 @@ const sameProcess = (s: SessionRecord, f: ProcessFacts, ctx: LanesContext) =>
 
 /**
  * The session this process acts as:
- * - `envId` (LANES_SESSION) when set, unless that session is live and a live session is owned by a
- *   process nearer to this one than its owner (`lanes start -- codex` sets LANES_SESSION for codex,
- *   whose hooks register codex's own session: the model's commands act as codex's session, as its
- *   edits do); a LANES_SESSION naming a session that is not live stays (the command says why);
+ * - `envId` (LANES_SESSION) when set, unless a live session is owned by a process nearer to this
+ *   one than its owner (`lanes start -- codex` sets LANES_SESSION for codex, whose hooks register
+ *   codex's own session: the model's commands act as codex's session, as its edits do), or, with
+ *   its owner out of sight, the agent running this command names its own live session; a
+ *   LANES_SESSION naming a session that is not live stays (the command says why);
  * - without LANES_SESSION, the live session owned by the nearest ancestor of this process (its
  *   proof of life: host, boot, pid and start time, as every owner is proven);
  * - else the live session the agent names in this command's environment (CODEX_SESSION_ID, …);
@@ -48,8 +49,14 @@ export async function actingSession(
   const nearer = envId === null ? chain : chain.slice(0, Math.max(envAt, 0));
   const found = nearer.length > 0 ? await nearestOwned(ctx, nearer) : null;
   if (found) return found;
-  if (envId) return { id: envId, how: 'LANES_SESSION' };
-  return namedByAgent(ctx);
+  if (!envId) return namedByAgent(ctx);
+  // LANES_SESSION's owner out of sight (`lanes start -- codex`, then Codex's sandbox): the session
+  // the agent running this command names is nearer, as its hooks check its edits as that session.
+  if (envAt === -1 && envSession !== null && envSession.endedAt === null) {
+    const named = await namedByAgent(ctx);
+    if (named && named.id !== envId) return named;
+  }
+  return { id: envId, how: 'LANES_SESSION' };
 }
 
 /**
@@ -78,8 +85,9 @@ async function nearestOwned(ctx: LanesContext, chain: ProcessFacts[]): Promise<A
   for (const f of chain) {
     const owned = candidates
       .filter((s) => sameProcess(s, f, ctx))
-      // An agent re-attached after /clear owns its newest session.
-      .sort((a, b) => b.createdAt - a.createdAt);
+      // The agent's own session (its hooks registered `<agent>:<id>`) before one registered for it
+      // by `lanes mcp` or `start --pid` (`s-…`); among those, the newest (re-attached after /clear).
+      .sort((a, b) => Number(b.id.includes(':')) - Number(a.id.includes(':')) || b.createdAt - a.createdAt);
     const s = owned[0];
     if (s)
       return { id: s.id, how: `the session of pid ${f.pid} (${f.name || 'process'}), an ancestor of this process` };

@@ -74,38 +74,43 @@ async function register(
   options: StartOptions,
 ): Promise<StartedSession> {
   const record = await sessions.record(options);
+  // Said after the session exists: a failure to read it must not undo a registered session.
   const sharers = async (s: SessionRecord) =>
     s.worktree === null
       ? []
-      : ctx.liveSessions((x) => x.id !== s.id && x.worktree === s.worktree && x.owner.host === ctx.host);
+      : ctx
+          .liveSessions((x) => x.id !== s.id && x.worktree === s.worktree && x.owner.host === ctx.host)
+          .catch(() => []);
   if (!options.ticket) {
     const s = await ctx.store.insertSession(record);
     return { ...s, ticketGrant: null, joined: null, sharedWith: await sharers(s) };
   }
   const [ticket] = await claims.parse([`ticket:${options.ticket}`]);
   if (!ticket) throw new LanesError('E_USAGE', 'name a ticket');
+  const joined = async (holder: { sessionId: string; token: number }): Promise<StartedSession> => {
+    const s = await ctx.store.insertSession(record);
+    await ctx.journal.record({
+      kind: 'session.join',
+      subject: formatResource(ticket),
+      session: s.id,
+      repo: s.repo,
+      ticket: s.ticket,
+      details: { holder: holder.sessionId, token: holder.token },
+    });
+    const j = { session: holder.sessionId, token: holder.token };
+    return { ...s, ticketGrant: null, joined: j, sharedWith: await sharers(s) };
+  };
   if (options.join) {
     const held = (await claims.check(formatResource(ticket))).holders.find((h) => h.state === 'live');
-    const s = await ctx.store.insertSession(record);
-    if (held)
-      await ctx.journal.record({
-        kind: 'session.join',
-        subject: formatResource(ticket),
-        session: s.id,
-        repo: s.repo,
-        ticket: s.ticket,
-        details: { holder: held.claim.sessionId, token: held.claim.token },
-      });
-    return {
-      ...s,
-      ticketGrant: null,
-      joined: held ? { session: held.claim.sessionId, token: held.claim.token } : null,
-      sharedWith: await sharers(s),
-    };
+    if (held) return joined(held.claim);
   }
+  // A ticket nobody live holds is claimed, with --join too (there is no one to join).
   const r = await ctx.store.insertSessionClaiming(record, [ticket], ctx.judge);
   if (r.ok)
     return { ...r.session, ticketGrant: r.grants[0] ?? null, joined: null, sharedWith: await sharers(r.session) };
+  // --join, and a holder came between the look and the claim: join it.
+  const first = r.blockers[0];
+  if (options.join && first) return joined(first.held);
   throw await refusal(ctx, options, ticket, record.repo, r.blockers, r.now);
 }
 

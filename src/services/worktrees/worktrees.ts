@@ -66,7 +66,13 @@ export async function createSessionWorktree(
       }
       throw e;
     }
-    const included = await copyWorktreeIncludes(mainRoot, path, { linksOutside: worktree.includeLinksOutside });
+    // A copy that fails leaves no half-made worktree behind.
+    const included = await copyWorktreeIncludes(mainRoot, path, { linksOutside: worktree.includeLinksOutside }).catch(
+      async (e: unknown) => {
+        await discardSessionWorktree(ctx, { path, branch }).catch(() => undefined);
+        throw e;
+      },
+    );
     return { path, branch, slug, base, included };
   }
   throw new LanesError('E_USAGE', `no free worktree name for ${stem}`, {
@@ -78,7 +84,10 @@ export async function createSessionWorktree(
  * Removes a worktree made by createSessionWorktree that no session took (its start was refused):
  * nothing of anyone's is in it but what .worktreeinclude copied, so it goes with its branch.
  */
-export async function discardSessionWorktree(ctx: LanesContext, made: CreatedWorktree): Promise<void> {
+export async function discardSessionWorktree(
+  ctx: LanesContext,
+  made: Pick<CreatedWorktree, 'path' | 'branch'>,
+): Promise<void> {
   await removeWorktree(ctx.cwd, made.path, true);
   await deleteBranch(ctx.cwd, made.branch, true);
 }
