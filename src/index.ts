@@ -51,6 +51,7 @@ export type { CreatedWorktree } from './services/worktrees/worktrees.js';
 export type { PathCommitResult } from './git/commit-paths.js';
 export type { RepoInfo } from './git/repo.js';
 export { repoInfo as findRepository } from './git/repo.js';
+export { untrackedOf } from './git/status.js';
 export { copyStore, migrateStore, storeStatus } from './services/doctor/store-admin.js';
 export type { StoreStatus } from './services/doctor/store-admin.js';
 export { resolveStore } from './services/config.js';

@@ -123,6 +123,21 @@ const commandOf = (h: unknown): string => {
   return typeof v === 'string' ? v : '';
 };
 
+/** The command prefix lanes' handlers in this config run with (`<prefix> hook <agent> <event>`), or null. */
+export function lanesPrefix(root: Json, spec: InstallSpec): string | null {
+  const mine = lanesHandlerPattern(spec.agent);
+  for (const groups of Object.values((root['hooks'] as Json | undefined) ?? {})) {
+    const handlers =
+      spec.shape === 'flat' ? list(groups) : list(groups).flatMap((g) => list((g as Json | null)?.['hooks']));
+    for (const h of handlers) {
+      const command = commandOf(h);
+      const m = mine.test(command) ? / hook \S+ \S+\s*$/.exec(command) : null;
+      if (m) return command.slice(0, m.index).trim() || null;
+    }
+  }
+  return null;
+}
+
 /** The events under which this agent's config has a lanes handler. */
 export function lanesEvents(root: Json, spec: InstallSpec): string[] {
   const mine = lanesHandlerPattern(spec.agent);

@@ -202,7 +202,8 @@ function gemini(w: Where): Activation {
       a.fixes.push(`take them out of "hooksConfig"."disabled" in ${file}`);
     }
   }
-  const folderTrust = obj(obj(readJson(user)['security'])['folderTrust'])['enabled'] === true;
+  // As Gemini judges it (0.61: `security.folderTrust.enabled ?? true`): on unless explicitly off.
+  const folderTrust = obj(obj(readJson(user)['security'])['folderTrust'])['enabled'] !== false;
   if (w.projectRoot && folderTrust) {
     const list = join(w.home, '.gemini', 'trustedFolders.json');
     const rules = readJson(list);
@@ -215,7 +216,7 @@ function gemini(w: Where): Activation {
     if (!trusted) {
       a.runs = 'no';
       a.findings.push(
-        `folder trust is on in ${user} and ${w.projectRoot} is not trusted in ${list}: Gemini skips its project settings`,
+        `folder trust is on (Gemini's default, unless "security"."folderTrust"."enabled" is false in ${user}) and ${w.projectRoot} is not trusted in ${list}: Gemini skips its project settings`,
       );
       a.fixes.push(`trust the folder when Gemini asks (or /permissions), which records it in ${list}`);
     }

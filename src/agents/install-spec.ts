@@ -28,7 +28,7 @@ export interface InstallSpec {
   /** The handler's command and timeout keys when not `command`/`timeout` (Copilot: bash, timeoutSec). */
   keys?: { command: string; timeout: string };
   /** shape plugin: the file's text for a command prefix, and the first line that marks it as lanes'. */
-  plugin?: { source(prefix: string): string; mark: string };
+  plugin?: { source(prefix: string): string; mark: string; prefixOf(text: string): string | null };
   /** Top-level keys a new file starts with (Cursor's "version": 1). */
   newFile: Record<string, unknown>;
   entries: HookEntry[];

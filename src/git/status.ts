@@ -1,3 +1,4 @@
+import { relative, sep } from 'node:path';
 import { git } from './run.js';
 
 export interface StatusEntry {
@@ -22,4 +23,14 @@ export async function status(worktree: string): Promise<StatusEntry[]> {
 /** How many commits `tip` has that `base` does not (`git rev-list --count base..tip`). */
 export async function commitsAhead(cwd: string, base: string, tip = 'HEAD'): Promise<number> {
   return Number((await git(['rev-list', '--count', `${base}..${tip}`, '--'], { cwd })).trim());
+}
+
+/** Those of `files` (absolute, inside `worktree`) that git does not track there. */
+export async function untrackedOf(worktree: string, files: string[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  // Relative to the worktree both ways (ls-files prints paths relative to its cwd), so a symlinked
+  // temp directory compares as it was given; -z: names as they are; literal pathspecs (run.ts).
+  const rel = files.map((f) => relative(worktree, f).split(sep).join('/'));
+  const tracked = new Set((await git(['ls-files', '-z', '--', ...rel], { cwd: worktree })).split('\0').filter(Boolean));
+  return files.filter((_, i) => !tracked.has(rel[i]!));
 }

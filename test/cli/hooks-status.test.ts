@@ -62,8 +62,16 @@ test('Claude Code: disableAllHooks is reported with its file; Gemini: lanes entr
   assert.equal(claude.active?.runs, 'no');
   assert.match(claude.active?.findings[0] ?? '', /disableAllHooks.*settings\.local\.json/);
 
-  assert.equal((await status(opts, 'gemini')).active?.runs, 'yes');
-  put(join(home, '.gemini', 'settings.json'), '{"hooksConfig": {"disabled": ["lanes-before-tool"]}}');
+  // An empty ~/.gemini: folder trust is on by default, and this folder is not trusted.
+  const fresh = await status(opts, 'gemini');
+  assert.equal(fresh.active?.runs, 'no');
+  assert.match(fresh.active?.findings.join('\n') ?? '', /folder trust is on \(Gemini's default/);
+  put(join(home, '.gemini', 'settings.json'), '{"security": {"folderTrust": {"enabled": false}}}');
+  assert.equal((await status(opts, 'gemini')).active?.runs, 'yes', 'explicitly off');
+  put(
+    join(home, '.gemini', 'settings.json'),
+    '{"hooksConfig": {"disabled": ["lanes-before-tool"]}, "security": {"folderTrust": {"enabled": false}}}',
+  );
   assert.match((await status(opts, 'gemini')).active?.findings.join('\n') ?? '', /lanes-before-tool disabled/);
   put(join(home, '.gemini', 'settings.json'), '{"security": {"folderTrust": {"enabled": true}}}');
   const untrusted = await status(opts, 'gemini');

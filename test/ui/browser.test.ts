@@ -192,10 +192,16 @@ test(
     await page.waitForSelector(`li[data-cycle]:has-text("${a.id}")`, { timeout: 5000 });
     await page.waitForSelector('#journal tr[data-kind="claim.cycle"]', { timeout: 5000 });
     await page.getByLabel('Kind').selectOption('claim');
-    await page.waitForSelector('#journal tr[data-kind="claim.cycle"]', { timeout: 5000 });
-    const kinds = await page
-      .locator('#journal tbody tr')
-      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind')));
+    // The filtered state, not the rows that were there before the filter re-rendered the table
+    // (read too early, they failed this 1 run in 4): poll the rows until every one is a claim's.
+    const rowKinds = () =>
+      page.locator('#journal tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind')));
+    let kinds = await rowKinds();
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; kinds = await rowKinds()) {
+      if (kinds.length > 0 && kinds.every((k) => k?.startsWith('claim.'))) break;
+      await page.waitForTimeout(50);
+    }
+    assert.ok(kinds.includes('claim.cycle'), kinds.join(' '));
     assert.ok(kinds.length > 0 && kinds.every((k) => k?.startsWith('claim.')), kinds.join(' '));
     await page.getByLabel('Kind').selectOption('');
     const released = await lanes(['release', 'path:src/wa/', '--session', a.id], { env, cwd: repo });

@@ -38,7 +38,7 @@ test('the dashboard of a demo fleet, for the README', { skip: missing ?? false }
   };
   const cart = await start(['--agent', 'claude-code', '--ticket', 'SHOP-12', '--label', 'cart totals']);
   const bill = await start(['--agent', 'codex', '--ticket', 'SHOP-15', '--label', 'invoice rounding']);
-  const docs = await start(['--agent', 'gemini', '--ticket', 'SHOP-12', '--label', 'checkout docs']);
+  const docs = await start(['--agent', 'gemini', '--ticket', 'SHOP-12', '--join', '--label', 'checkout docs']);
   const old = await start(['--agent', 'claude-code', '--ticket', 'SHOP-9', '--label', 'legacy export']);
   await run(['claim', 'ticket:SHOP-12', 'path:src/checkout/', '--session', cart.id], cart.worktree);
   await run(['claim', 'ticket:SHOP-15', 'path:src/billing/', '--session', bill.id], bill.worktree);

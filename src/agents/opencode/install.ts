@@ -1,5 +1,5 @@
 import type { InstallSpec } from '../install-spec.js';
-import { PLUGIN_MARK, opencodePlugin } from './plugin.js';
+import { PLUGIN_MARK, opencodePlugin, opencodePrefix } from './plugin.js';
 
 // OpenCode runs plugins, not hook commands: lanes installs one plugin file (./plugin.ts) that
 // calls `lanes hook opencode EVENT` for each of these (the entries name what it forwards; the
@@ -10,7 +10,7 @@ export const opencodeInstall: InstallSpec = {
   projectFile: '.opencode/plugins/lanes.js',
   userFile: '.config/opencode/plugins/lanes.js',
   shape: 'plugin',
-  plugin: { source: opencodePlugin, mark: PLUGIN_MARK },
+  plugin: { source: opencodePlugin, mark: PLUGIN_MARK, prefixOf: opencodePrefix },
   handlerExtra: {},
   newFile: {},
   entries: [

@@ -13,6 +13,18 @@
 /** The first line of every plugin lanes writes: how install/uninstall recognise their own file. */
 export const PLUGIN_MARK = '// lanes: OpenCode plugin written by `lanes hooks install opencode`';
 
+/** The command prefix a plugin written by opencodePlugin runs lanes with (its LANES line), or null. */
+export function opencodePrefix(text: string): string | null {
+  const m = /^const LANES = (\[.*\]);$/m.exec(text);
+  if (!m) return null;
+  try {
+    const argv = JSON.parse(m[1]!) as unknown;
+    return Array.isArray(argv) && argv.every((a) => typeof a === 'string') && argv.length > 0 ? argv.join(' ') : null;
+  } catch {
+    return null;
+  }
+}
+
 export function opencodePlugin(prefix: string): string {
   const argv = prefix.trim().split(/\s+/);
   return `${PLUGIN_MARK}; \`lanes hooks uninstall opencode\` removes it.

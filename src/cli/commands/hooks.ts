@@ -10,7 +10,7 @@ import type { ConfigChange } from '../../agents/install.js';
 import { EXIT } from '../../core/errors.js';
 import { AGENTS } from '../../core/hook-event.js';
 import type { AgentName } from '../../core/hook-event.js';
-import { findRepository } from '../../index.js';
+import { findRepository, untrackedOf } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson, table } from '../output.js';
@@ -124,6 +124,16 @@ export const command: CommandSpec = {
     });
     if (!dryRun) for (const c of changes) applyChange(c);
     const notes = action === 'install' ? [...new Set(changes.flatMap((c) => c.notes))] : [];
+    // Untracked project configs reach the worktrees lanes makes (it installs them there too), not
+    // those of other tools (`git worktree add`, an agent's own): say so once.
+    if (action === 'install' && !user && projectRoot && !dryRun) {
+      const written = [...new Set(changes.filter((c) => c.changed && c.after !== null).map((c) => c.file))];
+      const untracked = await untrackedOf(projectRoot, written).catch(() => []);
+      if (untracked.length)
+        notes.push(
+          `git does not track ${untracked.map((f) => f.slice(projectRoot.length + 1)).join(', ')}: worktrees lanes makes (lanes start --worktree) get these hooks installed too, but worktrees other tools make (git worktree add, an agent's own) do not. Commit them, or install with --user.`,
+        );
+    }
     if (action === 'install' && prefix === 'lanes' && !onPath('lanes')) {
       notes.push(
         '`lanes` is not on PATH here, so the agents cannot run these hooks (they would fail open). Install lanes globally (npm install -g, or npm link in its checkout), or reinstall with --command "node /path/to/lanes/dist/cli.cjs".',

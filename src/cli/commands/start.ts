@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
@@ -61,6 +62,19 @@ export const command: CommandSpec = {
       ...(args.values['worktree'] ? { newWorktree: { base: str(args.values['base']) ?? null } } : {}),
     });
     const made = session.worktreeMade;
+    // lanes' project hooks of the worktree it was started from go with it (agents/carry-hooks.ts).
+    const from = made ? (await lanes.repository())?.worktreeRoot : undefined;
+    const carried = made && from ? await carryHooks(from, made.path) : null;
+    if (carried && !io.json) {
+      if (carried.carried.length)
+        io.stderr(
+          `lanes: project hooks of ${carried.carried.map((c) => c.agent).join(', ')} installed in the new worktree\n`,
+        );
+      for (const f of carried.failed)
+        io.stderr(
+          `lanes: warning: ${f.agent}'s project hooks could not be installed in the new worktree: ${f.reason}\n`,
+        );
+    }
     if (made && !io.json) {
       io.stderr(`worktree ${made.path} on branch ${made.branch}\n`);
       if (made.included)
@@ -82,7 +96,7 @@ export const command: CommandSpec = {
     const json = {
       ...withoutWorktreeMade(session),
       sharedWith: session.sharedWith.map((s) => s.id),
-      ...(made ? { branch: made.branch, included: made.included } : {}),
+      ...(made ? { branch: made.branch, included: made.included, hooks: carried } : {}),
     };
     if (args.rest.length === 0) {
       if (io.json) printJson(io.stdout, json);
@@ -113,4 +127,10 @@ export const command: CommandSpec = {
 function withoutWorktreeMade<T extends { worktreeMade: unknown }>(s: T): Omit<T, 'worktreeMade'> {
   const { worktreeMade: _made, ...rest } = s;
   return rest;
+}
+
+/** lanes' project hooks of worktree `from` (where this command runs), installed in `worktree`. */
+async function carryHooks(from: string, worktree: string) {
+  const { carryProjectHooks } = await import('../../agents/carry-hooks.js');
+  return carryProjectHooks(from, worktree, process.env['HOME'] || homedir());
 }
