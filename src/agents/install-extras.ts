@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AgentName } from '../core/hook-event.js';
 import { readConfig } from './config-file.js';
 import type { ConfigChange } from './install.js';
-import { INSTALL_SPECS } from './install.js';
+import { INSTALL_SPECS, readText } from './install.js';
 import { getRecord } from './install-record.js';
 import type { EntrySpec } from './json-entry.js';
 import { entryState, withEntry, withoutEntry } from './json-entry.js';
@@ -142,4 +142,24 @@ export function planStatusLine(file: string, prefix: string | null, before: stri
     record: rec ? 'clear' : null,
     created: { file: true, hooks: true },
   };
+}
+
+/** Whether `lanes mcp` is registered for this agent in the project's MCP config or the user's. */
+export function lanesMcpConfigured(agent: AgentName, projectRoot: string | null, home: string): boolean {
+  const spec = INSTALL_SPECS[agent].mcp;
+  const files = [
+    ...(projectRoot ? [mcpFile(agent, { projectRoot, home, user: false })] : []),
+    mcpFile(agent, { projectRoot, home, user: true }),
+  ];
+  return files.some((file) => {
+    const text = readText(file);
+    if (text === null) return false;
+    try {
+      if (spec.format === 'toml') return runsLanes(tomlServer(file, text), 'mcp');
+      const servers = readConfig(file, text)[spec.key ?? 'mcpServers'];
+      return runsLanes((servers as Record<string, unknown> | undefined)?.['lanes'], 'mcp');
+    } catch {
+      return false;
+    }
+  });
 }

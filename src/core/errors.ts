@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'E_UNSAFE_DIR'
   | 'E_CLAIM_HELD'
   | 'E_SHARED_INDEX'
+  | 'E_LIVENESS_UNKNOWN'
   | 'E_DEADLOCK'
   | 'E_NOT_HOLDER'
   | 'E_CLEAR_IN_MUTATE'
@@ -66,6 +67,7 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   E_CLEAR_IN_MUTATE: EXIT.error,
   E_CLAIM_HELD: EXIT.held,
   E_SHARED_INDEX: EXIT.held,
+  E_LIVENESS_UNKNOWN: EXIT.error,
   E_DEADLOCK: EXIT.held,
   E_WRONG_OWNER: EXIT.integrity,
   E_INTEGRITY: EXIT.integrity,

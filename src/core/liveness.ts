@@ -10,6 +10,8 @@ export interface Verdict {
    * "unknown: …" when it is out of sight and only treated as live.
    */
   why: string;
+  /** Not proven either way (facts unreadable, or out of sight): kept live, so nothing of it is taken over. */
+  unknown?: true;
 }
 
 /** One owner to judge, with its last heartbeat on the store's clock (for owners on other hosts). */
@@ -42,7 +44,15 @@ export interface LivenessContext {
 export function judgeOwners(owners: readonly OwnerToJudge[], ctx: LivenessContext): Verdict[] {
   const provable = (o: OwnerIdentity) => o.host === ctx.host && o.bootId === ctx.bootId;
   const pids = owners.filter((o) => provable(o.owner)).map((o) => o.owner.pid);
-  const facts = pids.length > 0 ? ctx.probe(pids) : new Map();
+  // Facts that cannot be read (ps failing or denied, /proc unreadable) prove nothing: every local
+  // owner is unknown, kept live, never dead.
+  let facts: Map<number, Pick<ProcessFacts, 'state' | 'startTime'>> = new Map();
+  let unreadable: string | null = null;
+  try {
+    if (pids.length > 0) facts = ctx.probe(pids);
+  } catch (e) {
+    unreadable = e instanceof Error ? e.message : String(e);
+  }
   return owners.map(({ owner, lastSeenMs }): Verdict => {
     if (owner.host !== ctx.host) {
       const expires = lastSeenMs + ctx.leaseMs;
@@ -54,12 +64,15 @@ export function judgeOwners(owners: readonly OwnerToJudge[], ctx: LivenessContex
           };
     }
     if (owner.bootId !== ctx.bootId) return { live: false, why: 'this host rebooted since the session started' };
+    if (unreadable !== null)
+      return { live: true, unknown: true, why: `unknown: lanes cannot read process facts here (${unreadable})` };
     const stat = facts.get(owner.pid);
     // Fails closed: an owner this process cannot see is not proven dead, so nothing of it is taken
     // over. In a pid namespace its pid may name another process of the namespace: out of sight too.
     if ((!stat || stat.startTime !== owner.startTime) && outOfSight(owner, ctx.visibleSince))
       return {
         live: true,
+        unknown: true,
         why: `unknown: pid ${owner.pid} is out of sight of this process (it runs in a sandbox's pid namespace); treated as live`,
       };
     if (!stat) return { live: false, why: `pid ${owner.pid} has exited` };

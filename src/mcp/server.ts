@@ -41,9 +41,25 @@ export interface ServeOptions {
  * text, and the same under _meta["lanes/error"] for programs (a tool error carries no structured
  * content: clients check that against the tool's output schema).
  */
-export function toolError(e: unknown): CallToolResult {
+/**
+ * The fix in the model's terms where it is a tool call ("call claim again with waitSeconds: 60"),
+ * not the shell command the CLI would suggest; other hints as lanes gives them.
+ */
+function toolHint(tool: string | undefined, code: string, hint: string | null): string | null {
+  if (tool === 'claim' && code === 'E_CLAIM_HELD')
+    return 'ask the holder to release it (its tool release), call claim again with waitSeconds: 60 to wait for it, or work on something else; nothing was claimed';
+  if (tool === 'claim' && (code === 'E_TIMEOUT' || code === 'E_ABORTED'))
+    return 'call claim again with a longer waitSeconds, or work on something else; nothing was claimed';
+  if (tool === 'claim' && code === 'E_DEADLOCK')
+    return 'release what you hold that the other session waits for (tool release), then call claim again; nothing was claimed';
+  if (tool === 'commit' && code === 'E_CLAIM_HELD')
+    return 'call commit again with only your own paths, or ask the holder to release them; nothing was committed';
+  return hint;
+}
+
+export function toolError(e: unknown, tool?: string): CallToolResult {
   const error = isLanesError(e)
-    ? { code: e.code, message: e.message, hint: e.hint ?? null, details: e.details }
+    ? { code: e.code, message: e.message, hint: toolHint(tool, e.code, e.hint ?? null), details: e.details }
     : { code: 'E_INTERNAL', message: e instanceof Error ? e.message : String(e), hint: null, details: {} };
   return {
     isError: true,
@@ -81,7 +97,7 @@ export function buildServer(options: ServeOptions, me: Identity): McpServer {
           ok = true;
           return { content: [{ type: 'text', text: r.text }], structuredContent: r.data };
         } catch (e) {
-          return toolError(e);
+          return toolError(e, tool.name);
         } finally {
           await finder?.close({ heartbeat: false }).catch(() => undefined);
           await lanes?.close({ heartbeat: ok }).catch(() => undefined);

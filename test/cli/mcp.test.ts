@@ -129,6 +129,9 @@ test('two agents race for one claim through their MCP servers: exactly one gets 
   assert.equal(winners.length, 1, results.map(textOf).join(' | '));
   const loser = results.find((r) => r.isError)!;
   assert.equal(errorCode(loser), 'E_CLAIM_HELD');
+  // The fix in tool terms, never a shell command.
+  assert.match(textOf(loser), /\nfix: .*call claim again with waitSeconds: 60/);
+  assert.doesNotMatch(textOf(loser), /lanes claim --wait/);
   const winner = results[0] === winners[0] ? 'claude-code:race-a' : 'claude-code:race-b';
   assert.match(textOf(loser), new RegExp(winner.replace(':', ':')));
   // A bounded wait gives up with E_TIMEOUT while the holder keeps it.
@@ -152,4 +155,22 @@ test('without a hook session the server registers one for the agent process, and
   assert.match(first.how, /registered by lanes mcp/);
   const again = (await call(client, 'whoami')).structuredContent as { session: { id: string } };
   assert.equal(again.session.id, first.session.id);
+  assert.equal(errorCode(await call(client, 'claim', { resources: ['ticket:MCP-OWN'] })), null);
+  // The client goes away: the session the server registered for itself ends through the one end
+  // path (snapshot first) and releases what it held; no dead `mcp` session is left holding claims.
+  await client.close();
+  let mine: { state: string; claims: unknown[] } | undefined;
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+    const all = JSON.parse((await lanes(['ls', '--all', '--json'], { env, cwd: repo })).stdout) as {
+      id: string;
+      state: string;
+      endReason: string | null;
+      claims: unknown[];
+    }[];
+    mine = all.find((x) => x.id === first.session.id);
+    if (mine?.state === 'ended') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(mine?.state, 'ended', JSON.stringify(mine));
+  assert.deepEqual(mine?.claims, []);
 });

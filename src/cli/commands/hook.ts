@@ -3,7 +3,10 @@ import { ADAPTERS, agentName } from '../../agents/index.js';
 import { parseHookCall } from '../../agents/select.js';
 import { baseEvent } from '../../agents/adapter.js';
 import type { AgentAdapter, HookOutput } from '../../agents/adapter.js';
+import { homedir } from 'node:os';
 import { AGENTS, ALLOW, hookSessionId } from '../../core/hook-event.js';
+import type { HookDecision, HookEvent } from '../../core/hook-event.js';
+import type { Lanes } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { readStdinJson } from '../stdin-json.js';
 
@@ -31,7 +34,8 @@ export const command: CommandSpec = {
       const { adapter, event } = parseHookCall(agent, args.positionals[1] ?? '', readStdinJson, process.env);
       if (event.kind === 'ignore') return emit(adapter.render(event, ALLOW));
       const lanes = await io.lanes({ cwd: event.cwd, session: hookSessionId(event), notice: false });
-      return emit(adapter.render(event, await lanes.hook(event)));
+      const decision = await lanes.hook(event);
+      return emit(adapter.render(event, await withMcpHint(event, decision, lanes)));
     } catch (e) {
       // Bad input, the store locked or unreadable, git failing, …: never block the agent for lanes' own trouble.
       return emit(
@@ -41,6 +45,24 @@ export const command: CommandSpec = {
     }
   },
 };
+
+/**
+ * Where lanes' MCP server is registered for this agent, a deny and the briefing also name its
+ * tools (they act as this session in every agent, sandbox or not). Read only then: an allowed tool
+ * call reads no config.
+ */
+async function withMcpHint(event: HookEvent, d: HookDecision, lanes: Lanes): Promise<HookDecision> {
+  const deny = d.permission === 'deny' && d.reason;
+  const brief = event.kind === 'session-start' && d.context;
+  if (!deny && !brief) return d;
+  const { lanesMcpConfigured } = await import('../../agents/install-extras.js');
+  const root = (await lanes.repository().catch(() => null))?.worktreeRoot ?? null;
+  if (!lanesMcpConfigured(event.agent, root, process.env['HOME'] || homedir())) return d;
+  const hint = deny
+    ? " Or call lanes' MCP tool `claim` (server lanes) with these resources and waitSeconds: 60."
+    : "\nlanes' MCP server (lanes) is connected: its tools (claim, release, check, claims, whoami, commit, conflicts, handoff_put, handoff_get) act as this session too.";
+  return deny ? { ...d, reason: `${d.reason}${hint}` } : { ...d, context: `${d.context}${hint}` };
+}
 
 /** The agent's "allowed, nothing to say" (Gemini wants {} on stdout). */
 function silentFor(adapter: AgentAdapter): HookOutput {

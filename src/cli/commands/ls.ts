@@ -1,3 +1,4 @@
+import pc from 'picocolors';
 import { EXIT } from '../../core/errors.js';
 import { formatAge } from '../../core/duration.js';
 import { formatResource } from '../../core/resource.js';
@@ -42,7 +43,8 @@ export const command: CommandSpec = {
     const now = await lanes.now();
     const row = (s: SessionView) => [
       s.id + (s.id === lanes.sessionId ? ' *' : ''),
-      stateColor(s.state),
+      // Not proven either way (out of sight, unreadable facts): kept live, said as unknown.
+      s.state === 'live' && s.why.startsWith('unknown:') ? pc.yellow('unknown') : stateColor(s.state),
       formatAge(now - s.createdAt),
       s.agent,
       s.ticket,

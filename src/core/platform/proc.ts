@@ -1,3 +1,4 @@
+import { LanesError } from '../errors.js';
 import { readFileSync } from 'node:fs';
 import type { ProcessFacts, ProcessPlatform } from './types.js';
 
@@ -28,11 +29,18 @@ export function parseProcStat(text: string): ProcStat | null {
   return { state, startTime, ppid: Number(rest[1]), comm: text.slice(open + 1, close) };
 }
 
-export function readProcStat(pid: number): ProcStat | null {
+export function readProcStat(pid: number, strict = false): ProcStat | null {
   if (!Number.isSafeInteger(pid) || pid <= 0) return null;
   try {
     return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
+  } catch (e) {
+    // Gone (ENOENT, ESRCH) is an answer; denied (hidepid=1, a sandbox's policy) is not: strict
+    // readers (a liveness judgement) then learn nothing, and the owner is unknown, never dead.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (strict && code !== 'ENOENT' && code !== 'ESRCH')
+      throw new LanesError('E_PLATFORM', `cannot read /proc/${pid}/stat (${code ?? String(e)})`, {
+        hint: 'lanes proves liveness from /proc; a process it cannot read is treated as live',
+      });
     return null;
   }
 }
@@ -46,8 +54,8 @@ function readCmdline(pid: number): string {
   }
 }
 
-function factsOf(pid: number, withCommand: boolean): ProcessFacts | null {
-  const stat = readProcStat(pid);
+function factsOf(pid: number, withCommand: boolean, strict = false): ProcessFacts | null {
+  const stat = readProcStat(pid, strict);
   if (!stat) return null;
   return {
     pid,
@@ -72,7 +80,7 @@ export function procPlatform(os: string): ProcessPlatform {
       const out = new Map<number, ProcessFacts>();
       for (const pid of pids) {
         if (out.has(pid)) continue;
-        const f = factsOf(pid, withCommand);
+        const f = factsOf(pid, withCommand, true);
         if (f) out.set(pid, f);
       }
       return out;

@@ -17,8 +17,11 @@ function run(file: string, args: string[]): string | null {
     maxBuffer: 64 * 1024 * 1024,
   });
   if (r.error) throw platformError(file, args, r.error.message);
-  // ps exits 1, silently, when none of the pids exists.
-  if (r.status === 1 && r.stdout === '' && r.stderr.trim() === '') return null;
+  // ps exits 1 when some of the pids do not exist (macOS and procps alike), silently when none
+  // does: what it listed is what it found, whatever its exit status. Exit 1 with nothing listed and
+  // an error said, or any other failure, proves nothing: the caller's judgement is "unknown".
+  if (r.status === 1 && r.stderr.trim() === '') return r.stdout === '' ? null : r.stdout;
+  if (r.status === 1 && r.stdout.trim() !== '' && file === 'ps') return r.stdout;
   if (r.status !== 0) throw platformError(file, args, r.stderr.trim() || `exit ${r.status ?? r.signal}`);
   return r.stdout;
 }

@@ -9,6 +9,7 @@ import { unknownSession } from '../context.js';
 import type { LanesContext } from '../context.js';
 import { describeHolder, describeSession } from '../describe.js';
 import { ClaimWaiter } from './claim-wait.js';
+import { refuseUnknownHolders } from './unknown-holders.js';
 import { repoOfScope } from '../../store/shared/journal-entries.js';
 import { waitFor } from '../wait.js';
 import type { WaitOptions } from '../wait.js';
@@ -117,6 +118,7 @@ export class ClaimService {
           )
           .join('; ');
         if (!waiter) {
+          await refuseUnknownHolders(this.ctx, result.blockers);
           await this.ctx.journal.record({
             kind: 'claim.refuse',
             subject: refs.map(formatResource).join(' '),
