@@ -43,7 +43,7 @@ test(
     assert.match(broken.stderr, /SyntaxError/);
     // The worker is looked up next to the real bundle, not next to the symlink (bin/worker.js).
     assert.ok(broken.stderr.includes(join(dist, 'worker.js')), broken.stderr);
-    assert.match(broken.stderr, /step 3 \(gated state\)/);
+    assert.match(broken.stderr, /step 4 \(unsafe clear\)/);
     assert.match(broken.stdout, /2 of \d+ checks FAILED/);
     assert.match(
       broken.stdout,

@@ -8,11 +8,16 @@ import { pc, printJson } from '../output.js';
 import { killRunning } from '../demo/child.js';
 import { claimsAndFencing, gatedState, handoffCrossTalk } from '../demo/scenarios.js';
 import type { Check, World } from '../demo/scenarios.js';
+import { indexSweep, staleSaveSweep } from '../demo/git-scenarios.js';
 
+// The README's four incidents (handoff cross-talk, the index sweep, the unsafe clear, the stale
+// save sweep), each reproduced without lanes beside the protection, and the claims between them.
 const STEPS = [
   { title: 'handoff cross-talk', run: handoffCrossTalk },
+  { title: 'git index sweep', run: indexSweep },
   { title: 'claims with fencing tokens', run: claimsAndFencing },
-  { title: 'gated state', run: gatedState },
+  { title: 'unsafe clear', run: gatedState },
+  { title: 'stale save sweep', run: staleSaveSweep },
 ];
 
 export const command: CommandSpec = {

@@ -70,7 +70,7 @@ export async function handoffCrossTalk(world: World): Promise<Check[]> {
 }
 
 export async function claimsAndFencing(world: World): Promise<Check[]> {
-  world.say('2. Claims with fencing tokens: one owner per ticket and path, proven alive.');
+  world.say('3. Claims with fencing tokens: one owner per ticket and path, proven alive.');
   const checks: Check[] = [];
   const owner = new LineChild(['-e', 'console.log("ready"); setInterval(() => {}, 1000)'], world.env, world.repo);
   await owner.line(/ready/);
@@ -123,7 +123,7 @@ export async function claimsAndFencing(world: World): Promise<Check[]> {
 }
 
 export async function gatedState(world: World): Promise<Check[]> {
-  world.say('3. Gated state: a clear never races a locked write, and never runs inside one.');
+  world.say('4. Unsafe clear: a clear never races a locked write, and never runs inside one.');
   const checks: Check[] = [];
   const c = await world.lanes.sessions.start({ pid: process.pid, label: 'agent-c' });
   await world.lanes.state.mutate(c.id, () => ({ job: 'step 1' }));
