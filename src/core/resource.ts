@@ -7,6 +7,11 @@ export interface ResourceRef {
   name: string;
   /** `repo:<git common dir>` or `host:<host id>`. */
   scope: string;
+  /**
+   * A path of a repository on a case-insensitive file system (git's core.ignorecase): compared
+   * case-folded with every claim, whose stored spelling stays as it was given.
+   */
+  fold?: true;
 }
 
 export interface ResourceContext {
@@ -18,6 +23,8 @@ export interface ResourceContext {
   host: string;
   /** `--scope repo`: machine-scoped kinds become repository-scoped. */
   forceRepoScope?: boolean;
+  /** The repository's file system ignores case (git's core.ignorecase): paths compare case-folded. */
+  ignoreCase?: boolean;
 }
 
 const KIND = /^[a-z][a-z0-9-]*$/;
@@ -92,8 +99,9 @@ export function parseResource(text: string, ctx: ResourceContext): ResourceRef {
     );
   }
   const scope = repoScoped ? `repo:${ctx.repoId}` : `host:${ctx.host}`;
-  const name = kind === 'path' ? normalizeClaimPath(text, rawName, ctx) : rawName;
-  return { kind, name, scope };
+  // One spelling of one name: some tools hand over NFD (macOS' file APIs), the rest NFC.
+  const name = kind === 'path' ? normalizeClaimPath(text, rawName.normalize('NFC'), ctx) : rawName;
+  return kind === 'path' && ctx.ignoreCase ? { kind, name, scope, fold: true } : { kind, name, scope };
 }
 
 /**
@@ -119,8 +127,17 @@ export function normalizeClaimPath(text: string, rawName: string, ctx: ResourceC
   return isDir ? `${clean}/` : clean;
 }
 
-/** Two path claims conflict when they are equal or one is a directory containing the other. */
-export function pathsOverlap(a: string, b: string): boolean {
+/** A path as a case-insensitive file system compares it (NFC, then lower case). */
+export function foldPath(p: string): string {
+  return p.normalize('NFC').toLowerCase();
+}
+
+/**
+ * Two path claims conflict when they are equal or one is a directory containing the other;
+ * `fold`: on a case-insensitive file system, where `src/Billing/x.ts` is a file of `src/billing/`.
+ */
+export function pathsOverlap(x: string, y: string, fold = false): boolean {
+  const [a, b] = fold ? [foldPath(x), foldPath(y)] : [x, y];
   const bare = (p: string) => (p.endsWith('/') ? p.slice(0, -1) : p);
   if (bare(a) === bare(b)) return true;
   if (a.endsWith('/') && b.startsWith(a)) return true;
@@ -131,5 +148,5 @@ export function pathsOverlap(a: string, b: string): boolean {
 /** Whether two resources in the same scope exclude each other. */
 export function resourcesConflict(a: ResourceRef, b: ResourceRef): boolean {
   if (a.scope !== b.scope || a.kind !== b.kind) return false;
-  return a.kind === 'path' ? pathsOverlap(a.name, b.name) : a.name === b.name;
+  return a.kind === 'path' ? pathsOverlap(a.name, b.name, a.fold === true || b.fold === true) : a.name === b.name;
 }

@@ -43,3 +43,29 @@ export function startClaimingContract(store: () => Store): void {
     );
   });
 }
+
+/** Case-folded path claims (a repository on a case-insensitive file system), on every backend. */
+export function foldedClaimsContract(store: () => Store): void {
+  const path = (name: string, fold = false): ResourceRef => ({
+    kind: 'path',
+    name,
+    scope: 'repo:/r/.git',
+    ...(fold ? { fold: true as const } : {}),
+  });
+  it('a folded path conflicts with a claim in another spelling; the stored spelling stays', async () => {
+    const s = store();
+    await s.insertSession(session('a'));
+    await s.insertSession(session('b'));
+    assert.ok((await s.acquireClaims('a', [path('src/billing/')], judge)).ok);
+    assert.ok((await s.acquireClaims('b', [path('src/Billing/x.ts')], judge)).ok, 'case-sensitive: two names');
+    await s.releaseClaims('b', [path('src/Billing/x.ts')]);
+    const r = await s.acquireClaims('b', [path('src/Billing/x.ts', true)], judge);
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.equal(r.blockers[0]?.held.name, 'src/billing/');
+    const found = await s.conflictingClaims([path('SRC/BILLING/y.ts', true)]);
+    assert.deepEqual(
+      found.map((c) => c.name),
+      ['src/billing/'],
+    );
+  });
+}

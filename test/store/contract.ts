@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Store } from '../../src/store/types.js';
 import type { ResourceRef } from '../../src/core/resource.js';
 import { gateOwnerContract } from './contract-gates.js';
-import { startClaimingContract } from './contract-start.js';
+import { foldedClaimsContract, startClaimingContract } from './contract-start.js';
 import { scaleContract } from './contract-scale.js';
 import { journalContract } from './contract-journal.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
@@ -275,6 +275,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
 
     gateOwnerContract(() => store);
     startClaimingContract(() => store);
+    foldedClaimsContract(() => store);
     scaleContract(() => store);
     journalContract(
       () => store,

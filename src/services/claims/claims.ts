@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LanesError } from '../../core/errors.js';
+import { ignoresCase } from '../../git/ignore-case.js';
 import { assertSessionId } from '../../core/ids.js';
 import { formatResource, parseResource, resourcesConflict } from '../../core/resource.js';
 import type { ResourceRef } from '../../core/resource.js';
@@ -10,6 +11,7 @@ import type { LanesContext } from '../context.js';
 import { describeHolder, describeSession } from '../describe.js';
 import { ClaimWaiter } from './claim-wait.js';
 import { refuseUnknownHolders } from './unknown-holders.js';
+import { asHeld } from './held-spelling.js';
 import { repoOfScope } from '../../store/shared/journal-entries.js';
 import { waitFor } from '../wait.js';
 import type { WaitOptions } from '../wait.js';
@@ -62,6 +64,7 @@ export class ClaimService {
         repoId: repo ? this.ctx.repoId(repo) : null,
         host: this.ctx.host,
         forceRepoScope: scope === 'repo',
+        ignoreCase: repo ? ignoresCase(repo.commonDir) : false,
       }),
     );
     const unique: ResourceRef[] = [];
@@ -158,7 +161,7 @@ export class ClaimService {
     options: { session?: string } = {},
   ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }> {
     const id = this.ctx.sessionIdFor(options.session);
-    const result = await this.ctx.store.releaseClaims(id, await this.parse(texts));
+    const result = await this.ctx.store.releaseClaims(id, await asHeld(this.ctx.store, id, await this.parse(texts)));
     // Released everything: the session holds claims, so it is known and open (an ended session
     // holds none). Otherwise an unknown or ended session is refused as before.
     if (result.notHeld.length > 0) await this.ctx.requireSession(options.session);
@@ -220,6 +223,7 @@ export class ClaimService {
           worktreeRoot: repo.worktreeRoot,
           repoId: this.ctx.repoId(repo),
           host: this.ctx.host,
+          ignoreCase: ignoresCase(repo.commonDir),
         });
       } catch {
         return null; // the whole repository (or a path git will refuse anyway): overlaps every claim

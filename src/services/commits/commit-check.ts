@@ -1,5 +1,6 @@
 import { formatResource, parseResource, resourcesConflict } from '../../core/resource.js';
 import type { ResourceRef } from '../../core/resource.js';
+import { ignoresCase } from '../../git/ignore-case.js';
 import { git } from '../../git/run.js';
 import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { ClaimService } from '../claims/claims.js';
@@ -56,7 +57,8 @@ export async function checkCommit(ctx: LanesContext, claims: ClaimService): Prom
   if (sharers.length > 0) {
     const mine = ctx.sessionId ? await ctx.store.listClaims({ sessionId: ctx.sessionId }) : [];
     const repoId = ctx.repoId(repo);
-    notMine = staged.filter((p) => !coveredBy(mine, pathRef(p, repo.worktreeRoot, repoId, ctx.host)));
+    const fold = ignoresCase(repo.commonDir);
+    notMine = staged.filter((p) => !coveredBy(mine, pathRef(p, repo.worktreeRoot, repoId, ctx.host, fold)));
   }
   // The override waives only the shared index, never another session's claim.
   const overridden = claimed.length === 0 && notMine.length > 0 && ctx.env[SHARED_INDEX_OVERRIDE] === '1';
@@ -75,9 +77,15 @@ export async function checkCommit(ctx: LanesContext, claims: ClaimService): Prom
   return { ...check, allowed: true };
 }
 
-function pathRef(rel: string, worktreeRoot: string, repoId: string, host: string): ResourceRef | null {
+function pathRef(
+  rel: string,
+  worktreeRoot: string,
+  repoId: string,
+  host: string,
+  ignoreCase: boolean,
+): ResourceRef | null {
   try {
-    return parseResource(`path:${rel}`, { cwd: worktreeRoot, worktreeRoot, repoId, host });
+    return parseResource(`path:${rel}`, { cwd: worktreeRoot, worktreeRoot, repoId, host, ignoreCase });
   } catch {
     return null;
   }

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
+import { foldPath } from '../../core/resource.js';
+import { ignoresCase } from '../../git/ignore-case.js';
 import { diffStat, mergeBase, previewMerge } from '../../git/merge.js';
 import { captureWorktree, commitTree, diffNames } from '../../git/snapshot.js';
 import { defaultBranch, revParse } from '../../git/worktree.js';
@@ -108,10 +110,12 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
   // PARALLEL merge-trees run at a time (each is one short git process).
   const sharing: [SessionWork, SessionWork, string[]][] = [];
   const shared = new Map<SessionWork, Set<string>>();
+  // One file on a case-insensitive file system, whatever the spelling of each side's change.
+  const key = ignoresCase(repo.commonDir) ? foldPath : (f: string) => f.normalize('NFC');
   for (let i = 0; i < works.length; i++) {
-    const mine = new Set(works[i]!.changed);
+    const mine = new Set(works[i]!.changed.map(key));
     for (let j = i + 1; j < works.length; j++) {
-      const both = works[j]!.changed.filter((f) => mine.has(f));
+      const both = works[j]!.changed.filter((f) => mine.has(key(f)));
       if (both.length === 0) continue;
       sharing.push([works[i]!, works[j]!, both]);
       for (const w of [works[i]!, works[j]!])

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { ALLOW } from '../../core/hook-event.js';
+import { ignoresCase } from '../../git/ignore-case.js';
+import { foldPath } from '../../core/resource.js';
 import type { HookDecision } from '../../core/hook-event.js';
 import { parseResource, resourcesConflict } from '../../core/resource.js';
 import type { ResourceRef } from '../../core/resource.js';
@@ -38,6 +40,7 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
         worktreeRoot: target.repo.worktreeRoot,
         repoId: ctx.repoId(target.repo),
         host: ctx.host,
+        ignoreCase: ignoresCase(target.repo.commonDir),
       });
     } catch {
       return null;
@@ -104,8 +107,11 @@ async function earlyWarning(
   );
   for (const s of sameRepo) {
     const mine = targets.filter((t) => ctx.repoId(t.repo) === s.repo);
-    const touched = new Set(touchedBy.get(s.id) ?? []);
-    const hits = mine.filter((t) => touched.has(t.rel)).map((t) => t.rel);
+    // On a case-insensitive file system `src/Cart.ts` and `src/cart.ts` are one file.
+    const fold = mine.some((m) => ignoresCase(m.repo.commonDir));
+    const key = (rel: string) => (fold ? foldPath(rel) : rel.normalize('NFC'));
+    const touched = new Set((touchedBy.get(s.id) ?? []).map(key));
+    const hits = mine.filter((t) => touched.has(key(t.rel))).map((t) => t.rel);
     if (hits.length > 0) {
       warnings.push(`${hits.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
       holders.push(s.id);

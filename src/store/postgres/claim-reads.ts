@@ -12,6 +12,10 @@ export async function conflictingRowsPg(conn: PgConn, q: Q, refs: ResourceRef[])
   const arg = (v: unknown) => (args.push(v), `$${args.length}`);
   for (const l of lookupsFor(refs)) {
     const [scope, kind] = [arg(l.scope), arg(l.kind)];
+    if (l.all) {
+      parts.push(`SELECT * FROM ${conn.t('claims')} WHERE scope = ${scope} AND kind = ${kind}`);
+      continue;
+    }
     parts.push(
       `SELECT * FROM ${conn.t('claims')} WHERE scope = ${scope} AND kind = ${kind} AND name COLLATE "C" = ANY(${arg(l.names)}::text[])`,
     );

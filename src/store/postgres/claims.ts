@@ -110,6 +110,9 @@ async function claimWith(
 export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
   return {
     async acquireClaims(sessionId, wanted, judge) {
+      // A case-folded path is decided in the transactional claim, which reads the scope's path
+      // claims whole and compares them in JS (lanes_claim compares names exactly, in SQL).
+      if (wanted.some((w) => w.fold)) return acquireInTx(conn, sessionId, wanted, judge);
       const [row] = await conn.call<{ r: FastClaim }>(
         `SELECT ${conn.t('lanes_claim')}($1, $2, $3, $4, $5, $6, $7) AS r`,
         [

@@ -13,12 +13,21 @@ export interface Lookup {
   names: string[];
   /** Names strictly between after and before (byte order). */
   range: { after: string; before: string } | null;
+  /**
+   * Every claim of (scope, kind): a case-folded path matches spellings no key range can list, so
+   * a repository on a case-insensitive file system reads its path claims whole (few per repository).
+   */
+  all?: true;
 }
 
 export function lookupsFor(refs: ResourceRef[]): Lookup[] {
   const named = new Map<string, Lookup>();
   const out: Lookup[] = [];
   for (const r of refs) {
+    if (r.kind === 'path' && r.fold) {
+      out.push({ scope: r.scope, kind: 'path', names: [], range: null, all: true });
+      continue;
+    }
     if (r.kind === 'path') {
       const l = overlapLookup(r.name);
       out.push({ scope: r.scope, kind: 'path', names: l.exact, range: l.below });

@@ -13,6 +13,11 @@ import type { ClaimRecord } from '../types.js';
 export function conflictingRows(conn: SqliteConn, refs: ResourceRef[]): ClaimRecord[] {
   const rows: ClaimRecord[] = [];
   for (const l of lookupsFor(refs)) {
+    if (l.all) {
+      const all = conn.stmt(`SELECT * FROM claims WHERE scope = ? AND kind = ?`).all(l.scope, l.kind) as ClaimRow[];
+      rows.push(...all.map(toClaim));
+      continue;
+    }
     const marks = l.names.map(() => '?').join(',');
     rows.push(
       ...(
