@@ -78,7 +78,8 @@ export function expectedResource(text: string, ctx: ResourceContext): Expected {
   if (kind === 'branch' && name.includes('..')) return { ok: false };
   let normalized = name;
   if (kind === 'path') {
-    const p = pathName(name, ctx);
+    // Paths are one Unicode spelling (NFC), whatever the tool handed over.
+    const p = pathName(name.normalize('NFC'), ctx);
     if (p === null) return { ok: false };
     normalized = p;
   }
