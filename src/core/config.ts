@@ -10,7 +10,27 @@ export interface LanesConfig {
   worktree: { includeLinksOutside: boolean };
   /** `[journal]`, user config only: how long decisions are kept (`retention = "30d"`). */
   journal: { retentionMs: number };
+  /** `[shared]`, user config only: files of this machine every session shares (`~/…` or absolute; `/` ends a directory). */
+  shared: { files: string[] };
 }
+
+/** The machine's shared CLI configs and credentials an agent edits only under a `file:` claim. */
+export const DEFAULT_SHARED_FILES = [
+  '~/.gitconfig',
+  '~/.config/git/',
+  '~/.git-credentials',
+  '~/.npmrc',
+  '~/.yarnrc',
+  '~/.yarnrc.yml',
+  '~/.config/gh/',
+  '~/.netrc',
+  '~/.ssh/',
+  '~/.aws/',
+  '~/.docker/config.json',
+  '~/.kube/config',
+  '~/.pypirc',
+  '~/.cargo/credentials.toml',
+];
 
 export const DEFAULT_CONFIG: LanesConfig = {
   ports: { names: [], range: { low: 20000, high: 29999 } },
@@ -18,6 +38,7 @@ export const DEFAULT_CONFIG: LanesConfig = {
   snapshot: { onStop: false },
   worktree: { includeLinksOutside: false },
   journal: { retentionMs: 30 * 86_400_000 },
+  shared: { files: DEFAULT_SHARED_FILES },
 };
 
 export interface ConfigSource {
@@ -98,6 +119,7 @@ export function validateConfig(
   snapshot: Partial<LanesConfig['snapshot']>;
   worktree: LanesConfig['worktree'];
   journal: LanesConfig['journal'];
+  shared: LanesConfig['shared'];
 }> {
   for (const key of Object.keys(src.data)) {
     if (key === 'store') {
@@ -112,12 +134,17 @@ export function validateConfig(
       storeUrlOf(src);
       continue;
     }
-    if ((key === 'worktree' || key === 'journal') && !options.user)
-      // Copying files from outside the repository, and how long the store keeps its journal, are
-      // each user's choice, never a repository's.
+    if ((key === 'worktree' || key === 'journal' || key === 'shared') && !options.user)
+      // Copying files from outside the repository, how long the store keeps its journal and which
+      // of the machine's files are shared are each user's choice, never a repository's.
       fail(src, key, undefined, `[${key}] only in the user config (~/.config/lanes/config.toml)`);
-    if (!['ports', 'env', 'snapshot', 'worktree', 'journal'].includes(key))
-      fail(src, key, undefined, 'one of the tables [ports], [env], [snapshot], [worktree], [journal] (unknown table)');
+    if (!['ports', 'env', 'snapshot', 'worktree', 'journal', 'shared'].includes(key))
+      fail(
+        src,
+        key,
+        undefined,
+        'one of the tables [ports], [env], [snapshot], [worktree], [journal], [shared] (unknown table)',
+      );
   }
   const out: ReturnType<typeof validateConfig> = {};
   const ports = table(src, 'ports');
@@ -192,6 +219,13 @@ export function validateConfig(
     if (!(ms >= 3_600_000)) fail(src, 'journal', k, 'a duration of at least 1h, such as "30d" or "90d"', v);
     out.journal = { retentionMs: ms };
   }
+  for (const [k, v] of Object.entries(table(src, 'shared'))) {
+    if (k !== 'files') fail(src, 'shared', k, 'files (unknown key)');
+    // The list replaces the defaults (an empty list: none).
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && (x.startsWith('/') || x.startsWith('~/'))))
+      fail(src, 'shared', k, 'a list of paths, each absolute or ~/…, such as ["~/.npmrc", "~/.config/gh/"]', v);
+    out.shared = { files: v as string[] };
+  }
   return out;
 }
 
@@ -220,6 +254,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.snapshot?.onStop !== undefined) c.snapshot.onStop = p.snapshot.onStop;
     if (p.worktree) c.worktree = p.worktree;
     if (p.journal) c.journal = p.journal;
+    if (p.shared) c.shared = p.shared;
   }
   return c;
 }

@@ -25,6 +25,8 @@ export interface ResourceContext {
   forceRepoScope?: boolean;
   /** The repository's file system ignores case (git's core.ignorecase): paths compare case-folded. */
   ignoreCase?: boolean;
+  /** The home directory `file:~/…` names (default: $HOME). */
+  home?: string;
 }
 
 const KIND = /^[a-z][a-z0-9-]*$/;
@@ -100,7 +102,12 @@ export function parseResource(text: string, ctx: ResourceContext): ResourceRef {
   }
   const scope = repoScoped ? `repo:${ctx.repoId}` : `host:${ctx.host}`;
   // One spelling of one name: some tools hand over NFD (macOS' file APIs), the rest NFC.
-  const name = kind === 'path' ? normalizeClaimPath(text, rawName.normalize('NFC'), ctx) : rawName;
+  const name =
+    kind === 'path'
+      ? normalizeClaimPath(text, rawName.normalize('NFC'), ctx)
+      : kind === 'file'
+        ? normalizeFilePath(text, rawName.normalize('NFC'), ctx)
+        : rawName;
   return kind === 'path' && ctx.ignoreCase ? { kind, name, scope, fold: true } : { kind, name, scope };
 }
 
@@ -127,6 +134,23 @@ export function normalizeClaimPath(text: string, rawName: string, ctx: ResourceC
   return isDir ? `${clean}/` : clean;
 }
 
+/**
+ * A `file:` claim names a fixed path of this machine outside any repository (~/.npmrc,
+ * ~/.config/gh/): absolute (or `~/…`), without `.`/`..` segments; a trailing `/` is a directory.
+ */
+function normalizeFilePath(text: string, rawName: string, ctx: ResourceContext): string {
+  const home = ctx.home ?? process.env['HOME'] ?? '';
+  const expanded = rawName === '~' || rawName.startsWith('~/') ? `${home}${rawName.slice(1)}` : rawName;
+  if (!isAbsolute(expanded) || (expanded !== rawName && !home))
+    throw bad(
+      text,
+      'a file claim names an absolute path (or ~/…)',
+      'write it as file:/home/you/.npmrc or file:~/.npmrc',
+    );
+  const clean = posix.normalize(expanded.split(sep).join('/'));
+  return clean !== '/' && expanded.endsWith('/') && !clean.endsWith('/') ? `${clean}/` : clean;
+}
+
 /** A path as a case-insensitive file system compares it (NFC, then lower case). */
 export function foldPath(p: string): string {
   return p.normalize('NFC').toLowerCase();
@@ -148,5 +172,7 @@ export function pathsOverlap(x: string, y: string, fold = false): boolean {
 /** Whether two resources in the same scope exclude each other. */
 export function resourcesConflict(a: ResourceRef, b: ResourceRef): boolean {
   if (a.scope !== b.scope || a.kind !== b.kind) return false;
-  return a.kind === 'path' ? pathsOverlap(a.name, b.name, a.fold === true || b.fold === true) : a.name === b.name;
+  return a.kind === 'path' || a.kind === 'file'
+    ? pathsOverlap(a.name, b.name, a.fold === true || b.fold === true)
+    : a.name === b.name;
 }

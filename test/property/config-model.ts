@@ -1,3 +1,4 @@
+import { DEFAULT_SHARED_FILES } from '../../src/core/config.js';
 // The rules of lanes.toml and the user config, as the README's "Configuration" section states them,
 // written as a model: which data is valid, and what two files merge to.
 import type { LanesConfig } from '../../src/core/config.js';
@@ -52,6 +53,7 @@ export function configMerged(files: Data[]): LanesConfig {
     snapshot: { onStop: false },
     worktree: { includeLinksOutside: false },
     journal: { retentionMs: 30 * 86_400_000 },
+    shared: { files: DEFAULT_SHARED_FILES },
   };
   const templates = new Map<string, string>();
   for (const f of files) {

@@ -12,6 +12,7 @@ import type { RepoPath } from '../../git/repo-path.js';
 import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { HookContext } from './context.js';
 import { touchedOfSessions } from './touched.js';
+import { checkOutsideEdit, expandHome, outsideWarning } from './file-check.js';
 
 // The two checks that run before a tool call. They read the store only (no git process): claims,
 // live sessions, and the paths other sessions' agents recorded as edited (post-edit hooks).
@@ -28,9 +29,21 @@ async function liveOthers(ctx: HookContext, self: string): Promise<Map<string, S
 export async function checkEdit(ctx: HookContext, self: string, paths: string[]): Promise<HookDecision> {
   const cache = new Map();
   const targets: RepoPath[] = [];
+  const outside: string[] = [];
   for (const p of paths) {
     const at = await locateInRepo(p, cache);
-    if (at) targets.push(at); // outside every repository: not lanes' business
+    if (at) targets.push(at);
+    else outside.push(resolve(p));
+  }
+  // Files of the machine outside every repository: `file:` claims and the shared list (file-check.ts).
+  if (outside.length > 0) {
+    const others = await liveOthers(ctx, self);
+    const session = await ctx.findSession(self);
+    const config = await ctx.config(session?.worktree ?? session?.cwd ?? resolve('.'));
+    const shared = config.shared.files.map((f) => expandHome(f));
+    const denied = await checkOutsideEdit(ctx, self, outside, others, shared);
+    if (denied) return denied;
+    if (targets.length === 0) return outsideWarning(ctx, outside, others);
   }
   if (targets.length === 0) return ALLOW;
   const refs = targets.map((target) => {
@@ -86,11 +99,15 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
 export async function warnEdit(ctx: HookContext, self: string, paths: string[]): Promise<HookDecision> {
   const cache = new Map();
   const targets: RepoPath[] = [];
+  const outside: string[] = [];
   for (const p of paths) {
     const at = await locateInRepo(p, cache);
     if (at) targets.push(at);
+    else outside.push(resolve(p));
   }
-  return targets.length === 0 ? ALLOW : earlyWarning(ctx, targets, await liveOthers(ctx, self));
+  if (targets.length === 0)
+    return outside.length === 0 ? ALLOW : outsideWarning(ctx, outside, await liveOthers(ctx, self));
+  return earlyWarning(ctx, targets, await liveOthers(ctx, self));
 }
 
 async function earlyWarning(

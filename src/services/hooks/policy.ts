@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ALLOW, capText, hookSessionId } from '../../core/hook-event.js';
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
 import { isLanesError } from '../../core/errors.js';
@@ -106,6 +107,8 @@ async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecisio
   for (const p of event.paths) {
     const at = await locateInRepo(p, cache);
     if (at && (session.repo === null || ctx.repoId(at.repo) === session.repo)) rels.push(at.rel);
+    // A file outside every repository (~/.npmrc) is recorded by its absolute path, for the others' warning.
+    else if (!at) rels.push(resolve(p).normalize('NFC'));
   }
   if (rels.length === 0) return ALLOW;
   const ok = await recordTouched(ctx, session.id, rels);

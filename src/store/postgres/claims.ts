@@ -16,7 +16,8 @@ function lockKeys(conn: PgConn, wanted: ResourceRef[]): string[] {
   return [
     ...new Set(
       wanted.map(
-        (w) => `lanes:claims:${conn.target.schema}:${w.scope}:${w.kind}${w.kind === 'path' ? '' : `:${w.name}`}`,
+        (w) =>
+          `lanes:claims:${conn.target.schema}:${w.scope}:${w.kind}${w.kind === 'path' || w.kind === 'file' ? '' : `:${w.name}`}`,
       ),
     ),
   ].sort();
@@ -55,8 +56,8 @@ async function claimWith(
   const existing: ClaimRecord[] = [];
   for (const w of claimLookups(wanted)) {
     const rows =
-      w.kind === 'path'
-        ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = 'path'`, [w.scope])
+      w.kind === 'path' || w.kind === 'file'
+        ? await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2`, [w.scope, w.kind])
         : await q<ClaimRow>(`SELECT * FROM ${conn.t('claims')} WHERE scope = $1 AND kind = $2 AND name = ANY($3)`, [
             w.scope,
             w.kind,
@@ -112,7 +113,8 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
     async acquireClaims(sessionId, wanted, judge) {
       // A case-folded path is decided in the transactional claim, which reads the scope's path
       // claims whole and compares them in JS (lanes_claim compares names exactly, in SQL).
-      if (wanted.some((w) => w.fold)) return acquireInTx(conn, sessionId, wanted, judge);
+      // A file claim (paths overlap by directory) too: lanes_claim knows the overlap of kind path only.
+      if (wanted.some((w) => w.fold || w.kind === 'file')) return acquireInTx(conn, sessionId, wanted, judge);
       const [row] = await conn.call<{ r: FastClaim }>(
         `SELECT ${conn.t('lanes_claim')}($1, $2, $3, $4, $5, $6, $7) AS r`,
         [

@@ -28,9 +28,10 @@ export function lookupsFor(refs: ResourceRef[]): Lookup[] {
       out.push({ scope: r.scope, kind: 'path', names: [], range: null, all: true });
       continue;
     }
-    if (r.kind === 'path') {
+    // A file claim (an absolute path of this machine) overlaps as a path claim does.
+    if (r.kind === 'path' || r.kind === 'file') {
       const l = overlapLookup(r.name);
-      out.push({ scope: r.scope, kind: 'path', names: l.exact, range: l.below });
+      out.push({ scope: r.scope, kind: r.kind, names: l.exact, range: l.below });
       continue;
     }
     const key = `${r.scope}\0${r.kind}`;
