@@ -67,6 +67,12 @@ export function judgeOwners(owners: readonly OwnerToJudge[], ctx: LivenessContex
     if (unreadable !== null)
       return { live: true, unknown: true, why: `unknown: lanes cannot read process facts here (${unreadable})` };
     const stat = facts.get(owner.pid);
+    if (stat?.state === '?')
+      return {
+        live: true,
+        unknown: true,
+        why: `unknown: lanes cannot read the facts of pid ${owner.pid} here (denied)`,
+      };
     // Fails closed: an owner this process cannot see is not proven dead, so nothing of it is taken
     // over. In a pid namespace its pid may name another process of the namespace: out of sight too.
     if ((!stat || stat.startTime !== owner.startTime) && outOfSight(owner, ctx.visibleSince))

@@ -42,7 +42,8 @@ export function identityFrom(facts: ProcessFacts): OwnerIdentity {
 
 export function identityOf(pid: number): OwnerIdentity | null {
   const facts = platform()?.facts([pid]).get(pid);
-  return facts ? identityFrom(facts) : null;
+  // A process whose facts cannot be read has no identity to record.
+  return facts && facts.state !== '?' ? identityFrom(facts) : null;
 }
 
 /**

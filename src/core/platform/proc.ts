@@ -80,7 +80,13 @@ export function procPlatform(os: string): ProcessPlatform {
       const out = new Map<number, ProcessFacts>();
       for (const pid of pids) {
         if (out.has(pid)) continue;
-        const f = factsOf(pid, withCommand, true);
+        // One pid that cannot be read (denied) is unknown on its own: state '?', never absent.
+        let f: ProcessFacts | null;
+        try {
+          f = factsOf(pid, withCommand, true);
+        } catch {
+          f = { pid, ppid: 0, state: '?', startTime: '', name: '', command: '' };
+        }
         if (f) out.set(pid, f);
       }
       return out;

@@ -2,7 +2,7 @@
 export interface ProcessFacts {
   pid: number;
   ppid: number;
-  /** The process state's first letter: R, S, D, I, T, U, Z (zombie), X (dead), … */
+  /** The process state's first letter: R, S, D, I, T, U, Z (zombie), X (dead), …; '?': its facts could not be read (denied). */
   state: string;
   /**
    * When the process started, as a decimal string comparable only on the same platform: on Linux

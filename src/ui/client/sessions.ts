@@ -120,7 +120,8 @@ function Row(props: { s: UiSession; fleet: FleetView; onAction: (a: ActionName, 
     <tr data-session=${s.id} data-state=${s.state}>
       <th scope="row"><code>${s.id}</code></th>
       <td>
-        <span class=${`state state-${s.state}`}>${s.state}</span>${s.why ? html`<div class="why">${s.why}</div>` : ''}
+        <span class=${`state state-${shownState(s)}`}>${shownState(s)}</span
+        >${s.why ? html`<div class="why">${s.why}</div>` : ''}
       </td>
       <td>${dash(s.agent)} · ${dash(s.ticket)} · ${dash(s.label)}</td>
       <td>${s.host} · ${s.pid}</td>
@@ -151,4 +152,9 @@ function Row(props: { s: UiSession; fleet: FleetView; onAction: (a: ActionName, 
       </td>
     </tr>
   `;
+}
+
+/** Not proven either way (out of sight, facts unreadable): kept live by lanes, said as unknown here. */
+function shownState(s: { state: string; why: string }): string {
+  return s.state === 'live' && s.why.startsWith('unknown:') ? 'unknown' : s.state;
 }
