@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { LanesError } from '../../core/errors.js';
@@ -180,12 +181,50 @@ function closedToOthers(file: string): void {
     }
     return;
   }
+  // The store path is never a weapon: a device (/dev/null), a FIFO, a socket or a directory, or a
+  // link to one, is refused and left as it is (a chmod of /dev/null by root breaks the machine).
+  if (!st.isFile()) throw notAStore(file, kindOf(st), 'name a regular file for the store (or leave LANES_STORE unset)');
   if ((st.mode & 0o077) === 0 || st.uid !== process.getuid?.()) return;
+  // Tightened only once it is known to be a SQLite database (or empty, which SQLite makes one).
+  if (st.size > 0 && !hasSqliteHeader(file))
+    throw notAStore(
+      file,
+      'a file that is not a SQLite database',
+      'point LANES_STORE at the store file, or at a new path',
+    );
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
     try {
-      chmodSync(f, 0o600);
+      if (lstatSync(f).isFile()) chmodSync(f, 0o600);
     } catch {
       // a WAL or SHM that is not there (no one has the store open) needs nothing
     }
+  }
+}
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function notAStore(file: string, what: string, hint: string): LanesError {
+  return new LanesError('E_STORE_IO', `the store path ${file} is ${what}: refused, and left as it is`, {
+    hint,
+    details: { file },
+  });
+}
+
+/** The first 16 bytes of every SQLite database file: "SQLite format 3" and a NUL. */
+function hasSqliteHeader(file: string): boolean {
+  const fd = openSync(file, constants.O_RDONLY);
+  try {
+    const head = Buffer.alloc(16);
+    return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\0';
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
   }
 }
