@@ -4,8 +4,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { streamSSE } from 'hono/streaming';
-import { isLanesError } from '../index.js';
+import { JOURNAL_KINDS, isLanesError } from '../index.js';
 import type { Lanes, LanesOptions } from '../index.js';
 import { ACTIONS, httpStatusOf, runAction } from './actions.js';
 import type { Fleet } from './fleet.js';
@@ -13,6 +16,9 @@ import type { Redactor } from './redact.js';
 import { guard } from './security.js';
 import type { Guard } from './security.js';
 import type { ActionName } from './view-types.js';
+
+/** The largest action body (an action names a session and a snapshot or two). */
+const MAX_ACTION_BODY = 64 * 1024;
 
 export interface AppDeps {
   lanes: Lanes;
@@ -72,26 +78,58 @@ export function buildApp(deps: AppDeps): Hono {
   const dir = deps.assets ?? assetsDir();
   const cache = new Map<string, string>();
   const asset = (name: string) => cache.get(name) ?? cache.set(name, readFileSync(join(dir, name), 'utf8')).get(name)!;
-  const json = (text: string, status = 200) =>
-    new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  // Through the context, so the headers guard() set (CSP, nosniff, …) are on every JSON answer too.
+  const json = (c: Context, text: string, status: ContentfulStatusCode = 200) =>
+    c.body(text, status, { 'content-type': 'application/json; charset=utf-8' });
+  const badQuery = (c: Context, param: string, message: string) =>
+    c.json({ error: { code: 'E_USAGE', message: `${param}: ${message}`, hint: null, param } }, 400);
   app.use('*', guard(deps.guard));
+  // An action's body is a few ids: anything larger is refused before it is read whole.
+  app.use(
+    '/api/actions/*',
+    bodyLimit({
+      maxSize: MAX_ACTION_BODY,
+      onError: (c) =>
+        c.json(
+          { error: { code: 'E_TOO_LARGE', message: `an action body is at most ${MAX_ACTION_BODY} bytes`, hint: null } },
+          413,
+        ),
+    }),
+  );
+  // Whatever escapes a route is a JSON error without a stack trace, never a 500 page.
+  app.onError((e, c) => c.json({ error: errorBody(e) }, 500));
   app.get('/', (c) => c.html(page(deps.fleet.json())));
   app.get('/assets/app.js', (c) => c.body(asset('app.js'), 200, { 'content-type': 'text/javascript; charset=utf-8' }));
   app.get('/assets/icon.svg', (c) => c.body(ICON, 200, { 'content-type': 'image/svg+xml' }));
   // Browsers ask for it whatever the page says.
   app.get('/favicon.ico', (c) => c.body(ICON, 200, { 'content-type': 'image/svg+xml' }));
   app.get('/assets/app.css', (c) => c.body(asset('app.css'), 200, { 'content-type': 'text/css; charset=utf-8' }));
-  app.get('/api/fleet', () => json(deps.fleet.json()));
+  app.get('/api/fleet', (c) => json(c, deps.fleet.json()));
   app.get('/api/journal', async (c) => {
-    const limit = Math.min(Number(c.req.query('limit') ?? 200) || 200, 1000);
+    const limitText = c.req.query('limit');
+    if (limitText !== undefined && !/^[1-9]\d{0,3}$/.test(limitText))
+      return badQuery(
+        c,
+        'limit',
+        `expected a whole number from 1 to 1000, got ${JSON.stringify(limitText.slice(0, 40))}`,
+      );
+    const limit = Math.min(Number(limitText ?? 200), 1000);
+    const kinds = list(c.req.query('kind'));
+    const unknown = kinds?.filter((k) => !JOURNAL_KINDS.some((j) => j === k || j.startsWith(`${k}.`)));
+    if (unknown?.length)
+      return badQuery(
+        c,
+        'kind',
+        `unknown kind ${JSON.stringify(unknown[0]!.slice(0, 40))}: an area (claim, session, …) or a kind (claim.grant, …)`,
+      );
     const q = {
       order: 'desc' as const,
       limit,
-      ...(list(c.req.query('kind')) ? { kinds: list(c.req.query('kind')) as string[] } : {}),
+      ...(kinds ? { kinds } : {}),
       ...(c.req.query('session') ? { session: c.req.query('session') as string } : {}),
       ...(c.req.query('ticket') ? { ticket: c.req.query('ticket') as string } : {}),
     };
-    return json(deps.redactor.json(await deps.lanes.journal.list(q)));
+    return json(c, deps.redactor.json(await deps.lanes.journal.list(q)));
   });
   app.get('/api/events', (c) =>
     streamSSE(c, async (stream) => {
@@ -135,10 +173,14 @@ export function buildApp(deps: AppDeps): Hono {
       return c.json({ error: { code: 'E_USAGE', message: 'the body must be JSON', hint: null } }, 400);
     }
     try {
-      return json(deps.redactor.json(await runAction(deps.lanes, deps.base, deps.fleet, name, body)));
+      return json(c, deps.redactor.json(await runAction(deps.lanes, deps.base, deps.fleet, name, body)));
     } catch (e) {
       const error = errorBody(e);
-      return json(deps.redactor.json({ ok: false, message: error.message, error }), httpStatusOf(e));
+      return json(
+        c,
+        deps.redactor.json({ ok: false, message: error.message, error }),
+        httpStatusOf(e) as ContentfulStatusCode,
+      );
     }
   });
   app.all('/api/actions/*', (c) => c.json({ error: { code: 'E_METHOD', message: 'actions are POST requests' } }, 405));
