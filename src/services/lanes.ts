@@ -235,7 +235,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     conflicts: async (o) => {
       const r = await (await import('./conflicts/conflicts.js')).findConflicts(ctx, o);
       const e = (await records()).conflictsEntry(await who(), r);
-      if (e) await ctx.journal.record(e);
+      if (e) await ctx.journal.recordChange(e);
       return r;
     },
     land: async (o) => {

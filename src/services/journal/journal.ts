@@ -27,6 +27,23 @@ export class JournalService {
     }
   }
 
+  /**
+   * Records a finding only when it differs from the last one of its kind about the same subject
+   * and repository: a dashboard that asks every 10 s must not write the same fact 2,900 times a night.
+   */
+  async recordChange(entry: JournalInput): Promise<boolean> {
+    const recent = await this.list({
+      kinds: [entry.kind],
+      ...(entry.repo ? { repo: entry.repo } : {}),
+      order: 'desc',
+      limit: 20,
+    }).catch(() => []);
+    const last = recent.find((e) => e.subject === entry.subject);
+    if (last && JSON.stringify(last.details) === JSON.stringify(entry.details ?? {})) return false;
+    await this.record(entry);
+    return true;
+  }
+
   list(query: JournalQuery = {}): Promise<JournalEntry[]> {
     return this.ctx.store.readJournal(checked(query));
   }
