@@ -55,6 +55,11 @@ test('a held claim exits 3 naming the holder; all-or-nothing; check and claims s
   const notMine = await lanes(['release', 'ticket:SEAT-42'], as(a));
   assert.equal(notMine.code, 1);
   assert.match(notMine.stderr, /not held by this session/);
+  // --json: one JSON document (it used to print the result and then the error, two documents).
+  const json = await lanes(['release', 'ticket:SEAT-42', '--json'], as(a));
+  assert.equal(json.code, 1);
+  const doc = JSON.parse(json.stdout) as { released: unknown[]; notHeld: unknown[]; error: { code: string } };
+  assert.deepEqual([doc.released.length, doc.notHeld.length, doc.error.code], [0, 1, 'E_NOT_HOLDER']);
 });
 
 test('a dead holder does not block: takeover with a higher token; its stale token is fenced (exit 4)', async () => {

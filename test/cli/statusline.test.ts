@@ -70,6 +70,10 @@ test('the status line names the session, its claims, the other live sessions and
   assert.match(await line(A), /⚠ src\/other\.ts also edited by claude-code:bbbbbbbb/);
 
   // Not Claude Code's JSON: still one line, exit 0 (a status line has no other channel).
-  const bad = await lanes(['statusline'], { ...opts, input: 'not json' });
-  assert.deepEqual([bad.code, bad.stdout.trim().startsWith('lanes: ')], [0, true]);
+  for (const input of ['not json', 'not json\n', '{"a":\n\n1', '\n\n']) {
+    const bad = await lanes(['statusline'], { ...opts, input });
+    assert.deepEqual([bad.code, bad.stdout.trim().startsWith('lanes: ')], [0, true]);
+    // One line, whatever the error quotes of the input (it used to print two for "not json\n").
+    assert.equal(bad.stdout.split('\n').length, 2, JSON.stringify(bad.stdout));
+  }
 });

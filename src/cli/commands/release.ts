@@ -15,17 +15,22 @@ export const command: CommandSpec = {
     const lanes = await io.lanes();
     const session = str(args.values['session']);
     const result = await lanes.claims.release(args.positionals, session ? { session } : {});
-    if (io.json) printJson(io.stdout, result);
-    else for (const c of result.released) io.stdout(`released ${formatResource(c)} (token ${c.token})\n`);
-    if (result.notHeld.length > 0) {
-      throw new LanesError(
-        'E_NOT_HOLDER',
-        `not held by this session: ${result.notHeld.map(formatResource).join(', ')}`,
-        {
-          hint: 'see what it holds with `lanes whoami`, and who holds a resource with `lanes check RESOURCE`',
-        },
+    const notHeld =
+      result.notHeld.length > 0
+        ? new LanesError('E_NOT_HOLDER', `not held by this session: ${result.notHeld.map(formatResource).join(', ')}`, {
+            hint: 'see what it holds with `lanes whoami`, and who holds a resource with `lanes check RESOURCE`',
+          })
+        : null;
+    // --json: one document, what was released and, when something was not held, the error beside it.
+    if (io.json) {
+      printJson(
+        io.stdout,
+        notHeld ? { ...result, error: { code: notHeld.code, message: notHeld.message, hint: notHeld.hint } } : result,
       );
+      return notHeld ? notHeld.exitCode : EXIT.ok;
     }
+    for (const c of result.released) io.stdout(`released ${formatResource(c)} (token ${c.token})\n`);
+    if (notHeld) throw notHeld;
     return EXIT.ok;
   },
 };

@@ -44,7 +44,8 @@ export const command: CommandSpec = {
     } catch (e) {
       line = `lanes: ${(e as Error).message}`.slice(0, 120);
     }
-    writeSync(1, line + '\n');
+    // Always one line: an error may quote input with its line breaks.
+    writeSync(1, line.replace(/\s+/g, ' ').trim() + '\n');
     return EXIT.ok;
   },
 };

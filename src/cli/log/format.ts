@@ -74,5 +74,6 @@ export function describeEntry(e: JournalEntry): string {
 
 export function formatEntry(e: JournalEntry): string {
   const who = e.session ? `${e.session}${e.ticket ? ` [${e.ticket}]` : ''}` : '-';
-  return `${localTime(e.at)}  #${e.seq}  ${e.kind.padEnd(15)}  ${who}  ${describeEntry(e)}\n`;
+  // Numbers padded to six places, so the columns stand still past #9, #99, … up to #999999.
+  return `${localTime(e.at)}  ${`#${e.seq}`.padEnd(7)}  ${e.kind.padEnd(15)}  ${who}  ${describeEntry(e)}\n`;
 }
