@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, owner } from '../helpers/env.js';
 
 // Claims on a real case-folding directory (issue 23, item 6): a tmpfs mounted with `casefold`
 // (Linux 6.13+ with CONFIG_UNICODE, as root). git finds the file system folds case and sets
@@ -44,10 +44,9 @@ test(
     mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
     assert.ok(existsSync(join(repo, 'SRC', 'Billing')), 'the directory folds case');
     const env = lanesEnv();
-    const o = node('sleeper.mjs', [], { env });
-    const [, pid] = (await o.waitFor(/ready (\d+)/)) as RegExpMatchArray;
-    const a = (await lanes(['start', '--pid', pid!], { env, cwd: repo })).stdout.trim();
-    const b = (await lanes(['start', '--pid', pid!], { env, cwd: repo })).stdout.trim();
+    const { pid } = await owner(env);
+    const a = (await lanes(['start', '--pid', pid], { env, cwd: repo })).stdout.trim();
+    const b = (await lanes(['start', '--pid', pid], { env, cwd: repo })).stdout.trim();
     assert.equal((await lanes(['claim', 'path:src/billing/', '--session', a], { env, cwd: repo })).code, 0);
     const held = await lanes(['claim', 'path:SRC/Billing/x.ts', '--session', b], { env, cwd: repo });
     assert.equal(held.code, 3, held.stdout + held.stderr);

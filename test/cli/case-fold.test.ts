@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseIgnoreCase } from '../../src/git/ignore-case.js';
 import { foldPath, pathsOverlap } from '../../src/core/resource.js';
-import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, owner } from '../helpers/env.js';
 import { answer, fixture, hook } from '../helpers/hooks.js';
 
 // Claims on case-insensitive file systems (default APFS, Windows): where git says the repository
@@ -30,9 +30,8 @@ test('a case-insensitive repository: claim, check, the edit check, the guard and
   execFileSync('git', ['config', 'core.ignorecase', 'true'], { cwd: repo });
   const env = lanesEnv();
   const owned = async (label: string) => {
-    const o = node('sleeper.mjs', [], { env });
-    const [, pid] = (await o.waitFor(/ready (\d+)/)) as RegExpMatchArray;
-    return (await lanes(['start', '--pid', pid!, '--label', label], { env, cwd: repo })).stdout.trim();
+    const { pid } = await owner(env);
+    return (await lanes(['start', '--pid', pid, '--label', label], { env, cwd: repo })).stdout.trim();
   };
   const as = (id: string) => ({ env: { ...env, LANES_SESSION: id }, cwd: repo });
   const a = await owned('a');
@@ -75,10 +74,9 @@ test('a case-sensitive repository keeps two spellings apart', async () => {
   const repo = gitRepo();
   execFileSync('git', ['config', 'core.ignorecase', 'false'], { cwd: repo });
   const env = lanesEnv();
-  const o = node('sleeper.mjs', [], { env });
-  const [, pid] = (await o.waitFor(/ready (\d+)/)) as RegExpMatchArray;
-  const a = (await lanes(['start', '--pid', pid!], { env, cwd: repo })).stdout.trim();
-  const b = (await lanes(['start', '--pid', pid!], { env, cwd: repo })).stdout.trim();
+  const { pid } = await owner(env);
+  const a = (await lanes(['start', '--pid', pid], { env, cwd: repo })).stdout.trim();
+  const b = (await lanes(['start', '--pid', pid], { env, cwd: repo })).stdout.trim();
   assert.equal((await lanes(['claim', 'path:src/billing/', '--session', a], { env, cwd: repo })).code, 0);
   assert.equal((await lanes(['claim', 'path:src/Billing/x.ts', '--session', b], { env, cwd: repo })).code, 0);
 });

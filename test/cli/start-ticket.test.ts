@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { openLanes } from '../../src/index.js';
-import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, owner } from '../helpers/env.js';
 import { call, errorCode, mcpAgent, textOf } from '../helpers/mcp.js';
 
 // A ticket is claimed before the work starts: `lanes start --ticket T` registers the session and
@@ -13,11 +13,7 @@ import { call, errorCode, mcpAgent, textOf } from '../helpers/mcp.js';
 async function world() {
   const repo = gitRepo();
   const env = lanesEnv();
-  const owner = async () => {
-    const o = node('sleeper.mjs', [], { env });
-    const [, pid] = (await o.waitFor(/ready (\d+)/)) as RegExpMatchArray;
-    return { pid: pid!, kill: async () => (o.proc.kill('SIGKILL'), await o.exited) };
-  };
+  const own = () => owner(env);
   const start = (pid: string, ...args: string[]) =>
     lanes(['start', '--pid', pid, '--json', ...args], { env, cwd: repo });
   const sessions = async () =>
@@ -31,17 +27,17 @@ async function world() {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { session: string | null; subject: string; details: Record<string, unknown> });
-  return { repo, env, owner, start, sessions, journal };
+  return { repo, env, own, start, sessions, journal };
 }
 
 test('start --ticket claims the ticket with the session; a second start on it exits 3 naming the holder and registers nothing', async () => {
   const w = await world();
-  const a = await w.owner();
+  const a = await w.own();
   const first = await w.start(a.pid, '--ticket', 'SEAT-3', '--label', 'billing', '--agent', 'codex');
   assert.equal(first.code, 0, first.stderr);
   const s = JSON.parse(first.stdout);
   assert.equal(s.ticketGrant.token, 1);
-  const b = await w.owner();
+  const b = await w.own();
   const second = await w.start(b.pid, '--ticket', 'SEAT-3', '--label', 'late');
   assert.equal(second.code, 3, second.stderr);
   // --json: the error is the JSON answer (no session id anywhere).
@@ -87,9 +83,9 @@ test('start --ticket claims the ticket with the session; a second start on it ex
 
 test('--join registers beside the holder without the claim, journaled, and both are flagged as sharing the ticket', async () => {
   const w = await world();
-  const a = await w.owner();
+  const a = await w.own();
   const holder = JSON.parse((await w.start(a.pid, '--ticket', 'SEAT-4', '--label', 'first')).stdout);
-  const b = await w.owner();
+  const b = await w.own();
   const joined = await w.start(b.pid, '--ticket', 'SEAT-4', '--join', '--label', 'second');
   assert.equal(joined.code, 0, joined.stderr);
   const j = JSON.parse(joined.stdout);
@@ -116,7 +112,7 @@ test('--join registers beside the holder without the claim, journaled, and both 
 
 test('concurrent starts on one ticket: exactly one session is registered, in real processes', async () => {
   const w = await world();
-  const o = await w.owner();
+  const o = await w.own();
   const runs = await Promise.all(Array.from({ length: 6 }, () => w.start(o.pid, '--ticket', 'SEAT-5')));
   assert.deepEqual(runs.map((r) => r.code).sort(), [0, 3, 3, 3, 3, 3], runs.map((r) => r.stderr).join('\n'));
   const registered = (await w.sessions()).filter((s) => s.ticket === 'SEAT-5');
@@ -125,7 +121,7 @@ test('concurrent starts on one ticket: exactly one session is registered, in rea
 
 test('the library and the MCP door follow the same rule: sessions.start refuses a held ticket; an MCP claim of it is refused', async () => {
   const w = await world();
-  const a = await w.owner();
+  const a = await w.own();
   const held = JSON.parse((await w.start(a.pid, '--ticket', 'SEAT-6')).stdout);
   const lib = await openLanes({
     store: join(w.env['LANES_HOME']!, 'lanes.db'),

@@ -158,6 +158,25 @@ export function node(
   return new Child(process.execPath, [join(FIXTURES, script), ...args], options);
 }
 
+/**
+ * A live process to own a session, as an agent process would (test/fixtures/sleeper.mjs): started
+ * and ready; `kill()` SIGKILLs it (it is killed after the test file in any case).
+ */
+export async function owner(
+  env?: Record<string, string>,
+): Promise<{ pid: string; child: Child; kill(): Promise<void> }> {
+  const child = node('sleeper.mjs', [], env ? { env } : {});
+  const [, pid] = (await child.waitFor(/ready (\d+)/)) as RegExpMatchArray;
+  return {
+    pid: pid!,
+    child,
+    async kill() {
+      child.proc.kill('SIGKILL');
+      await child.exited;
+    },
+  };
+}
+
 export function lanesChild(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Child {
   return new Child(process.execPath, [CLI, ...args], options);
 }

@@ -2,30 +2,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openLanes } from '../../src/index.js';
-import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, owner } from '../helpers/env.js';
 
 // The acting session (services/sessions/acting.ts) through the library: the rule every door uses.
 
 async function world() {
   const repo = gitRepo();
   const env = lanesEnv();
-  const owner = async () => {
-    const o = node('sleeper.mjs', [], { env });
-    const [, pid] = (await o.waitFor(/ready (\d+)/)) as RegExpMatchArray;
-    return pid!;
-  };
+  const ownerPid = async () => (await owner(env)).pid;
   const open = (extra: Record<string, string>) =>
     openLanes({ store: join(env['LANES_HOME']!, 'lanes.db'), env: { ...env, ...extra }, cwd: repo, notice: false });
-  return { repo, env, owner, open };
+  return { repo, env, ownerPid, open };
 }
 
 test("LANES_SESSION whose owner is out of sight yields to the session the agent running this names (lanes start -- codex, in Codex's sandbox)", async () => {
   const w = await world();
-  const wrapper = (await lanes(['start', '--pid', await w.owner()], { env: w.env, cwd: w.repo })).stdout.trim();
+  const wrapper = (await lanes(['start', '--pid', await w.ownerPid()], { env: w.env, cwd: w.repo })).stdout.trim();
   const codexId = '01a2-test-thread';
   // The codex session as its hooks register it: attached under `codex:<id>`, owned by a live process.
   const setup = await w.open({});
-  await setup.sessions.attach({ id: `codex:${codexId}`, agent: 'codex', cwd: w.repo, pid: Number(await w.owner()) });
+  await setup.sessions.attach({ id: `codex:${codexId}`, agent: 'codex', cwd: w.repo, pid: Number(await w.ownerPid()) });
   await setup.close();
   const inSandbox = await w.open({ LANES_SESSION: wrapper, CODEX_SESSION_ID: codexId });
   assert.equal(inSandbox.sessionId, `codex:${codexId}`);
