@@ -11,8 +11,9 @@ export const command: CommandSpec = {
   usage: 'claim RESOURCE… [--wait[=DURATION]] [--scope repo] [--json]',
   description: [
     'RESOURCE is kind:name: ticket:SEAT-42, path:src/billing/ (a trailing / is a directory, which covers',
-    'everything under it), branch:NAME, or any kind:name. ticket, path and branch are scoped to the',
-    'repository, other kinds to this machine (--scope repo: to the repository).',
+    'everything under it), branch:NAME, file:/abs/path or file:~/… (a fixed file of this machine, such as',
+    '~/.npmrc: agents edit it only under your claim), or any kind:name. ticket, path and branch are scoped',
+    'to the repository, other kinds to this machine (--scope repo: to the repository).',
     'A claim held by a live session fails with exit 3 naming the holder; one held by a dead or ended',
     'session is taken over with a higher token. --wait waits for the holder (Ctrl-C to stop; with a',
     'DURATION such as 30s, exit 5 when it runs out).',
