@@ -20,7 +20,7 @@ test('a device, FIFO, directory, a link to one, or a file that is not SQLite is 
     [fifo, 'is a FIFO'],
     [join(dir, 'dir'), 'is a directory'],
     [join(dir, 'link-to-fifo'), 'is a FIFO'],
-    [join(dir, 'notes.txt'), 'is a file that is not a SQLite database'],
+    [join(dir, 'notes.txt'), 'is corrupt or not a lanes store'],
   ];
   mkdirSync(join(dir, 'dir'), { mode: 0o755 });
   symlinkSync(fifo, join(dir, 'link-to-fifo'));
@@ -38,7 +38,12 @@ test('a device, FIFO, directory, a link to one, or a file that is not SQLite is 
     const targetBefore = statSync(path).mode;
     const r = await lanes(['ls'], { env: { ...env, LANES_STORE: path }, cwd: dir });
     assert.equal(r.code, 1, `${path}: ${r.stderr}`);
-    assert.match(r.stderr, new RegExp(`the store path ${path} ${what}: refused, and left as it is`));
+    assert.match(
+      r.stderr,
+      what.startsWith('is corrupt')
+        ? new RegExp(`the store ${path} ${what}`)
+        : new RegExp(`the store path ${path} ${what}: refused, and left as it is`),
+    );
     assert.equal(lstatSync(path).mode, before, `${path}: mode unchanged`);
     assert.equal(statSync(path).mode, targetBefore, `${path}: its target's mode unchanged`);
   }

@@ -185,13 +185,9 @@ function closedToOthers(file: string): void {
   // link to one, is refused and left as it is (a chmod of /dev/null by root breaks the machine).
   if (!st.isFile()) throw notAStore(file, kindOf(st), 'name a regular file for the store (or leave LANES_STORE unset)');
   if ((st.mode & 0o077) === 0 || st.uid !== process.getuid?.()) return;
-  // Tightened only once it is known to be a SQLite database (or empty, which SQLite makes one).
-  if (st.size > 0 && !hasSqliteHeader(file))
-    throw notAStore(
-      file,
-      'a file that is not a SQLite database',
-      'point LANES_STORE at the store file, or at a new path',
-    );
+  // Tightened only once it is known to be a SQLite database (or empty, which SQLite makes one);
+  // anything else is left as it is, and SQLite's open then says it is not a store (E_STORE_CORRUPT).
+  if (st.size > 0 && !hasSqliteHeader(file)) return;
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
     try {
       if (lstatSync(f).isFile()) chmodSync(f, 0o600);
