@@ -96,7 +96,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     } catch (e) {
       if (e instanceof LanesError && codes.includes(e.code))
         await ctx.journal.record({
-          session: ctx.sessionId,
+          ...(await who()),
           ...entry(e),
           details: { code: e.code, message: e.message, ...(e.details ?? {}) },
         });
@@ -223,7 +223,12 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     },
     createWorktree: async (o) => (await import('./worktrees/worktrees.js')).createSessionWorktree(ctx, o),
     commit: async (paths, message) => {
-      const r = await (await import('./commits/commit.js')).commitNamedPaths(ctx, claims, paths, message);
+      // A commit refused for another session's claim is a decision the morning's reader must see.
+      const r = await refusal(
+        (async () => (await import('./commits/commit.js')).commitNamedPaths(ctx, claims, paths, message))(),
+        ['E_CLAIM_HELD'],
+        () => ({ kind: 'commit.refuse', subject: paths.join(' ').slice(0, 500) }),
+      );
       await ctx.journal.record((await records()).commitEntry(await who(), r));
       return r;
     },
@@ -241,11 +246,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     land: async (o) => {
       const r = await refusal(
         (async () => (await import('./land/land.js')).land(ctx, claims, o))(),
-        ['E_FENCED'],
-        () => ({
-          kind: 'fence.refuse',
-          subject: 'land',
-        }),
+        ['E_FENCED', 'E_FLAGGED', 'E_REPO_STATE', 'E_CLAIM_HELD'],
+        (e) => ({ kind: e.code === 'E_FENCED' ? 'fence.refuse' : 'land.refuse', subject: 'land' }),
       );
       await ctx.journal.record((await records()).landEntry(await who(), r));
       return r;

@@ -31,6 +31,7 @@ export const JOURNAL_KINDS = [
   'sweep.flag',
   'conflicts.found',
   'land',
+  'land.refuse',
   'adopt',
   'doctor.fix',
 ] as const;

@@ -78,5 +78,23 @@ test(
     assert.equal(conflict.code, 3, conflict.stderr);
     assert.match(conflict.stderr, /conflicts in app.ts/);
     assert.equal(git(repo, 'rev-parse', 'main'), before);
+    // Every refusal is journaled (issue 24, item 2): the conflict and the stale token above.
+    const refused = (
+      await lanes(['log', '--kind', 'land.refuse', '--kind', 'fence.refuse', '--json'], { env, cwd: repo })
+    ).stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; session: string; repo: string | null; details: { code: string } });
+    assert.deepEqual(
+      refused.map((e) => [e.kind, e.session, e.details.code]),
+      [
+        ['fence.refuse', a.id, 'E_FENCED'],
+        ['land.refuse', c.id, 'E_FLAGGED'],
+      ],
+    );
+    assert.ok(
+      refused.every((e) => e.repo),
+      'with the repository',
+    );
   },
 );

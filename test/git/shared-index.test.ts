@@ -97,6 +97,13 @@ test('with claims: only paths the committer claimed may be committed from a shar
   assert.match(forced.stderr, /is claimed by session/);
   assert.doesNotMatch(forced.stderr, /committing/);
   assert.equal((await w.journal('guard.override')).length, 0);
+  // `lanes commit` of D's claimed path is refused (exit 3), and the refusal is journaled.
+  const viaLanes = await lanes(['commit', '-m', 'x', '--', 'README.md'], as(e));
+  assert.equal(viaLanes.code, 3, viaLanes.stderr);
+  const commitRefusals = await w.journal('commit.refuse');
+  assert.equal(commitRefusals.length, 1);
+  assert.equal(commitRefusals[0]!.session, e);
+  assert.equal(commitRefusals[0]!.details['code'], 'E_CLAIM_HELD');
   // E's own claimed path alone goes through, though the index is shared.
   assert.equal(w.git(d, 'restore', '--staged', 'README.md', 'docs.md').status, 0);
   const own = w.git(e, 'commit', '-m', "E's work");

@@ -66,7 +66,15 @@ export function describeEntry(e: JournalEntry): string {
     case 'state.refuse':
     case 'handoff.refuse':
     case 'fence.refuse':
-      return `refused ${e.subject}: ${str(d['message'])}`;
+    case 'commit.refuse':
+    case 'land.refuse':
+      return `refused ${e.kind.startsWith('commit') ? 'commit of ' : ''}${e.subject}: ${str(d['message'])}`;
+    case 'guard.refuse':
+      return `guard refused a git commit in ${e.subject}: ${list(d['claimed']) || `index shared with ${list(d['sharedWith'])}, ${str(d['notClaimedCount'])} staged path(s) not claimed`}`;
+    case 'guard.override':
+      return `guard let a git commit through in ${e.subject} (${str(d['override'])}=1): ${str(d['notClaimedCount'])} staged path(s) not claimed`;
+    case 'session.join':
+      return `joined ${e.subject} beside ${str(d['holder'])} (token ${str(d['token'])})`;
     default:
       return `${e.subject} ${JSON.stringify(d)}`;
   }
