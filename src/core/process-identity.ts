@@ -50,9 +50,9 @@ export function identityOf(pid: number): OwnerIdentity | null {
  * `pid` and its ancestors, nearest first (one read of the process table on the `ps` path); [] when
  * they cannot be read: the caller then settles for `pid`, whose own proof says what is wrong.
  */
-export function lineage(pid: number, max = 13): ProcessFacts[] {
+export function lineage(pid: number, max = 13, withCommand = true): ProcessFacts[] {
   try {
-    return platform()?.lineage(pid, max) ?? [];
+    return platform()?.lineage(pid, max, withCommand) ?? [];
   } catch {
     return [];
   }

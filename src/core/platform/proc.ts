@@ -91,10 +91,10 @@ export function procPlatform(os: string): ProcessPlatform {
       }
       return out;
     },
-    lineage(pid, max) {
+    lineage(pid, max, withCommand = true) {
       const chain: ProcessFacts[] = [];
       for (let p = pid; chain.length < max && p > 0;) {
-        const f = factsOf(p, true);
+        const f = factsOf(p, withCommand);
         if (!f) break;
         chain.push(f);
         p = f.ppid;

@@ -27,8 +27,8 @@ export interface ProcessPlatform {
    * per pid). `withCommand` also reads command lines (free with `ps`, one more file per pid on Linux).
    */
   facts(pids: readonly number[], withCommand?: boolean): Map<number, ProcessFacts>;
-  /** `pid` and its ancestors, nearest first, at most `max` of them, with command lines. */
-  lineage(pid: number, max: number): ProcessFacts[];
+  /** `pid` and its ancestors, nearest first, at most `max` of them, with command lines unless `withCommand` is false. */
+  lineage(pid: number, max: number, withCommand?: boolean): ProcessFacts[];
   /** The identity of this boot (changes at every boot), read once per process; null when unreadable. */
   bootId(): string | null;
   /** The facts it could not read for this very process, as short phrases ([] when it can judge). */

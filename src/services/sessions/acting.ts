@@ -38,8 +38,14 @@ export async function actingSession(
   envId: string | null,
   from: number = process.ppid,
 ): Promise<ActingSession | null> {
-  const chain = lineage(from, 24);
   const envSession = envId ? await ctx.store.getSession(envId).catch(() => null) : null;
+  // Pids, parents and start times are what an owner is proven by: no command lines. Read only as
+  // far up as needed: a LANES_SESSION owned by the caller (a shell, `lanes start -- CMD`) is near.
+  let chain: ProcessFacts[] = [];
+  for (const depth of envSession && envSession.endedAt === null ? [1, 4, 24] : [24]) {
+    chain = lineage(from, depth, false);
+    if (chain.length < depth || (envSession && chain.some((f) => sameProcess(envSession, f, ctx)))) break;
+  }
   // Only the processes nearer than the environment's session's owner can own a nearer session; an
   // owner among this process' ancestors was just read running (live without another read). A
   // LANES_SESSION whose owner is not an ancestor, or that is not live, is kept as named (the command
