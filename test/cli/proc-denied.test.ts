@@ -53,6 +53,8 @@ fs.readFileSync = function (p, ...rest) {
       await cell.waitFor({ timeout: 10_000 });
       assert.equal(await cell.textContent(), 'unknown');
       assert.match((await page.locator(`tr[data-session="${holder}"] .why`).textContent()) ?? '', /^unknown: /);
+      // The claims panel names the holder's state the same way.
+      assert.equal(await page.locator('tr[data-claim="path:x/"] .state').textContent(), 'unknown');
       if (process.env['LANES_TEST_SHOT'])
         await page.screenshot({ path: process.env['LANES_TEST_SHOT'], fullPage: true });
     } finally {

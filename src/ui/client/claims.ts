@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { FleetView } from '../view-types.js';
-import { age, detailsText, localTime } from './format.js';
+import { age, detailsText, localTime, shownState } from './format.js';
 
 const SHOWN = 100;
 
@@ -38,7 +38,7 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
                   <td>#${c.token}</td>
                   <td>
                     <code>${c.session.id}</code>
-                    <span class=${`state state-${c.session.state}`}>${c.session.state}</span>
+                    <span class=${`state state-${shownState(c.session)}`}>${shownState(c.session)}</span>
                   </td>
                   <td title=${localTime(c.since)}>${age(c.since, fleet.at)}</td>
                 </tr>`,

@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';
-import { age, dash, localTime } from './format.js';
+import { age, dash, localTime, shownState } from './format.js';
 
 const SHOWN = 100;
 
@@ -152,9 +152,4 @@ function Row(props: { s: UiSession; fleet: FleetView; onAction: (a: ActionName, 
       </td>
     </tr>
   `;
-}
-
-/** Not proven either way (out of sight, facts unreadable): kept live by lanes, said as unknown here. */
-function shownState(s: { state: string; why: string }): string {
-  return s.state === 'live' && s.why.startsWith('unknown:') ? 'unknown' : s.state;
 }
