@@ -27,13 +27,11 @@ export interface CommitCheck {
   notMine: string[];
   /** The shared-index refusal was waived by SHARED_INDEX_OVERRIDE=1 for this commit. */
   overridden: boolean;
-  /** The commit may go ahead. */
-  allowed: boolean;
-  /** Why not, in words, with the ways out (null when allowed). */
+  /** Why the commit may not go ahead, in words, with the ways out (null: it may). */
   refusal: { code: 'E_CLAIM_HELD' | 'E_SHARED_INDEX'; reason: string; hint: string } | null;
 }
 
-const ALLOW: CommitCheck = { claimed: [], sharers: [], notMine: [], overridden: false, allowed: true, refusal: null };
+const ALLOW: CommitCheck = { claimed: [], sharers: [], notMine: [], overridden: false, refusal: null };
 
 async function stagedPaths(worktree: string): Promise<string[]> {
   // -z: names as they are (no quoting of non-ASCII); --no-renames: both sides of a rename are staged paths.
@@ -62,7 +60,7 @@ export async function checkCommit(ctx: LanesContext, claims: ClaimService): Prom
   }
   // The override waives only the shared index, never another session's claim.
   const overridden = claimed.length === 0 && notMine.length > 0 && ctx.env[SHARED_INDEX_OVERRIDE] === '1';
-  const check = { claimed, sharers, notMine, overridden, allowed: false, refusal: null };
+  const check = { claimed, sharers, notMine, overridden, refusal: null };
   if (claimed.length > 0)
     return {
       ...check,
@@ -74,7 +72,7 @@ export async function checkCommit(ctx: LanesContext, claims: ClaimService): Prom
     };
   if (notMine.length > 0 && !overridden)
     return { ...check, refusal: { code: 'E_SHARED_INDEX', ...sharedIndexMessage(check, ctx.sessionId) } };
-  return { ...check, allowed: true };
+  return check;
 }
 
 function pathRef(

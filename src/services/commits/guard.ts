@@ -83,11 +83,11 @@ export class GuardService {
    */
   async checkCommit(): Promise<CommitCheck> {
     const check = await checkCommit(this.ctx, this.claims);
-    if (check.allowed && !check.overridden) return check;
+    if (check.refusal === null && !check.overridden) return check;
     const repo = await this.ctx.repo();
     const session = this.ctx.sessionId ? await this.ctx.store.getSession(this.ctx.sessionId) : null;
     await this.ctx.journal.record({
-      kind: check.allowed ? 'guard.override' : 'guard.refuse',
+      kind: check.refusal === null ? 'guard.override' : 'guard.refuse',
       subject: repo?.worktreeRoot ?? this.ctx.cwd,
       session: this.ctx.sessionId,
       repo: repo ? this.ctx.repoId(repo) : null,

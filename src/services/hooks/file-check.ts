@@ -11,7 +11,7 @@ import { touchedOfSessions } from './touched.js';
 // Fixed paths outside the repository are nobody's (the first incident's next surfaces): the global
 // CLI configs and credentials every session's tools read and rewrite (~/.gitconfig, ~/.npmrc,
 // ~/.config/gh/hosts.yml, …). A machine-scoped `file:` claim on an absolute path makes it one
-// session's: other agents' edits of it are refused. A file on the shared list ([files] shared in
+// session's: other agents' edits of it are refused. A file on the shared list ([shared] files in
 // the user config, or the defaults) may be edited by an agent only under such a claim.
 
 /** `~/…` against the home directory; absolute paths as they are. */
@@ -43,7 +43,7 @@ export async function checkOutsideEdit(
   const theirs = claims.find((c) => c.sessionId !== self && others.has(c.sessionId));
   if (theirs) {
     const s = others.get(theirs.sessionId);
-    const file = paths.find((p) => pathsOverlap(fileRef(p, ctx.host).name, theirs.name)) ?? theirs.name;
+    const file = refs.find((r) => pathsOverlap(r.name, theirs.name))?.name ?? theirs.name;
     return deny(
       `lanes: ${file} is claimed by session ${theirs.sessionId}${s?.label ? ` (${s.label})` : ''} (claim file:${theirs.name}), pid ${s?.owner.pid ?? '?'} on ${ctx.host}. Do not edit it: it is a file of this machine that session owns now; wait for it with \`lanes claim file:${theirs.name} --wait\`, or ask the person running that session.`,
       `denied edit of ${file}: claimed by ${theirs.sessionId}`,
@@ -51,11 +51,11 @@ export async function checkOutsideEdit(
     );
   }
   const mine = claims.filter((c) => c.sessionId === self);
-  const unclaimed = paths.filter(
-    (p) =>
-      shared.some((entry) => pathsOverlap(entry, fileRef(p, ctx.host).name)) &&
-      !mine.some((c) => pathsOverlap(c.name, fileRef(p, ctx.host).name)),
-  );
+  const unclaimed = refs
+    .map((r) => r.name)
+    .filter(
+      (name) => shared.some((entry) => pathsOverlap(entry, name)) && !mine.some((c) => pathsOverlap(c.name, name)),
+    );
   if (unclaimed.length === 0) return null;
   const first = unclaimed[0]!;
   return deny(

@@ -41,24 +41,25 @@ export async function actingSession(
   const envSession = envId ? await ctx.store.getSession(envId).catch(() => null) : null;
   // Pids, parents and start times are what an owner is proven by: no command lines. Read only as
   // far up as needed: a LANES_SESSION owned by the caller (a shell, `lanes start -- CMD`) is near.
+  const envOpen = envSession && envSession.endedAt === null ? envSession : null;
   let chain: ProcessFacts[] = [];
-  for (const depth of envSession && envSession.endedAt === null ? [1, 4, 24] : [24]) {
+  let envAt = -1;
+  for (const depth of envOpen ? [1, 4, 24] : [24]) {
     chain = lineage(from, depth, false);
-    if (chain.length < depth || (envSession && chain.some((f) => sameProcess(envSession, f, ctx)))) break;
+    envAt = envOpen ? chain.findIndex((f) => sameProcess(envOpen, f, ctx)) : -1;
+    if (chain.length < depth || envAt !== -1) break;
   }
   // Only the processes nearer than the environment's session's owner can own a nearer session; an
   // owner among this process' ancestors was just read running (live without another read). A
   // LANES_SESSION whose owner is not an ancestor, or that is not live, is kept as named (the command
   // then says it is dead, ended or unknown): acting silently as another session would be a wrong-owner act.
-  const envAt =
-    envSession && envSession.endedAt === null ? chain.findIndex((f) => sameProcess(envSession, f, ctx)) : -1;
   const nearer = envId === null ? chain : chain.slice(0, Math.max(envAt, 0));
   const found = nearer.length > 0 ? await nearestOwned(ctx, nearer) : null;
   if (found) return found;
   if (!envId) return namedByAgent(ctx);
   // LANES_SESSION's owner out of sight (`lanes start -- codex`, then Codex's sandbox): the session
   // the agent running this command names is nearer, as its hooks check its edits as that session.
-  if (envAt === -1 && envSession !== null && envSession.endedAt === null) {
+  if (envAt === -1 && envOpen) {
     const named = await namedByAgent(ctx);
     if (named && named.id !== envId) return named;
   }
