@@ -31,6 +31,8 @@ export type { SessionGlance } from './services/sessions/glance.js';
 export type { HandoffWritten } from './services/handoffs/handoffs.js';
 export { MAX_HANDOFF_BYTES } from './services/handoffs/handoffs.js';
 export type { Snapshot, SnapshotResult } from './services/snapshots/snapshots.js';
+export { describeSnapshot, notSaved } from './services/snapshots/snapshots.js';
+export type { SkippedPath } from './git/nested-repos.js';
 export type { PortLease } from './services/runtime/ports.js';
 export type { SessionProgress } from './services/worktrees/progress.js';
 export type { SessionEnvironment } from './services/runtime/runtime-env.js';

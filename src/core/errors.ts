@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'E_STORE_NOT_EMPTY'
   | 'E_GIT'
   | 'E_REPO_STATE'
+  | 'E_SNAPSHOT'
   | 'E_CONFIG'
   | 'E_HOOK_INPUT'
   | 'E_FLAGGED'
@@ -87,6 +88,8 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   // This OS gives lanes no way to prove liveness (unsupported, /proc hidden, ps missing).
   E_PLATFORM: EXIT.error,
   E_REPO_STATE: EXIT.error,
+  // The snapshot `end` takes first could not be made: the session is left open, nothing changed.
+  E_SNAPSHOT: EXIT.error,
   E_CONFIG: EXIT.usage,
   E_FLAGGED: EXIT.held,
   E_IO: EXIT.error,

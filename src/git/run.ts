@@ -74,6 +74,8 @@ export interface GitRunOptions {
    * stopped mid-write leaves whatever it had not finished (a stale index.lock, say).
    */
   maxBuffer?: number;
+  /** Pathspec magic on (`:(exclude,literal)…`); every other call takes each path literally. */
+  pathspecMagic?: boolean;
 }
 
 /**
@@ -83,7 +85,13 @@ export interface GitRunOptions {
 export function git(args: string[], options: GitRunOptions): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     // GIT_LITERAL_PATHSPECS: a path is a path (a file named '*' or ':x' is not a pattern or magic).
-    const env = { ...process.env, ...options.env, LC_ALL: 'C', GIT_LITERAL_PATHSPECS: '1', GIT_TERMINAL_PROMPT: '0' };
+    const env = {
+      ...process.env,
+      ...options.env,
+      LC_ALL: 'C',
+      GIT_LITERAL_PATHSPECS: options.pathspecMagic ? '0' : '1',
+      GIT_TERMINAL_PROMPT: '0',
+    };
     const maxBuffer = options.maxBuffer ?? DEFAULT_MAX_BUFFER;
     let child;
     try {

@@ -3,6 +3,8 @@ import { crypto } from '../core/builtins.js';
 import { join } from 'node:path';
 import { indexCopyMtime } from './index-lock.js';
 import { git } from './run.js';
+import { addAllExcept, unsnapshottable } from './nested-repos.js';
+import type { SkippedPath } from './nested-repos.js';
 import { gitDirAndHead } from './worktree.js';
 
 // Snapshot commits are private (under refs/lanes/), so they carry a fixed identity: a snapshot must
@@ -19,6 +21,8 @@ export interface Captured {
   head: string | null;
   /** Tree of the whole working state: tracked changes, deletions, untracked files that are not ignored. */
   tree: string;
+  /** What the tree could not hold (nested repositories, changes inside submodules). */
+  skipped: SkippedPath[];
 }
 
 /**
@@ -42,9 +46,10 @@ export async function captureWorktree(worktree: string): Promise<Captured> {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
     const env = { GIT_INDEX_FILE: index };
-    await git(['add', '-A'], { cwd: worktree, env });
+    const skipped = await unsnapshottable(worktree, env);
+    await git(addAllExcept(skipped), { cwd: worktree, env, pathspecMagic: skipped.length > 0 });
     const tree = (await git(['write-tree'], { cwd: worktree, env })).trim();
-    return { head, tree };
+    return { head, tree, skipped };
   } finally {
     rmSync(index, { force: true });
     rmSync(`${index}.lock`, { force: true });
@@ -98,13 +103,15 @@ export async function listRefs(cwd: string, prefix: string): Promise<RefEntry[]>
     });
 }
 
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
 /** Files that differ between two trees or commits (null: the empty tree), with status letters. */
 export async function diffNames(
   cwd: string,
   from: string | null,
   to: string,
 ): Promise<{ status: string; path: string }[]> {
-  const base = from ?? '4b825dc642cb6eb9a060e54bf8d69288fbee4904'; // the empty tree
+  const base = from ?? EMPTY_TREE;
   const out = await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', base, to], { cwd });
   const parts = out.split('\0');
   const result: { status: string; path: string }[] = [];

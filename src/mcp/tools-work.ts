@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineTool, plain } from './tool.js';
+import { describeSnapshot } from '../index.js';
 
 // The tools around the work itself: overlaps with other sessions, handoffs, commits, snapshots.
 
@@ -118,13 +119,18 @@ export const snapshot = defineTool({
   description:
     "Save your worktree's whole uncommitted state (changes, deletions, new files) to a private ref, without touching files, index or branches. Nothing is published. No new snapshot when nothing changed since the last one.",
   input: {},
-  output: { created: z.boolean(), files: z.number(), snapshot: z.looseObject({ ref: z.string(), commit: z.string() }) },
+  output: {
+    created: z.boolean(),
+    files: z.number(),
+    snapshot: z.looseObject({ ref: z.string(), commit: z.string() }).nullable(),
+    skipped: z.array(z.object({ path: z.string(), why: z.string() })),
+  },
   readOnly: false,
   async run(call) {
     const r = await call.lanes.snapshots.snapshot({ session: call.session, why: 'lanes mcp snapshot' });
     return {
       data: plain(r) as unknown as Record<string, unknown>,
-      text: r.created ? `saved ${r.files} file(s) in ${r.snapshot.ref}` : `nothing changed since ${r.snapshot.ref}`,
+      text: describeSnapshot(r),
     };
   },
 });

@@ -238,8 +238,12 @@ export interface Lanes {
     session?: string | null;
     inherited?: Record<string, string | undefined>;
   }): Promise<SessionEnvironment & { session: SessionView }>;
-  /** Dead sessions, orphan worktrees, stale claims, shared worktrees; `fix` repairs what is safe. */
-  doctor(options?: { fix?: boolean }): Promise<DoctorReport>;
+  /**
+   * Dead sessions, unsaved or kept worktrees, stale claims, shared worktrees, each with a severity;
+   * `fix` repairs what is safe and says why for the rest. `lanesCommand` (how hooks run lanes, as
+   * `guard.install` takes it) lets `fix` install a missing guard.
+   */
+  doctor(options?: { fix?: boolean; lanesCommand?: string }): Promise<DoctorReport>;
   /**
    * Ends this host's dead sessions safely (each snapshotted first, then ended and released; one
    * re-attached meanwhile is left open); `dryRun` only reports. `background`: the bounded reaping

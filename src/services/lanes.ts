@@ -244,13 +244,12 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       return r;
     },
     land: async (o) => {
-      const r = await refusal(
+      // land journals its own intent and outcome (land/landing-intent.ts); refusals are recorded here.
+      return refusal(
         (async () => (await import('./land/land.js')).land(ctx, claims, o))(),
         ['E_FENCED', 'E_FLAGGED', 'E_REPO_STATE', 'E_CLAIM_HELD'],
         (e) => ({ kind: e.code === 'E_FENCED' ? 'fence.refuse' : 'land.refuse', subject: 'land' }),
       );
-      await ctx.journal.record((await records()).landEntry(await who(), r));
-      return r;
     },
     adopt: async (id) => {
       const r = await (await import('./land/land.js')).adopt(ctx, claims, id);
@@ -271,7 +270,10 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       return { ...environment, session };
     },
     doctor: async (o = {}) => {
-      const r = await (await import('./doctor/doctor.js')).doctor(ctx, { state, end }, o);
+      const installGuard = o.lanesCommand
+        ? async () => (await guard()).install({ lanesCommand: o.lanesCommand! })
+        : undefined;
+      const r = await (await import('./doctor/doctor.js')).doctor(ctx, { state, end, snapshots, installGuard }, o);
       await ctx.journal.record((await records()).doctorEntries(await who(), r));
       return r;
     },

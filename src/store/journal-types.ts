@@ -31,6 +31,8 @@ export const JOURNAL_KINDS = [
   'sweep.flag',
   'conflicts.found',
   'land',
+  'land.intent',
+  'land.abort',
   'land.refuse',
   'adopt',
   'doctor.fix',

@@ -1,7 +1,7 @@
 // The dashboard's actions, each one call of the library the CLI makes for the same thing, and none
 // destructive to a live session's work: snapshot any session (it only adds a private ref); end,
 // adopt or release the claims of a dead one (a live one is refused, exit-3 style, as E_CLAIM_HELD).
-import { LanesError, isLanesError, openLanes } from '../index.js';
+import { LanesError, describeSnapshot, isLanesError, openLanes } from '../index.js';
 import type { Lanes, LanesOptions, SessionView } from '../index.js';
 import type { Fleet } from './fleet.js';
 import type { ActionName, ActionResult } from './view-types.js';
@@ -48,9 +48,7 @@ export async function runAction(
       const l = await at(target, null);
       try {
         const r = await l.snapshots.snapshot({ session: target.id, why: 'snapshot from lanes ui' });
-        message = r.created
-          ? `saved ${r.files} file(s) of ${target.id} as ${r.snapshot.ref}`
-          : `nothing changed since ${r.snapshot.ref}`;
+        message = `${target.id}: ${describeSnapshot(r)}`;
       } finally {
         await l.close({ heartbeat: false });
       }

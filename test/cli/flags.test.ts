@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { runWithSeam } from '../helpers/seam.js';
+import { hookLanesCommand } from '../../src/cli/lanes-command.js';
 import { tmp } from '../helpers/env.js';
 
 const dir = tmp('lanes-flags-');
@@ -45,7 +46,12 @@ const accepted: [string[], string, unknown[]][] = [
   [
     ['end', 's-abc', '--reason', 'done', '--remove-worktree', '--force'],
     'sessions.end',
-    ['s-abc', { reason: 'done', removeWorktree: true, force: true }],
+    ['s-abc', { reason: 'done', removeWorktree: true, force: true, skipSnapshot: false }],
+  ],
+  [
+    ['end', 's-abc', '--skip-snapshot'],
+    'sessions.end',
+    ['s-abc', { reason: 'ended by lanes end', removeWorktree: false, force: false, skipSnapshot: true }],
   ],
   [['end'], 'sessions.current', []],
   [['whoami'], 'sessions.current', []],
@@ -85,7 +91,7 @@ const accepted: [string[], string, unknown[]][] = [
   [['adopt', 's-1'], 'adopt', ['s-1']],
   [['guard', 'status'], 'guard.status', []],
   [['guard', 'uninstall'], 'guard.uninstall', []],
-  [['doctor', '--fix'], 'doctor', [{ fix: true }]],
+  [['doctor', '--fix'], 'doctor', [{ fix: true, lanesCommand: hookLanesCommand() }]],
   [['doctor'], 'doctor', [{ fix: false }]],
   [['port', 'web'], 'ports.lease', ['web']],
   [['ports'], 'ports.list', []],

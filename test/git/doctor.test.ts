@@ -48,6 +48,14 @@ test(
     assert.ok(!git(repo, 'worktree', 'list').includes('vanished-wt'), 'the vanished worktree was pruned');
     const all = JSON.parse((await lanes(['ls', '--all', '--json'], { env, cwd: repo })).stdout);
     assert.equal(all.find((s: { id: string }) => s.id === dead.id).state, 'ended');
-    assert.equal(fix.code, 3, 'the shared worktree and the missing guard remain to be handled by a person');
+    assert.ok(report.findings.every((f: { severity: string }) => ['error', 'warning', 'info'].includes(f.severity)));
+    const guard = report.findings.find((f: { kind: string }) => f.kind === 'guard-missing');
+    assert.match(guard.fixed, /installed/);
+    assert.equal((await lanes(['guard', 'status'], { env, cwd: repo })).code, 0, 'the guard is installed');
+    const shared = report.findings.find((f: { kind: string }) => f.kind === 'shared-worktree');
+    assert.equal(shared.fixed, undefined);
+    assert.match(shared.unfixable, /never moves a live session/);
+    assert.equal(report.open, 1);
+    assert.equal(fix.code, 3, 'the shared worktree remains to be handled by a person');
   },
 );

@@ -46,6 +46,7 @@ test('hook deny, commit, snapshot, restore and refusals are journaled once each;
   const committed = await lanesA.commit(['src/b.ts'], 'add b');
   writeFileSync(join(repo, 'src', 'a.ts'), 'a changed\n');
   const snap = await lanesA.snapshots.snapshot({ why: 'before lunch' });
+  assert.ok(snap.snapshot, 'a dirty worktree is saved in a ref');
   await lanesA.snapshots.restore(snap.snapshot.ref, join(tmp(), 'restored'));
   const [c] = await admin.journal.list({ afterSeq: mark, kinds: ['commit'] });
   assert.equal(c?.details['commit'], committed.commit);

@@ -40,7 +40,7 @@ test('snapshot any session; end, adopt or release only a dead one; the CLI sees 
   try {
     const snap = await act(ui, 'snapshot', { session: live.id });
     assert.equal(snap.status, 200, snap.body);
-    assert.match(snap.body, /saved 1 file\(s\) of .* as refs\/lanes\/snapshots\//);
+    assert.match(snap.body, /: saved refs\/lanes\/snapshots\/.* \(1 changed file\)/);
     assert.equal(
       execFileSync('git', ['status', '--porcelain'], { cwd: live.worktree, encoding: 'utf8' }),
       '?? live-wip.txt\n',

@@ -1,33 +1,44 @@
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { pc, printJson } from '../output.js';
+import { hookLanesCommand } from '../lanes-command.js';
 
 export const command: CommandSpec = {
   name: 'doctor',
   summary: 'Check sessions, worktrees, claims and the guard of this repository; --fix repairs what is safe to repair.',
   usage: 'doctor [--fix] [--json]',
   description: [
-    'Reports: sessions whose owner died without ending; worktrees without a session (and their dirty state);',
-    'sessions whose worktree is gone; claims held by dead sessions; live sessions sharing one worktree;',
-    'sessions on the same ticket; the guard not installed.',
+    'Every finding has a severity. Errors: sessions whose owner died without ending, claims they hold, worktrees',
+    'that are gone. Warnings: uncommitted work of a worktree nobody works in that no snapshot holds, live',
+    'sessions sharing one worktree (and its index), sessions on one ticket not joined with --join, the guard',
+    'not installed. Information: kept worktrees of ended sessions (clean, or their work saved by lanes end),',
+    'sessions joined on one ticket.',
     "--fix ends dead sessions after snapshotting their dirty work (taking each session's gate, with the wait",
-    'notice when it has to wait), which releases their claims, and prunes vanished worktrees. It never',
-    'deletes unsaved work. Exit 0 when nothing remains to report, 3 otherwise.',
+    'notice when it has to wait), which releases their claims; snapshots unsaved work of unattended worktrees;',
+    'prunes vanished worktrees; installs the guard; and says for each finding it leaves why it cannot. It never',
+    'deletes work. Exit 0 when no error or warning remains (information never fails it), 3 otherwise.',
   ].join('\n'),
   options: { fix: { type: 'boolean', help: 'repair what is safe to repair' } },
   maxPositionals: 0,
   async run(args, io) {
     const lanes = await io.lanes();
-    const report = await lanes.doctor({ fix: args.values['fix'] === true });
-    const open = report.findings.filter((f) => !f.fixed);
+    const fix = args.values['fix'] === true;
+    const report = await lanes.doctor(fix ? { fix, lanesCommand: hookLanesCommand() } : { fix });
     if (io.json) printJson(io.stdout, report);
     else {
-      for (const f of report.findings)
-        io.stdout(
-          `${f.fixed ? pc.green('fixed') : pc.yellow(f.kind)}  ${f.message}${f.fixed ? ` -> ${f.fixed}` : ''}\n`,
-        );
-      if (report.findings.length === 0) io.stdout('all healthy\n');
+      for (const f of report.findings) {
+        const tag = f.fixed
+          ? pc.green('fixed')
+          : f.severity === 'error'
+            ? pc.red('error')
+            : f.severity === 'warning'
+              ? pc.yellow('warning')
+              : pc.dim('info');
+        io.stdout(`${tag}  ${f.kind}: ${f.message}${f.fixed ? ` -> ${f.fixed}` : ''}\n`);
+        if (f.unfixable) io.stdout(`       not fixed: ${f.unfixable}\n`);
+      }
+      if (report.open === 0) io.stdout(report.findings.length ? 'healthy (information only)\n' : 'all healthy\n');
     }
-    return open.length === 0 ? EXIT.ok : EXIT.held;
+    return report.open === 0 ? EXIT.ok : EXIT.held;
   },
 };

@@ -8,15 +8,19 @@ export const command: CommandSpec = {
   name: 'end',
   summary:
     'End a session (default: $LANES_SESSION): snapshot its uncommitted work, then release all its claims in one step.',
-  usage: 'end [SESSION] [--reason R] [--remove-worktree [--force]] [--json]',
+  usage: 'end [SESSION] [--reason R] [--remove-worktree [--force]] [--skip-snapshot] [--json]',
   description: [
     "--remove-worktree removes the session's worktree only when it is clean or its state is saved in the",
     'snapshot just taken, and its branch only when merged into the main branch (or with --force).',
+    'A nested git repository or changes inside a submodule cannot be snapshotted: they are named and stay',
+    'in the worktree. When the snapshot fails the session is not ended (exit 1, E_SNAPSHOT, the reason named);',
+    '--skip-snapshot ends it without one (the files stay in the worktree, in no ref).',
   ].join('\n'),
   options: {
     reason: { type: 'string', arg: 'R', help: 'why it ended (shown in lanes ls --all)' },
     'remove-worktree': { type: 'boolean', help: "also remove the session's worktree (never unsaved work)" },
     force: { type: 'boolean', help: 'with --remove-worktree: delete the branch even when not merged' },
+    'skip-snapshot': { type: 'boolean', help: 'end without snapshotting (when the snapshot cannot be taken)' },
   },
   maxPositionals: 1,
   async run(args, io) {
@@ -28,6 +32,7 @@ export const command: CommandSpec = {
       reason: str(args.values['reason']) ?? 'ended by lanes end',
       removeWorktree: args.values['remove-worktree'] === true,
       force: args.values['force'] === true,
+      skipSnapshot: args.values['skip-snapshot'] === true,
     });
     if (io.json) {
       printJson(io.stdout, result);

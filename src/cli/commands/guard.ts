@@ -1,6 +1,5 @@
-import { resolve } from 'node:path';
 import { EXIT, LanesError } from '../../core/errors.js';
-import { shellQuote } from '../../core/shell-quote.js';
+import { hookLanesCommand } from '../lanes-command.js';
 import type { CommandSpec } from '../command.js';
 import { usageError } from '../command.js';
 import { printJson } from '../output.js';
@@ -42,10 +41,7 @@ export const command: CommandSpec = {
         hint: r.refusal.hint,
       });
     }
-    // The hook runs `node FILE` with the path lanes was started through: for an installed package
-    // the bin link (<prefix>/bin/lanes), which stays valid across upgrades, unlike the file it
-    // points to in a versioned store (pnpm, volta). Node follows the link.
-    const cli = `${shellQuote(process.execPath)} ${shellQuote(resolve(process.argv[1] ?? 'lanes'))}`;
+    const cli = hookLanesCommand();
     const status =
       action === 'install'
         ? await guard.install({ protect, lanesCommand: cli })

@@ -2,6 +2,7 @@ import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { str } from '../command.js';
 import { printJson } from '../output.js';
+import { describeSnapshot } from '../../index.js';
 
 export const command: CommandSpec = {
   name: 'snapshot',
@@ -18,12 +19,7 @@ export const command: CommandSpec = {
     const session = str(args.values['session']);
     const r = await lanes.snapshots.snapshot(session ? { session } : {});
     if (io.json) printJson(io.stdout, r);
-    else
-      io.stdout(
-        r.created
-          ? `saved ${r.snapshot.ref} (${r.files} changed files)\n`
-          : `nothing changed since ${r.snapshot.ref}\n`,
-      );
+    else io.stdout(`${describeSnapshot(r)}\n`);
     return EXIT.ok;
   },
 };

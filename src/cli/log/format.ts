@@ -59,6 +59,10 @@ export function describeEntry(e: JournalEntry): string {
       return `conflicts predicted against ${e.subject}: ${(d['pairs'] as unknown[] | undefined)?.length ?? 0} pair(s)`;
     case 'land':
       return `landed ${str(d['branch'])} into ${e.subject} (${str(d['from']).slice(0, 12)} → ${str(d['to']).slice(0, 12)}, token ${str(d['token'])})`;
+    case 'land.intent':
+      return `landing ${str(d['branch'])} into ${e.subject} (${str(d['from']).slice(0, 12)} → ${str(d['to']).slice(0, 12)}, token ${str(d['token'])}): about to publish`;
+    case 'land.abort':
+      return `land of ${str(d['branch'])} into ${e.subject} did not publish: ${str(d['why'])}`;
     case 'adopt':
       return `adopted ${e.subject}${d['worktree'] ? ` (worktree ${str(d['worktree'])})` : ''}`;
     case 'doctor.fix':

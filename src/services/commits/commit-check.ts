@@ -6,6 +6,7 @@ import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
 import { describeSession } from '../describe.js';
+import { FINISH_HINT, describeInterrupted, landingInto } from '../land/landing-intent.js';
 
 // The guard's pre-commit decision (the first incident: session B's plain `git commit` took the
 // eleven files session A had staged in the same worktree). A commit is refused when
@@ -28,7 +29,7 @@ export interface CommitCheck {
   /** The shared-index refusal was waived by SHARED_INDEX_OVERRIDE=1 for this commit. */
   overridden: boolean;
   /** Why the commit may not go ahead, in words, with the ways out (null: it may). */
-  refusal: { code: 'E_CLAIM_HELD' | 'E_SHARED_INDEX'; reason: string; hint: string } | null;
+  refusal: { code: 'E_CLAIM_HELD' | 'E_SHARED_INDEX' | 'E_REPO_STATE'; reason: string; hint: string } | null;
 }
 
 const ALLOW: CommitCheck = { claimed: [], sharers: [], notMine: [], overridden: false, refusal: null };
@@ -42,6 +43,10 @@ async function stagedPaths(worktree: string): Promise<string[]> {
 export async function checkCommit(ctx: LanesContext, claims: ClaimService): Promise<CommitCheck> {
   const repo = await ctx.repo();
   if (!repo) return ALLOW;
+  // A worktree a killed land left half-brought: its staged "changes" are the landed work reversed.
+  const landing = landingInto(repo.commonDir, repo.worktreeRoot);
+  if (landing)
+    return { ...ALLOW, refusal: { code: 'E_REPO_STATE', reason: describeInterrupted(landing), hint: FINISH_HINT } };
   const staged = await stagedPaths(repo.worktreeRoot);
   if (staged.length === 0) return ALLOW;
   const claimed = (await claims.othersHoldingPaths(staged.map((p) => `${repo.worktreeRoot}/${p}`))).map(

@@ -5,6 +5,7 @@ import type { PathCommitResult } from '../../git/commit-paths.js';
 import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
 import { describeSession } from '../describe.js';
+import { FINISH_HINT, describeInterrupted, landingInto } from '../land/landing-intent.js';
 
 /**
  * `lanes commit`: exactly the named paths onto this worktree's branch (see git/commit-paths.ts),
@@ -23,6 +24,9 @@ export async function commitNamedPaths(
     throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git worktree`, {
       hint: 'run lanes commit inside the worktree',
     });
+  const landing = landingInto(repo.commonDir, repo.worktreeRoot);
+  if (landing)
+    throw new LanesError('E_REPO_STATE', `not committing: ${describeInterrupted(landing)}`, { hint: FINISH_HINT });
   const held = await claims.othersHoldingPaths(paths);
   if (held.length > 0) {
     const h = held[0]!;

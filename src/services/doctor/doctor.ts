@@ -2,44 +2,41 @@ import { existsSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
 import { formatResource } from '../../core/resource.js';
 import { hookState, hooksDir } from '../../git/hooks.js';
-import { status } from '../../git/status.js';
 import { listWorktrees, pruneWorktrees } from '../../git/worktree.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
 import type { EndOptions, EndResult } from '../sessions/end-session.js';
+import type { SnapshotService } from '../snapshots/snapshots.js';
+import { describeSnapshot } from '../snapshots/snapshots.js';
 import type { StateService } from '../state/state.js';
+import { finding, openCount } from './findings.js';
+import type { DoctorReport, Finding } from './findings.js';
+import { lastEndedBy, unattendedWorktree } from './worktree-findings.js';
+import { finishLanding, landingInFlight } from '../land/finish-landing.js';
+import { describeInterrupted, pendingIntents } from '../land/landing-intent.js';
+import type { LandingIntent } from '../land/landing-intent.js';
+import type { Unattended } from './worktree-findings.js';
 
-export type FindingKind =
-  | 'dead-session'
-  | 'orphan-worktree'
-  | 'missing-worktree'
-  | 'dead-claim'
-  | 'shared-worktree'
-  | 'same-ticket'
-  | 'guard-missing';
+export type { DoctorReport, Finding, FindingKind, Severity } from './findings.js';
 
-export interface Finding {
-  kind: FindingKind;
-  message: string;
-  session?: string;
-  worktree?: string;
-  /** What --fix did about it, when it did something. */
-  fixed?: string;
-}
-
-export interface DoctorReport {
-  findings: Finding[];
-  fixed: boolean;
+export interface DoctorDeps {
+  state: StateService;
+  end: (id: string, options: EndOptions) => Promise<EndResult>;
+  snapshots: SnapshotService;
+  /** Installs the guard (`lanes guard install`); absent, --fix says how to. */
+  installGuard?: (() => Promise<unknown>) | undefined;
 }
 
 /**
- * Health of the repository's sessions, worktrees and claims. --fix ends dead sessions after
- * snapshotting their dirty work (under each session's state gate, so never mid-mutation), which
- * releases their claims, and prunes worktrees whose directory is gone. It deletes no unsaved work.
+ * Health of the repository's sessions, worktrees and claims. Every finding has a severity; only
+ * errors and warnings count against it. --fix ends dead sessions after snapshotting their dirty
+ * work (under each session's state gate, so never mid-mutation), which releases their claims;
+ * snapshots unsaved work of worktrees nobody works in; prunes worktrees whose directory is gone;
+ * installs the guard when it may; and says, for each finding it leaves, why. It deletes no work.
  */
 export async function doctor(
   ctx: LanesContext,
-  deps: { state: StateService; end: (id: string, options: EndOptions) => Promise<EndResult> },
+  deps: DoctorDeps,
   options: { fix?: boolean } = {},
 ): Promise<DoctorReport> {
   const repo = await ctx.repo();
@@ -49,9 +46,11 @@ export async function doctor(
     });
   const findings: Finding[] = [];
   // This machine's sessions only: a team store also holds other hosts', whose worktrees are not here.
-  const sessions = (await ctx.store.listSessions({ includeEnded: false })).filter(
+  const mine = (await ctx.store.listSessions({ includeEnded: true })).filter(
     (s) => s.repo === ctx.repoId(repo) && s.owner.host === ctx.host,
   );
+  const sessions = mine.filter((s) => s.endedAt === null);
+  const endedBy = lastEndedBy(mine.filter((s) => s.endedAt !== null));
   const liveness = await ctx.statesOf(sessions);
   const states = new Map([...liveness].map(([id, l]) => [id, l.state]));
   const worktrees = (await listWorktrees(repo.worktreeRoot)).filter((w) => !w.bare);
@@ -59,84 +58,162 @@ export async function doctor(
 
   const dead = sessions.filter((s) => states.get(s.id) === 'dead');
   for (const s of dead) {
-    const held = claims.filter((c) => c.sessionId === s.id);
-    findings.push({
-      kind: 'dead-session',
-      session: s.id,
-      message: `session ${s.id}${s.label ? ` (${s.label})` : ''} is dead (${liveness.get(s.id)?.verdict.why}) but never ended`,
-    });
-    for (const c of held)
-      findings.push({
-        kind: 'dead-claim',
+    const why = liveness.get(s.id)?.verdict.why;
+    findings.push(
+      finding('dead-session', `session ${s.id}${s.label ? ` (${s.label})` : ''} is dead (${why}) but never ended`, {
         session: s.id,
-        message: `${formatResource(c)} (token ${c.token}) is held by dead session ${s.id}`,
-      });
+      }),
+    );
+    for (const c of claims.filter((c) => c.sessionId === s.id))
+      findings.push(
+        finding('dead-claim', `${formatResource(c)} (token ${c.token}) is held by dead session ${s.id}`, {
+          session: s.id,
+        }),
+      );
   }
+  const unsaved: Unattended[] = [];
   for (const w of worktrees) {
     if (!existsSync(w.path)) {
-      findings.push({
-        kind: 'missing-worktree',
-        worktree: w.path,
-        message: `worktree ${w.path} is registered with git but its directory is gone`,
-      });
+      findings.push(
+        finding('missing-worktree', `worktree ${w.path} is registered with git but its directory is gone`, {
+          worktree: w.path,
+        }),
+      );
       continue;
     }
     const here = sessions.filter((s) => s.worktree === w.path);
     const live = here.filter((s) => states.get(s.id) === 'live');
     if (here.length === 0 && w.path !== worktrees[0]?.path) {
-      const dirty = (await status(w.path)).length;
-      findings.push({
-        kind: 'orphan-worktree',
-        worktree: w.path,
-        message: `worktree ${w.path} has no session${dirty ? ` and ${dirty} uncommitted files (lanes sweep saves them)` : ''}`,
-      });
+      const u = await unattendedWorktree(w, endedBy.get(w.path), deps.snapshots);
+      findings.push(u.finding);
+      if (u.unsaved) unsaved.push(u.unsaved);
     }
     if (live.length > 1)
-      findings.push({
-        kind: 'shared-worktree',
-        worktree: w.path,
-        message: `${live.length} live sessions share ${w.path} and its index: ${live.map((s) => s.id).join(', ')} (give each its own: lanes start --worktree)`,
-      });
+      findings.push(
+        finding(
+          'shared-worktree',
+          `${live.length} live sessions share ${w.path} and its index: ${live.map((s) => s.id).join(', ')} (give each its own: lanes start --worktree)`,
+          { worktree: w.path },
+        ),
+      );
   }
   for (const s of sessions) {
     if (s.worktree && !existsSync(s.worktree))
-      findings.push({
-        kind: 'missing-worktree',
-        session: s.id,
-        worktree: s.worktree,
-        message: `session ${s.id}'s worktree ${s.worktree} is gone`,
-      });
+      findings.push(
+        finding('missing-worktree', `session ${s.id}'s worktree ${s.worktree} is gone`, {
+          session: s.id,
+          worktree: s.worktree,
+        }),
+      );
   }
-  const byTicket = new Map<string, SessionRecord[]>();
-  for (const s of sessions) if (s.ticket) byTicket.set(s.ticket, [...(byTicket.get(s.ticket) ?? []), s]);
-  for (const [ticket, group] of byTicket) {
-    if (group.length > 1)
-      findings.push({
-        kind: 'same-ticket',
-        message: `ticket ${ticket} is worked on by ${group.map((s) => `${s.id} (${states.get(s.id)})`).join(' and ')}`,
-      });
+  ticketFindings(sessions, states, claims, findings);
+  const landings: LandingIntent[] = [];
+  for (const i of pendingIntents(repo.commonDir)) {
+    const running = await landingInFlight(ctx, i);
+    if (!running) landings.push(i);
+    findings.push(
+      finding(
+        running ? 'landing' : 'interrupted-land',
+        running
+          ? `a land of ${i.branch.replace('refs/heads/', '')} into ${i.target} is under way (session ${i.session})`
+          : describeInterrupted(i),
+        i.worktree ? { worktree: i.worktree } : {},
+      ),
+    );
   }
   const dir = await hooksDir(repo.worktreeRoot);
   if (!hookState(dir, 'pre-commit').installed)
-    findings.push({ kind: 'guard-missing', message: `lanes guard is not installed in ${dir} (lanes guard install)` });
+    findings.push(finding('guard-missing', `lanes guard is not installed in ${dir} (lanes guard install)`));
 
   if (options.fix) {
-    for (const s of dead) {
-      // Under the session's gate: a dead session is never ended while something mutates its state.
-      let result: EndResult | undefined;
+    for (const i of landings) {
+      const done = await finishLanding(ctx, repo.worktreeRoot, repo.commonDir, i, 'lanes doctor --fix');
+      const f = findings.find((x) => x.kind === 'interrupted-land' && x.message === describeInterrupted(i));
+      if (f && done?.outcome === 'stuck') f.unfixable = done.detail;
+      else if (f) f.fixed = done ? done.detail : 'finished meanwhile by another lanes call';
+    }
+    await fix(repo.worktreeRoot, deps, findings, dead, unsaved);
+  }
+  return { findings, fixed: options.fix === true, open: openCount(findings) };
+}
+
+/**
+ * Sessions on one ticket. One live holder of the ticket's claim with the others live beside it is
+ * what `lanes start --join` makes (information); anything else is worth a look.
+ */
+function ticketFindings(
+  sessions: SessionRecord[],
+  states: Map<string, string>,
+  claims: { kind: string; name: string; sessionId: string }[],
+  findings: Finding[],
+): void {
+  const byTicket = new Map<string, SessionRecord[]>();
+  for (const s of sessions) if (s.ticket) byTicket.set(s.ticket, [...(byTicket.get(s.ticket) ?? []), s]);
+  for (const [ticket, group] of byTicket) {
+    if (group.length < 2) continue;
+    const holders = claims.filter((c) => c.kind === 'ticket' && c.name === ticket).map((c) => c.sessionId);
+    const joined = group.every((s) => states.get(s.id) === 'live') && group.some((s) => holders.includes(s.id));
+    const who = group.map((s) => `${s.id} (${states.get(s.id)}${holders.includes(s.id) ? ', holds the ticket' : ''})`);
+    findings.push(
+      finding(joined ? 'joined-ticket' : 'same-ticket', `ticket ${ticket} is worked on by ${who.join(' and ')}`),
+    );
+  }
+}
+
+async function fix(
+  root: string,
+  deps: DoctorDeps,
+  findings: Finding[],
+  dead: SessionRecord[],
+  unsaved: Unattended[],
+): Promise<void> {
+  for (const s of dead) {
+    // Under the session's gate: a dead session is never ended while something mutates its state.
+    let result: EndResult | undefined;
+    try {
       await deps.state.mutate(s.id, async () => {
         result = await deps.end(s.id, { reason: 'ended by lanes doctor --fix: owner dead' });
         return undefined;
       });
-      const note = `ended${result?.snapshot ? `, work saved as ${result.snapshot.ref}` : ''}${result?.released.length ? `, released ${result.released.map(formatResource).join(', ')}` : ''}`;
+    } catch (e) {
+      // Left open, claims kept: the end says what stopped it and how to end it anyway.
+      const hint = (e as { hint?: unknown }).hint;
       for (const f of findings)
-        if (f.session === s.id && (f.kind === 'dead-session' || f.kind === 'dead-claim')) f.fixed = note;
+        if (f.session === s.id && f.severity === 'error')
+          f.unfixable = `${(e as Error).message}${typeof hint === 'string' ? ` (${hint})` : ''}`;
+      continue;
     }
-    if (findings.some((f) => f.kind === 'missing-worktree' && !f.session)) {
-      await pruneWorktrees(repo.worktreeRoot);
-      for (const f of findings)
-        if (f.kind === 'missing-worktree' && !f.session) f.fixed = 'pruned (git worktree prune)';
-    }
+    const note = `ended${result?.snapshot ? `, work saved as ${result.snapshot.ref}` : ''}${result?.released.length ? `, released ${result.released.map(formatResource).join(', ')}` : ''}${result?.notes.length ? ` (${result.notes.join('; ')})` : ''}`;
+    for (const f of findings) if (f.session === s.id && f.severity === 'error') f.fixed ??= note;
   }
-  return { findings, fixed: options.fix === true };
+  for (const u of unsaved) {
+    const r = await deps.snapshots.snapshot(u.worktree, u.owner, 'lanes doctor --fix');
+    const f = findings.find((x) => x.kind === 'unsaved-worktree' && x.worktree === u.worktree);
+    if (f) f.fixed = describeSnapshot(r);
+  }
+  if (findings.some((f) => f.kind === 'missing-worktree' && !f.session)) {
+    await pruneWorktrees(root);
+    for (const f of findings) if (f.kind === 'missing-worktree' && !f.session) f.fixed = 'pruned (git worktree prune)';
+  }
+  const guard = findings.find((f) => f.kind === 'guard-missing');
+  if (guard && deps.installGuard) {
+    await deps.installGuard();
+    guard.fixed = 'installed (lanes guard install; an existing pre-commit hook is kept and runs first)';
+  }
+  for (const f of findings) if (f.severity !== 'info' && !f.fixed) f.unfixable ??= whyNot(f);
+}
+
+function whyNot(f: Finding): string {
+  switch (f.kind) {
+    case 'shared-worktree':
+      return 'two live sessions chose this worktree; lanes never moves a live session (start one again with lanes start --worktree)';
+    case 'same-ticket':
+      return 'which session keeps the ticket is a person’s call (end one with lanes end, or start the other with --join)';
+    case 'missing-worktree':
+      return 'the session is not dead; its owner decides (lanes end SESSION ends it)';
+    case 'guard-missing':
+      return 'installing hooks needs the lanes command: run lanes guard install';
+    default:
+      return 'not settled by --fix';
+  }
 }

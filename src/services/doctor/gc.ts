@@ -28,6 +28,8 @@ export interface GcItem {
   outcome: 'reaped' | 'would-reap' | 'changed' | 'failed';
   /** The snapshot its unsaved work was saved in before it ended. */
   snapshot: string | null;
+  /** What the end said: what its snapshot could not hold, say. */
+  notes?: string[];
   error?: string;
 }
 
@@ -101,6 +103,7 @@ export async function gc(
       );
       item.outcome = result?.changed ? 'changed' : 'reaped';
       item.snapshot = result?.snapshot?.ref ?? null;
+      if (result?.notes.length) item.notes = result.notes;
       if (result?.changed) item.claims = [];
     } catch (e) {
       item.outcome = 'failed';

@@ -129,7 +129,7 @@ async function stop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
   const config = await ctx.config(session.worktree);
   if (!config.snapshot.onStop) return ALLOW;
   const r = await ctx.snapshot(session.worktree, session.id, `turn end (${event.agent})`);
-  return { ...ALLOW, notice: r.created ? `snapshot ${r.snapshot.ref} saved` : null };
+  return { ...ALLOW, notice: r.created && r.snapshot ? `snapshot ${r.snapshot.ref} saved` : null };
 }
 
 /**

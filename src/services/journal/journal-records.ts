@@ -4,7 +4,6 @@ import type { PathCommitResult } from '../../git/commit-paths.js';
 import type { JournalInput } from '../../store/journal-types.js';
 import type { ConflictReport } from '../conflicts/conflicts.js';
 import type { DoctorReport } from '../doctor/doctor.js';
-import type { LandResult } from '../land/land.js';
 import type { Snapshot, SnapshotResult } from '../snapshots/snapshots.js';
 import type { SweepReport } from '../snapshots/sweep.js';
 
@@ -28,13 +27,13 @@ export function commitEntry(who: Who, r: PathCommitResult): JournalInput {
 }
 
 export function snapshotEntry(who: Who, r: SnapshotResult, why: string): JournalInput | null {
-  if (!r.created) return null;
+  if (!r.created || !r.snapshot) return null;
   return {
     ...who,
     session: r.snapshot.owner,
     kind: 'snapshot',
     subject: r.snapshot.ref,
-    details: { commit: r.snapshot.commit, files: r.files, why },
+    details: { commit: r.snapshot.commit, files: r.files, why, skipped: r.skipped },
   };
 }
 
@@ -64,16 +63,6 @@ export function conflictsEntry(who: Who, r: ConflictReport): JournalInput | null
       sameTicket: r.sameTicket,
       competing: r.competing.map((c) => ({ session: c.session, files: c.files.slice(0, 50) })),
     },
-  };
-}
-
-export function landEntry(who: Who, r: LandResult): JournalInput {
-  return {
-    ...who,
-    ticket: r.ticket,
-    kind: 'land',
-    subject: r.target,
-    details: { branch: r.branch, from: r.from, to: r.to, mode: r.mode, token: r.token },
   };
 }
 

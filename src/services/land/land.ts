@@ -11,6 +11,9 @@ import { unknownSession } from '../context.js';
 import type { LanesContext } from '../context.js';
 import { describeSession } from '../describe.js';
 import { acquireGate } from '../state/gate.js';
+import { finishLanding, landingEntry } from './finish-landing.js';
+import { clearIntent, describeInterrupted, pendingIntents, writeIntent } from './landing-intent.js';
+import type { LandingIntent } from './landing-intent.js';
 
 export type LandMode = 'ff' | 'merge' | 'squash';
 
@@ -36,6 +39,8 @@ interface LandTarget {
   branchRef: string;
   targetName: string;
   targetRef: string;
+  /** The landing gate held, and where the intent of this landing is written. */
+  at: { gate: string; commonDir: string; repo: string };
 }
 
 /**
@@ -81,9 +86,21 @@ export async function land(
     );
   // One landing into a target at a time: a second one reading the target while the first is
   // between moving it and bringing its checked-out worktree along would take that worktree for dirty.
-  const gate = await acquireGate(ctx, `land:${ref.scope}:${targetRef}`, null, `the landing into ${targetName}`);
+  const gateName = `land:${ref.scope}:${targetRef}`;
+  const gate = await acquireGate(ctx, gateName, null, `the landing into ${targetName}`);
   try {
-    return await landHeld(ctx, claims, { me, ref, held, ticket, branchRef, targetName, targetRef }, options);
+    const repo = await ctx.repo();
+    if (!repo) throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`);
+    // A landing into this target left half-done by a kill is finished first (we hold its gate).
+    for (const i of pendingIntents(repo.commonDir).filter((p) => p.targetRef === targetRef)) {
+      const done = await finishLanding(ctx, repo.worktreeRoot, repo.commonDir, i, 'lanes land', true);
+      if (done?.outcome === 'stuck')
+        throw new LanesError('E_REPO_STATE', `${describeInterrupted(i)}: ${done.detail}`, {
+          hint: 'nothing new was published; finish that one first',
+        });
+    }
+    const at = { gate: gateName, commonDir: repo.commonDir, repo: ctx.repoId(repo) };
+    return await landHeld(ctx, claims, { me, ref, held, ticket, branchRef, targetName, targetRef, at }, options);
   } finally {
     await gate.release({ kind: 'keep' });
   }
@@ -143,6 +160,31 @@ async function landHeld(
   }
   // The fence: right before publishing, the token we started with must still be the current one.
   await claims.assertFenced(ref, held.token);
+  const intent: LandingIntent = {
+    v: 1,
+    target: targetName,
+    targetRef,
+    branch: branchRef,
+    from: old,
+    to,
+    mode,
+    ticket,
+    token: held.token,
+    worktree: checkedOut?.path ?? null,
+    session: me.id,
+    repo: o.at.repo,
+    gate: o.at.gate,
+    at: Date.now(),
+  };
+  // Intent before effect, outcome after (see landing-intent.ts): a kill anywhere between leaves
+  // the file that lets the next call finish it or record that nothing was published.
+  writeIntent(o.at.commonDir, intent);
+  try {
+    await ctx.store.appendJournal([landingEntry(intent, 'land.intent')]);
+  } catch (e) {
+    clearIntent(o.at.commonDir, targetRef);
+    throw e;
+  }
   try {
     // LANES_LANDING lets the guard's reference-transaction hook (lanes guard --protect) tell us apart.
     await git(['update-ref', '-m', `lanes land ${subject}`, targetRef, to, old ?? ZERO], {
@@ -150,9 +192,13 @@ async function landHeld(
       env: { LANES_LANDING: '1' },
     });
   } catch (e) {
+    clearIntent(o.at.commonDir, targetRef);
     throw movedWhileLanding(targetName, e);
   }
   if (checkedOut) await git(['read-tree', '-m', '-u', old, to], { cwd: checkedOut.path });
+  // Should the outcome fail to be recorded (a full disk), the intent stays and the next call records it.
+  await ctx.store.appendJournal([landingEntry(intent, 'land')]);
+  clearIntent(o.at.commonDir, targetRef);
   return {
     branch: branchRef,
     target: targetName,

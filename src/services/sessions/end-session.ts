@@ -13,7 +13,9 @@ import {
 } from '../../git/worktree.js';
 import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { SessionService } from './sessions.js';
+import { notSaved } from '../snapshots/snapshots.js';
 import type { Snapshot, SnapshotService } from '../snapshots/snapshots.js';
+import type { SkippedPath } from '../../git/nested-repos.js';
 
 export interface EndOptions {
   /** Why it ended (shown in lanes ls --all). */
@@ -28,6 +30,11 @@ export interface EndOptions {
    * work was still snapshotted first, which never harms it.
    */
   unchangedSince?: { lastSeenAt: number; owner: OwnerIdentity };
+  /**
+   * End without the snapshot (`lanes end --skip-snapshot`): for when it cannot be taken. The files
+   * stay in the worktree, saved in no ref; a worktree with uncommitted work is then never removed.
+   */
+  skipSnapshot?: boolean;
 }
 
 export interface EndResult {
@@ -57,8 +64,22 @@ export async function endSession(
   const notes: string[] = [];
   let snapshot: Snapshot | null = null;
   const wt = s.worktree && existsSync(s.worktree) ? s.worktree : null;
-  if (wt && (await status(wt)).length > 0)
-    snapshot = (await snapshots.snapshot(wt, s.id, options.reason ?? 'lanes end')).snapshot;
+  let skipped: SkippedPath[] = [];
+  if (wt && !options.skipSnapshot && (await status(wt)).length > 0) {
+    const r = await snapshots.snapshot(wt, s.id, options.reason ?? 'lanes end').catch((e: unknown) => {
+      throw new LanesError(
+        'E_SNAPSHOT',
+        `could not snapshot ${wt}, so session ${id} is not ended and keeps its claims: ${(e as Error).message.split('\n')[0]}`,
+        {
+          hint: `nothing in the worktree was changed; fix the cause and end again, or end it unsaved with \`lanes end ${id} --skip-snapshot\` (the files stay in the worktree, in no ref)`,
+        },
+      );
+    });
+    snapshot = r.snapshot;
+    skipped = r.skipped;
+    const missing = notSaved(skipped);
+    if (missing) notes.push(`${missing}; these stay in the worktree only`);
+  } else if (wt && options.skipSnapshot) notes.push('--skip-snapshot: uncommitted work was not saved in a ref');
   const ended = await sessions.endRecord(id, options.reason ?? 'ended by lanes end', options.unchangedSince);
   const result: EndResult = { ...ended, snapshot, worktreeRemoved: false, branchDeleted: null, notes };
   if (!options.removeWorktree || ended.changed) return result;
@@ -77,6 +98,14 @@ export async function endSession(
   if (dirty) {
     // Saved means: the snapshot's tree is exactly what is on disk now (nothing changed since).
     const now = await captureWorktree(wt);
+    if (now.skipped.length > 0 || skipped.length > 0)
+      throw new LanesError(
+        'E_REPO_STATE',
+        `${wt} holds what no snapshot can save; not removing it: ${notSaved(now.skipped)}`,
+        {
+          hint: 'move it out of the worktree (or commit it where it belongs), then remove the worktree with git worktree remove',
+        },
+      );
     if (!snapshot || now.tree !== snapshot.tree) {
       throw new LanesError(
         'E_REPO_STATE',

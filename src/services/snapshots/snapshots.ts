@@ -4,7 +4,8 @@ import { basename, join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { refSafeSessionId, sessionIdFromRefPart, slugify } from '../../core/slug.js';
 import { git } from '../../git/run.js';
-import { captureWorktree, commitTree, createRef, diffNames, listRefs } from '../../git/snapshot.js';
+import { EMPTY_TREE, captureWorktree, commitTree, createRef, diffNames, listRefs, treeOf } from '../../git/snapshot.js';
+import type { SkippedPath } from '../../git/nested-repos.js';
 import type { RefEntry } from '../../git/snapshot.js';
 import { addWorktree, branchExists, revParse } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
@@ -26,11 +27,14 @@ export interface Snapshot {
 }
 
 export interface SnapshotResult {
-  snapshot: Snapshot;
-  /** False when nothing changed since the owner's last snapshot (no new ref). */
+  /** Null when there is nothing uncommitted to save (no ref is made for a clean worktree). */
+  snapshot: Snapshot | null;
+  /** False when nothing changed since the owner's last snapshot, or nothing to save (no new ref). */
   created: boolean;
-  /** Files that differ from HEAD in the snapshot. */
+  /** Files that differ from HEAD in the snapshot (-1 when not counted). */
   files: number;
+  /** What the snapshot could not hold: nested repositories, changes inside submodules (named, not lost silently). */
+  skipped: SkippedPath[];
 }
 
 function toSnapshot(e: RefEntry): Snapshot | null {
@@ -48,6 +52,27 @@ function toSnapshot(e: RefEntry): Snapshot | null {
     time: e.time,
     subject: e.subject,
   };
+}
+
+/** What was not saved, for a message: each path and why ('' when everything was). */
+export function notSaved(skipped: SkippedPath[]): string {
+  if (skipped.length === 0) return '';
+  const what = skipped.map(
+    (s) =>
+      `${s.path} (${s.why === 'nested repository' ? 'a nested git repository: commit in it, or make it a submodule' : 'changes inside a submodule: commit them in it'})`,
+  );
+  return `not saved: ${what.join(', ')}`;
+}
+
+/** One line for people and agents: what a snapshot did. */
+export function describeSnapshot(r: SnapshotResult): string {
+  const what = !r.snapshot
+    ? 'nothing to save: the worktree has no uncommitted changes'
+    : r.created
+      ? `saved ${r.snapshot.ref} (${r.files < 0 ? 'the changed files' : r.files === 1 ? '1 changed file' : `${r.files} changed files`})`
+      : `nothing changed since ${r.snapshot.ref}`;
+  const skipped = notSaved(r.skipped);
+  return skipped ? `${what}; ${skipped}` : what;
 }
 
 /** The owner name of a worktree without a session: stable, ref-safe. */
@@ -82,11 +107,16 @@ export class SnapshotService {
         hint: 'see `git worktree list`; `git worktree prune` forgets missing ones',
       });
     const cap = await captureWorktree(worktree);
+    const skipped = cap.skipped;
+    // Clean: the working state is HEAD's tree (or, before a first commit, the empty tree).
+    const base = cap.head ? await treeOf(worktree, cap.head) : EMPTY_TREE;
+    if (cap.tree === base) return { snapshot: null, created: false, files: 0, skipped };
     // Counting changed files costs a diff; the sweep already knows them from git status.
     const files = options.countFiles === false ? -1 : (await diffNames(worktree, cap.head, cap.tree)).length;
     const existing = await this.list(owner);
     const last = existing[existing.length - 1];
-    if (last && last.tree === cap.tree && last.parent === cap.head) return { snapshot: last, created: false, files };
+    if (last && last.tree === cap.tree && last.parent === cap.head)
+      return { snapshot: last, created: false, files, skipped };
     const commit = await commitTree(
       worktree,
       cap.tree,
@@ -107,7 +137,7 @@ export class SnapshotService {
           time: Math.floor(Date.now() / 1000),
           subject: `lanes snapshot of ${owner}: ${reason}`,
         };
-        return { snapshot, created: true, files };
+        return { snapshot, created: true, files, skipped };
       }
       if (n > (last?.n ?? 0) + 1000)
         throw new LanesError('E_GIT', `cannot create a snapshot ref under ${SNAPSHOT_PREFIX}${owner}/`);

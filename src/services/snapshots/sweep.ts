@@ -7,8 +7,9 @@ import { status } from '../../git/status.js';
 import { defaultBranch, listWorktrees } from '../../git/worktree.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
-import { orphanOwner } from './snapshots.js';
+import { notSaved, orphanOwner } from './snapshots.js';
 import type { SnapshotService } from './snapshots.js';
+import type { SkippedPath } from '../../git/nested-repos.js';
 
 export type SweepVerdict = 'in-progress' | 'abandoned' | 'clean' | 'missing';
 
@@ -32,6 +33,8 @@ export interface SweepItem {
   lastWorkAt: number;
   verdict: SweepVerdict;
   snapshot: { ref: string; created: boolean } | null;
+  /** What its snapshot could not hold (nested repositories, changes inside submodules). */
+  notSaved: SkippedPath[];
   /** What to run to take this work over. */
   adopt: string | null;
   note: string;
@@ -141,10 +144,12 @@ export async function sweep(
       changes.map((c) => c.path),
     );
     let snap: SweepItem['snapshot'] = null;
+    let skipped: SkippedPath[] = [];
     if (changes.length > 0 && !options.dryRun) {
       const owner = primary?.id ?? orphanOwner(wt.path);
       const r = await snapshots.snapshot(wt.path, owner, 'lanes sweep', { countFiles: false });
-      snap = { ref: r.snapshot.ref, created: r.created };
+      snap = r.snapshot ? { ref: r.snapshot.ref, created: r.created } : null;
+      skipped = r.skipped;
     }
     const live = state === 'live';
     const hasWork = changes.length > 0 || ahead > 0;
@@ -163,7 +168,11 @@ export async function sweep(
         : verdict === 'abandoned'
           ? `abandoned (${primary ? `session ${primary.id} is ${state}` : 'no session'})${snap ? `; saved as ${snap.ref}` : ''}`
           : 'clean';
-    items.push(item(wt.path, wt.branch, primary, state, here, changes.length, ahead, when, verdict, snap, adopt, note));
+    const unsaved = notSaved(skipped);
+    items.push({
+      ...item(wt.path, wt.branch, primary, state, here, changes.length, ahead, when, verdict, snap, adopt, note),
+      ...(unsaved ? { note: `${note}; ${unsaved}`, notSaved: skipped } : {}),
+    });
   }
   for (const s of sessions) {
     if (s.endedAt !== null || !s.worktree || visible.some((w) => w.path === s.worktree)) continue;
@@ -217,6 +226,7 @@ function item(
     lastWorkAt,
     verdict,
     snapshot,
+    notSaved: [],
     adopt,
     note,
   };
