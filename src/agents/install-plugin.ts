@@ -1,8 +1,9 @@
+import { LanesError } from '../core/errors.js';
 import type { InstallSpec } from './install-spec.js';
 
 // An agent whose hooks are a plugin file lanes writes whole (OpenCode): install creates the file,
 // or rewrites lanes' own older one (another prefix, an older lanes); a file of that name that is
-// not lanes' is left alone with a note; uninstall deletes lanes' file and nothing else, so the
+// not lanes' is refused (E_CONFIG, before anything is written) and left alone; uninstall deletes lanes' file and nothing else, so the
 // directory is as it was before install.
 
 export interface PluginPlan {
@@ -15,10 +16,14 @@ export const isLanesPlugin = (spec: InstallSpec, text: string | null): boolean =
 
 export function pluginInstall(spec: InstallSpec, file: string, before: string | null, prefix: string): PluginPlan {
   if (before !== null && !isLanesPlugin(spec, before))
-    return {
-      after: before,
-      notes: [`${file} exists and is not lanes' plugin; lanes left it (move it away and install again)`],
-    };
+    throw new LanesError(
+      'E_CONFIG',
+      `${file} exists and is not lanes' plugin (another tool's file); nothing was installed`,
+      {
+        hint: `move it away (OpenCode loads every file in that folder, so any other name works for it), then install again`,
+        details: { file },
+      },
+    );
   return { after: spec.plugin?.source(prefix) ?? before, notes: spec.notes };
 }
 

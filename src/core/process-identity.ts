@@ -1,4 +1,6 @@
+import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { platform } from './platform/select.js';
 import type { ProcessFacts } from './platform/types.js';
 
@@ -89,10 +91,61 @@ export function agentPid(ppid: number, chain: ProcessFacts[] = lineage(ppid, 13)
     const f = chain.find((c) => c.pid === pid);
     if (!f?.name || f.ppid <= 1) return pid;
     // The command line only matters for node processes (and /proc reads it only then).
-    const lanesItself =
-      f.name === 'node' && /(^|[/\s])(lanes|cli\.cjs|hot\.cjs)(\s|$)/.test(f.command || readCommandLine(pid));
+    const lanesItself = f.name === 'node' && runsLanes(f.command || readCommandLine(pid), pid);
     if (!NOT_THE_AGENT.test(f.name) && !lanesItself) return pid;
     pid = f.ppid;
   }
   return pid;
+}
+
+let ownDir: string | null | undefined;
+
+/** The directory of the entry file this process runs (lanes' dist/), resolved once. */
+function lanesDir(): string | null {
+  if (ownDir === undefined) {
+    try {
+      ownDir = dirname(realpathSync(process.argv[1] ?? ''));
+    } catch {
+      ownDir = null;
+    }
+  }
+  return ownDir;
+}
+
+/**
+ * Whether a node process's command line runs lanes' own binary: its script, resolved through
+ * symlinks (the `lanes` bin link), is lanes' cli.cjs or hot.cjs, of this installation or of
+ * another package named lanes. Not any `node …/cli.cjs`: many agents ship a file of that name.
+ */
+export function runsLanes(command: string, pid: number): boolean {
+  const script = command
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .find((a) => !a.startsWith('-'));
+  if (!script) return false;
+  let path = script;
+  if (!isAbsolute(path)) {
+    try {
+      path = resolve(readlinkSync(`/proc/${pid}/cwd`), path);
+    } catch {
+      return basename(script) === 'lanes';
+    }
+  }
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return false;
+  }
+  if (!/^(cli|hot)\.cjs$/.test(basename(real))) return false;
+  if (dirname(real) === lanesDir()) return true;
+  try {
+    return (
+      (JSON.parse(readFileSync(join(dirname(real), '..', 'package.json'), 'utf8')) as { name?: unknown }).name ===
+      'lanes'
+    );
+  } catch {
+    return false;
+  }
 }

@@ -115,7 +115,8 @@ export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
     // index.lock.lock and renames over it), so its racy-git timestamps stay true after our rename.
     const files = await diffNames(req.worktree, parentTree, tree);
     const info = await indexInfo(req.worktree, commit, files);
-    lock.fill(join(gitDir, 'index'));
+    if (!lock.fill(join(gitDir, 'index')))
+      await git(['read-tree', '--empty'], { cwd: req.worktree, env: { GIT_INDEX_FILE: lock.lockPath } });
     if (info.length > 0)
       await git(['update-index', '-z', '--index-info'], {
         cwd: req.worktree,

@@ -71,18 +71,24 @@ export class IndexLock {
    * gives it the index's own mtime (see indexCopyMtime). Seen in the index-incident test before
    * the mtime was kept.
    */
-  fill(index: string): void {
+  /**
+   * Copies the index into the lock file. False when there is no index yet (a repository before its
+   * first `git add`): the lock stays an empty file, which git reads as a corrupt index ("smaller than
+   * expected"), so the caller writes an empty index there first (`git read-tree --empty`).
+   */
+  fill(index: string): boolean {
     if (this.fd === null) throw new Error('index lock already released');
     let st;
     try {
       st = statSync(index);
     } catch {
-      return; // no index yet: an empty lock file is an empty index to git
+      return false;
     }
     const content = readFileSync(index);
     for (let off = 0; off < content.length;) off += writeSync(this.fd, content, off);
     futimesSync(this.fd, st.atimeMs / 1000, indexCopyMtime(st));
     fsyncSync(this.fd);
+    return true;
   }
 
   /**

@@ -79,15 +79,18 @@ test('Copilot CLI and OpenCode: install beside existing hooks, plugins and MCP s
   assert.equal(existsSync(join(repo, '.opencode/plugins/lanes.js')), false);
 });
 
-test("OpenCode: a plugin file named lanes.js that is not lanes' is left alone by install and uninstall; --user installs under ~/.config/opencode", async () => {
+test("OpenCode: a plugin file named lanes.js that is not lanes' is refused by install and left alone by uninstall; --user installs under ~/.config/opencode", async () => {
   const repo = gitRepo();
   const home = tmp();
   const opts = { env: { ...lanesEnv(), HOME: home }, cwd: repo };
   const mine = 'export const Lanes = async () => ({}) // my own\n';
   put(join(repo, '.opencode/plugins/lanes.js'), mine);
   const r = await lanes(['hooks', 'install', 'opencode'], opts);
-  assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /lanes\.js exists and is not lanes' plugin; lanes left it/);
+  assert.equal(r.code, 2, 'refused, not "already there"');
+  assert.match(r.stderr, /lanes\.js exists and is not lanes' plugin \(another tool's file\); nothing was installed/);
+  assert.doesNotMatch(r.stdout, /already there/);
+  assert.equal(existsSync(join(repo, 'opencode.json')), false, 'nothing half-installed (no MCP entry either)');
+  assert.equal(readFileSync(join(repo, '.opencode/plugins/lanes.js'), 'utf8'), mine);
   assert.equal((await lanes(['hooks', 'uninstall', 'opencode'], opts)).code, 0);
   assert.equal(readFileSync(join(repo, '.opencode/plugins/lanes.js'), 'utf8'), mine);
 

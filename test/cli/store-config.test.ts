@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,4 +61,21 @@ test('store copy and migrate refuse what they cannot do, with usage errors', asy
   const r = await lanes(['store', 'copy', '--from', same, '--to', same], { env });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /two different stores/);
+});
+
+test('store copy --force onto the same file under another spelling (relative, `..`, a symlink) is refused, the journal not doubled', async () => {
+  const env = lanesEnv();
+  const dir = tmp();
+  const db = join(dir, 'lanes.db');
+  const withStore = { ...env, LANES_STORE: db };
+  assert.equal((await lanes(['start', '--pid', String(process.pid)], { env: withStore, cwd: dir })).code, 0);
+  const before = (await lanes(['log', '--json'], { env: withStore, cwd: dir })).stdout;
+  symlinkSync(db, join(dir, 'link.db'));
+  mkdirSync(join(dir, 'sub'));
+  for (const other of ['lanes.db', './sub/../lanes.db', join(dir, 'link.db')]) {
+    const r = await lanes(['store', 'copy', '--from', db, '--to', other, '--force'], { env, cwd: dir });
+    assert.equal(r.code, 2, `${other}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /are the same file/);
+  }
+  assert.equal((await lanes(['log', '--json'], { env: withStore, cwd: dir })).stdout, before, 'the journal as it was');
 });

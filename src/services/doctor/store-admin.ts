@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
 import { openStore, storeKind } from '../../store/open.js';
 import type { Store, StoreInfo } from '../../store/types.js';
@@ -51,15 +51,26 @@ export function storeStatus(location: string): Promise<StoreStatus> {
   });
 }
 
+/** Two spellings of one SQLite file (a symlink, a relative path, `..`, a hard link): same device and inode. */
+function sameSqliteFile(a: string, b: string): boolean {
+  if (storeKind(a) !== 'sqlite' || storeKind(b) !== 'sqlite') return false;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false; // the target does not exist yet: a new file
+  }
+}
+
 /** Copies everything from one store to another (SQLite file or postgres:// URL, either way). */
 export async function copyStore(
   from: string,
   to: string,
   options: { force: boolean },
 ): Promise<{ from: StoreInfo; to: StoreInfo; sessions: number; claims: number; state: number; journal: number }> {
-  if (from === to)
-    throw new LanesError('E_USAGE', 'copy needs two different stores', {
-      hint: 'give --from and --to different locations',
+  if (from === to || sameSqliteFile(from, to))
+    throw new LanesError('E_USAGE', `copy needs two different stores: ${from} and ${to} are the same file`, {
+      hint: 'give --from and --to different locations (a copy onto itself would duplicate its journal)',
     });
   if (storeKind(from) === 'sqlite' && !existsSync(from)) {
     throw new LanesError('E_NOT_FOUND', `the source store ${from} does not exist`, {
