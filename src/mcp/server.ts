@@ -3,7 +3,7 @@
 // (openLanes()) and the result back; it acts as the session of the agent that started the server
 // (identity.ts). Built into its own bundle (dist/mcp.cjs): the SDK stays out of the other commands.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineTransport } from './line-transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { isLanesError, openLanes } from '../index.js';
@@ -112,7 +112,7 @@ export function buildServer(options: ServeOptions, me: Identity): McpServer {
 export async function serveMcp(options: ServeOptions): Promise<void> {
   const me = identityOfAgent(options.agent, process.env);
   const server = buildServer(options, me);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   await server.connect(transport);
   await new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();

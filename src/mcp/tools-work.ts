@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineTool, plain } from './tool.js';
-import { describeSnapshot } from '../index.js';
+import { LanesError, describeSnapshot } from '../index.js';
 
 // The tools around the work itself: overlaps with other sessions, handoffs, commits, snapshots.
 
@@ -41,6 +41,23 @@ const nameInput = z
   .max(128)
   .describe('handoff name: letters, digits, . _ - (not starting with a dot), e.g. "meta.json"');
 
+/**
+ * Base64 as written (standard alphabet, padded; line breaks allowed), or E_USAGE: Node's decoder
+ * skips what it does not know, which would store garbage and report success.
+ */
+export function strictBase64(text: string): Buffer {
+  const clean = text.replace(/[\r\n\t ]/g, '');
+  const bad = clean.search(/[^A-Za-z0-9+/=]/);
+  const bytes = Buffer.from(clean, 'base64');
+  if (bad !== -1 || clean.length % 4 !== 0 || !/^[^=]*={0,2}$/.test(clean) || bytes.toString('base64') !== clean)
+    throw new LanesError(
+      'E_USAGE',
+      `content is not valid base64${bad !== -1 ? ` (${JSON.stringify(clean[bad])} at character ${bad + 1})` : clean.length % 4 ? ' (its length is not a multiple of 4)' : ' (bad padding)'}; nothing was written`,
+      { hint: 'send the bytes as standard, padded base64, or send text as it is with base64 false' },
+    );
+  return bytes;
+}
+
 export const handoffPut = defineTool({
   name: 'handoff_put',
   title: 'Write a handoff',
@@ -54,7 +71,7 @@ export const handoffPut = defineTool({
   output: { path: z.string(), session: z.string(), seq: z.number(), size: z.number(), sha256: z.string() },
   readOnly: false,
   async run(call, args) {
-    const payload = args.base64 ? Buffer.from(args.content, 'base64') : args.content;
+    const payload = args.base64 ? strictBase64(args.content) : args.content;
     const w = await call.lanes.handoffs.put(args.name, payload, { session: call.session });
     return {
       data: plain(w) as unknown as Record<string, unknown>,
@@ -62,6 +79,9 @@ export const handoffPut = defineTool({
     };
   },
 });
+
+/** Up to this size a text handoff is also the tool's text answer. */
+const TEXT_COPY_MAX = 1024 * 1024;
 
 export const handoffGet = defineTool({
   name: 'handoff_get',
@@ -84,7 +104,11 @@ export const handoffGet = defineTool({
     const isText = Buffer.from(text, 'utf8').equals(e.payload);
     return {
       data: { content: isText ? text : e.payload.toString('base64'), base64: !isText, header: plain(e.header) },
-      text: isText ? text : `(binary handoff of ${e.payload.length} bytes, base64 in the structured content)`,
+      // The payload once, not twice: a large one in both would pass the client's own message limit.
+      text:
+        isText && e.payload.length <= TEXT_COPY_MAX
+          ? text
+          : `(${isText ? 'text' : 'binary'} handoff of ${e.payload.length} bytes${isText ? '' : ', base64'}: the content is in the structured content)`,
     };
   },
 });
