@@ -70,3 +70,4 @@ export { parseResource, pathsOverlap, formatResource } from './core/resource.js'
 export type { ResourceRef } from './core/resource.js';
 export { AGENTS, hookSessionId } from './core/hook-event.js';
 export type { AgentName, HookDecision, HookEvent, HookKind } from './core/hook-event.js';
+export { OutageWatch, isOutage } from './services/outage.js';

@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LineTransport } from './line-transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { isLanesError, openLanes } from '../index.js';
+import { OutageWatch, isLanesError, isOutage, openLanes } from '../index.js';
 import type { Lanes, LanesOptions } from '../index.js';
 import { identityOfAgent, sessionFor } from './identity.js';
 import type { Identity } from './identity.js';
@@ -71,6 +71,7 @@ export function toolError(e: unknown, tool?: string): CallToolResult {
 export function buildServer(options: ServeOptions, me: Identity): McpServer {
   const base: LanesOptions = { notice: false, ...(options.store ? { store: options.store } : {}) };
   const server = new McpServer({ name: 'lanes', version: options.version });
+  const outage = new OutageWatch((m) => process.stderr.write(`${m}\n`), 'lanes mcp');
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -95,8 +96,12 @@ export function buildServer(options: ServeOptions, me: Identity): McpServer {
           lanes = await openLanes({ ...base, session: id, cwd: view.worktree ?? view.cwd });
           const r = await tool.run({ lanes, session: id, how, signal: extra.signal }, args as never);
           ok = true;
+          outage.up();
           return { content: [{ type: 'text', text: r.text }], structuredContent: r.data };
         } catch (e) {
+          // The call fails with the store's error (the agent decides); the server stays up and
+          // tells the outage on stderr once when it starts and once when it ends.
+          if (isOutage(e)) outage.failed(e);
           return toolError(e, tool.name);
         } finally {
           await finder?.close({ heartbeat: false }).catch(() => undefined);

@@ -5,7 +5,7 @@
 // change without the store knowing); conflict prediction, the costliest, at most every few seconds.
 import { existsSync } from 'node:fs';
 import { hostId } from '../core/process-identity.js';
-import { openLanes } from '../index.js';
+import { OutageWatch, isOutage, openLanes } from '../index.js';
 import type { Lanes, LanesOptions, SessionProgress, SessionView } from '../index.js';
 import { toUiConflicts, toUiSession, toUiSnapshot, toUiWait } from './fleet-map.js';
 import type { Redactor } from './redact.js';
@@ -46,6 +46,7 @@ export class Fleet {
   private lastEndedRead = 0;
   private lastOpenCount = -1;
   private readonly hostName = hostId();
+  private readonly outage = new OutageWatch((m) => process.stderr.write(`${m}\n`), 'lanes ui');
 
   constructor(
     private readonly lanes: Lanes,
@@ -84,7 +85,13 @@ export class Fleet {
     const next = (delay: number) => {
       this.pollTimer = setTimeout(async () => {
         const started = Date.now();
-        await this.tick().catch(() => undefined);
+        // An outage is told once when it starts and once when it ends; the page keeps its last picture.
+        await this.tick().then(
+          () => this.outage.up(),
+          (e: unknown) => {
+            if (isOutage(e)) this.outage.failed(e);
+          },
+        );
         if (!this.stop.signal.aborted) next(Math.max(ms, 2 * (Date.now() - started)));
       }, delay);
       this.pollTimer.unref();

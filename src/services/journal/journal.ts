@@ -2,6 +2,7 @@ import { LanesError } from '../../core/errors.js';
 import type { FollowCursor, JournalEntry, JournalInput, JournalQuery } from '../../store/journal-types.js';
 import { expandKinds } from '../../store/shared/journal-entries.js';
 import type { LanesContext } from '../context.js';
+import { OutageWatch } from '../outage.js';
 
 /** How often a follower asks for new entries: well inside the 0.5 s it promises. */
 const FOLLOW_POLL_MS = 150;
@@ -59,11 +60,17 @@ export class JournalService {
     options: { signal: AbortSignal; pollMs?: number },
   ): Promise<void> {
     const q = checked(query);
-    let cursor: FollowCursor = { afterSeq: q.afterSeq ?? (await this.ctx.store.lastJournalSeq()) };
+    // An outage of any length is waited out (outage.ts): the follower resumes at its cursor.
+    const outage = new OutageWatch(this.ctx.notice, 'lanes log --follow');
+    const start = q.afterSeq ?? (await outage.run(() => this.ctx.store.lastJournalSeq(), options.signal));
+    if (start === null) return;
+    let cursor: FollowCursor = { afterSeq: start };
     const pollMs = options.pollMs ?? FOLLOW_POLL_MS;
     while (!options.signal.aborted) {
       const before = cursor.afterSeq;
-      const next = await this.ctx.store.followJournal(q, cursor);
+      const at = cursor;
+      const next = await outage.run(() => this.ctx.store.followJournal(q, at), options.signal);
+      if (next === null) return;
       cursor = next.cursor;
       if (next.entries.length > 0) await onEntries(next.entries);
       // A full read (1000 entries behind) goes on at once; otherwise wait for new ones.
