@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openLanes } from '../../src/index.js';
-import { gitRepo, lanes, lanesChild, lanesEnv, tmp } from '../helpers/env.js';
+import { gitRepo, lanesChild, lanesEnv, tmp } from '../helpers/env.js';
 import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { call, errorCode, mcpAgent } from '../helpers/mcp.js';
