@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { integrity } from '../helpers/sqlite.js';
+import { openLanes } from '../../src/index.js';
 import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
 import { answer, fixture, hook } from '../helpers/hooks.js';
 import { NEEDS_ROOT, fillDisk, smallTmpfs } from '../helpers/tmpfs.js';
@@ -117,5 +118,38 @@ test('a full disk while another process holds the store open: a failed write is 
   assert.equal((await ok(['state', 'get', 'step'])).stdout.trim(), '"after"');
   holder.send('close');
   await holder.exited;
+  assert.equal(integrity(join(mnt, 'home', 'lanes.db')), 'ok');
+});
+
+test('a full disk during an async mutate (the gate path): E_STORE_FULL, never a takeover or a fencing refusal', async (t) => {
+  const mnt = smallTmpfs();
+  if (!mnt) return t.skip(NEEDS_ROOT);
+  const { env, repo } = await fleetOnTmpfs(mnt);
+  const l = await openLanes({ env, cwd: repo, notice: false, session: `claude-code:${A}` });
+  try {
+    const id = `claude-code:${A}`;
+    // One async mutate first: the gate's row exists, so the next take is its one-statement UPDATE … RETURNING.
+    await l.state.mutate(id, async (cur) => ({ ...(cur as Record<string, string>), step: 'gated' }));
+    const before = await l.state.get(id);
+    const free = fillDisk(mnt);
+    for (let i = 0; i < 5; i++) {
+      // An async function: the mutate takes the session's gate, works, then writes and releases.
+      const attempt = l.state.mutate(id, async (cur) => {
+        await new Promise((r) => setImmediate(r));
+        return { ...(cur as Record<string, string>), step: `try ${i}` };
+      });
+      await assert.rejects(attempt, (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'E_STORE_FULL', `${e.code}: ${e.message}`);
+        assert.doesNotMatch(e.message, /lost the gate|taken over|fenc/);
+        return true;
+      });
+    }
+    assert.deepEqual(await l.state.get(id), before, 'nothing half-written');
+    free();
+    await l.state.mutate(id, async (cur) => ({ ...(cur as Record<string, string>), step: 'after' }));
+    assert.equal(((await l.state.get(id)) as { step: string }).step, 'after');
+  } finally {
+    await l.close({ heartbeat: false });
+  }
   assert.equal(integrity(join(mnt, 'home', 'lanes.db')), 'ok');
 });
