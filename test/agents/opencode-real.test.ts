@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { skipOrFail } from '../helpers/needs.js';
+import { UNREACHABLE } from '../real-agents/install.js';
 import assert from 'node:assert/strict';
 import { CLI, gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
 import { fixture, hook } from '../helpers/hooks.js';
@@ -45,9 +47,11 @@ async function opencodeBinary(): Promise<{ bin: string } | { why: string }> {
       timeout: 300_000,
     },
   );
-  return existsSync(bin)
-    ? { bin }
-    : { why: `npm install opencode-ai@${VERSION} failed: ${r.stderr.trim().slice(-300)}` };
+  if (existsSync(bin)) return { bin };
+  const why = `npm install opencode-ai@${VERSION} failed: ${r.stderr.trim().slice(-300)}`;
+  // Only the registry out of reach may keep OpenCode out of the run; any other failure is a failure.
+  if (UNREACHABLE.test(r.stderr)) return { why };
+  throw new Error(why);
 }
 
 /** The end of OpenCode's own log, for a failure message. */
@@ -72,7 +76,7 @@ test(
   { timeout: 600_000 },
   async (t) => {
     const found = await opencodeBinary();
-    if ('why' in found) return t.skip(found.why);
+    if ('why' in found) return skipOrFail(t, 'the npm registry', found.why);
     const repo = gitRepo();
     mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
     writeFileSync(join(repo, 'src', 'billing', 'seat.ts'), 'export const limit = 1\n');

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
+import { NEEDS_ROOT, smallTmpfs } from '../helpers/tmpfs.js';
+import { skipOrFail } from '../helpers/needs.js';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
-  mkdtempSync,
   readFileSync,
   rmSync,
   statSync,
@@ -12,7 +13,6 @@ import {
   copyFileSync,
   utimesSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lanes, lanesEnv, tmp } from '../helpers/env.js';
 
@@ -137,18 +137,8 @@ test('XDG_RUNTIME_DIR is used when set', async () => {
 });
 
 test('a full disk: put fails with a clear error and the previous version survives', async (t) => {
-  const mnt = mkdtempSync(join(tmpdir(), 'lanes-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt], { stdio: 'pipe' });
-  } catch {
-    rmSync(mnt, { recursive: true, force: true });
-    t.skip('needs root to mount a small tmpfs (CI runs as root)');
-    return;
-  }
-  t.after(() => {
-    execFileSync('umount', [mnt]);
-    rmSync(mnt, { recursive: true, force: true });
-  });
+  const mnt = smallTmpfs('256k');
+  if (!mnt) return skipOrFail(t, 'root and mount', NEEDS_ROOT);
   const env = { ...lanesEnv(), XDG_RUNTIME_DIR: mnt };
   const { a, as } = await twoSessions(env);
   const ctx = { env: { ...as(a).env, XDG_RUNTIME_DIR: mnt } };

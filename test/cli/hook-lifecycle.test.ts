@@ -62,7 +62,8 @@ test('session start registers AGENT:id owned by the agent process; resume re-att
   const ms = performance.now() - t0;
   assert.equal(end.code, 0, end.stderr);
   assert.match(end.stderr, /ended, 1 claim\(s\) released, work saved in refs\/lanes\/snapshots\//);
-  assert.ok(ms < 3000, `session end took ${ms} ms (Codex allows 3 s)`);
+  // A hang bound only; its speed (Codex allows a hook 3 s) is bench/hook.mjs's session-end row.
+  assert.ok(ms < 30_000, `session end took ${ms} ms`);
   s = await sessionJson(`claude-code:${S}`, opts);
   assert.equal(s?.state, 'ended');
   assert.match(s?.endReason ?? '', /claude-code session ended \(prompt_input_exit\)/);

@@ -5,6 +5,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, gitRepo, lanes, lanesEnv, node, run, tmp } from '../helpers/env.js';
 import { answer, fixture, hook } from '../helpers/hooks.js';
+import { needs } from '../helpers/needs.js';
 
 // What lanes says where it cannot prove liveness (an OS it does not know, /proc hidden), and the
 // promise of the `ps` path: one ps process per decision, however many sessions it judges.
@@ -45,10 +46,11 @@ test('an OS lanes cannot judge: start exits 1 naming it and what it cannot read;
 const unshare = spawnSync('unshare', ['--mount', '--fork', 'sh', '-c', 'mount -t tmpfs none /proc && ! ls /proc/1'], {
   encoding: 'utf8',
 });
-const noNamespace =
-  unshare.status === 0
-    ? false
-    : `cannot hide /proc in a mount namespace here (unshare --mount needs root): ${unshare.stderr.trim() || unshare.error?.message}`;
+const noNamespace = needs(
+  'unshare --mount (root)',
+  unshare.status !== 0 &&
+    `cannot hide /proc in a mount namespace here (unshare --mount needs root): ${unshare.stderr.trim() || unshare.error?.message}`,
+);
 
 /** Runs lanes with an empty tmpfs over /proc, which is what a Mac looks like to the /proc reader. */
 function hiddenProc(args: string[], env: Record<string, string>, cwd: string, input?: string) {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { CLI, lanes, lanesChild, lanesEnv, node, gitRepo, run, tmp } from '../helpers/env.js';
+import { needs } from '../helpers/needs.js';
 
 test('start prints an id; --json the record with repository, worktree and owner', async () => {
   const env = lanesEnv();
@@ -114,8 +115,10 @@ test('--json errors are JSON on stdout with the code', async () => {
 });
 
 // GNU coreutils' timeout (macOS has none unless installed).
-const noTimeout =
-  spawnSync('sh', ['-c', 'command -v timeout']).status === 0 ? false : 'no `timeout` command on this system';
+const noTimeout = needs(
+  'coreutils timeout',
+  spawnSync('sh', ['-c', 'command -v timeout']).status !== 0 && 'no `timeout` command on this system',
+);
 
 test(
   'the owner skips launchers: under `timeout lanes start` the owner is the shell, not timeout',

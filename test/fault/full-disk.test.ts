@@ -8,6 +8,7 @@ import { openLanes } from '../../src/index.js';
 import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
 import { answer, fixture, hook } from '../helpers/hooks.js';
 import { NEEDS_ROOT, fillDisk, smallTmpfs } from '../helpers/tmpfs.js';
+import { skipOrFail } from '../helpers/needs.js';
 
 // Issue 13, items 1 and 2: the store and the runtime directory on a 1 MiB tmpfs, filled to the
 // last byte. Reads keep working, every write says the disk is full (exit 1, never a takeover),
@@ -42,7 +43,7 @@ async function fleetOnTmpfs(mnt: string) {
 
 test('a full disk with nothing holding the store open: reads work, writes say the disk is full, nothing is lost', async (t) => {
   const mnt = smallTmpfs();
-  if (!mnt) return t.skip(NEEDS_ROOT);
+  if (!mnt) return skipOrFail(t, 'root and mount', NEEDS_ROOT);
   const { repo, opts, asA, ok } = await fleetOnTmpfs(mnt);
   const free = fillDisk(mnt);
 
@@ -100,7 +101,7 @@ test('a full disk with nothing holding the store open: reads work, writes say th
 
 test('a full disk while another process holds the store open: a failed write is exit 1, never a takeover', async (t) => {
   const mnt = smallTmpfs();
-  if (!mnt) return t.skip(NEEDS_ROOT);
+  if (!mnt) return skipOrFail(t, 'root and mount', NEEDS_ROOT);
   const { asA, ok } = await fleetOnTmpfs(mnt);
   // Another process has the store open (its WAL and SHM exist), as a running agent's hook would.
   const holder = node('sqlite-holder.mjs', [join(mnt, 'home', 'lanes.db')]);
@@ -123,7 +124,7 @@ test('a full disk while another process holds the store open: a failed write is 
 
 test('a full disk during an async mutate (the gate path): E_STORE_FULL, never a takeover or a fencing refusal', async (t) => {
   const mnt = smallTmpfs();
-  if (!mnt) return t.skip(NEEDS_ROOT);
+  if (!mnt) return skipOrFail(t, 'root and mount', NEEDS_ROOT);
   const { env, repo } = await fleetOnTmpfs(mnt);
   const l = await openLanes({ env, cwd: repo, notice: false, session: `claude-code:${A}` });
   try {

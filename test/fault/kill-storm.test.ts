@@ -113,8 +113,9 @@ test(`a storm of ${KILLS} SIGKILLs at random points breaks no guarantee`, { time
     }
     assert.equal(integrity(store), 'ok', `${where}: integrity_check`);
   }
-  // Every round's waiter got the gate of a holder killed mid-mutate within 1 s of the kill.
-  assert.ok(slowestWaiterMs < 1000, `slowest waiter after a kill: ${Math.round(slowestWaiterMs)} ms`);
+  // Every round's waiter got the gate of a holder killed mid-mutate (bounded for a hang only: how
+  // soon is bench/takeover.mjs's to measure).
+  assert.ok(slowestWaiterMs < 15_000, `slowest waiter after a kill: ${Math.round(slowestWaiterMs)} ms`);
   const after = await lib.claims.claim(['lock:storm'], { session: s });
   assert.ok(after[0]!.token > lastToken, 'the resource is still claimable, with a higher token');
   console.log(

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,31 @@ import { after } from 'node:test';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.cjs');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
+
+/**
+ * The tests import src/ but spawn the built CLI (and fixtures that import dist/): a file run alone
+ * after an edit would test the old code under the new one's name. Refuse that at once.
+ */
+function assertDistFresh(): void {
+  let newest = { at: 0, file: '' };
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(ts|css|html)$/.test(e.name)) {
+        const at = statSync(p).mtimeMs;
+        if (at > newest.at) newest = { at, file: p };
+      }
+    }
+  };
+  walk(join(ROOT, 'src'));
+  const built = existsSync(CLI) ? statSync(CLI).mtimeMs : 0;
+  if (built < newest.at)
+    throw new Error(
+      `dist/ is older than ${newest.file.slice(ROOT.length + 1)}: the spawned CLI would be stale. Run \`npm run build\` first (npm test does).`,
+    );
+}
+assertDistFresh();
 
 /** A fresh temp directory, removed when the test file ends. */
 export function tmp(prefix = 'lanes-test-'): string {

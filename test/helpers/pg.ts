@@ -2,13 +2,16 @@ import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import type * as Pg from 'pg';
+import { needs } from './needs.js';
 
 /** The PostgreSQL server of the tests: LANES_TEST_PG_URL (CI starts one; see .ci/run). */
 export const PG_URL = process.env['LANES_TEST_PG_URL'] ?? '';
 
-export const PG_SKIP = PG_URL
-  ? false
-  : 'LANES_TEST_PG_URL is not set: no PostgreSQL server for this run (.ci/run starts one; locally: see README, Tests)';
+export const PG_SKIP = needs(
+  'a PostgreSQL server',
+  !PG_URL &&
+    'LANES_TEST_PG_URL is not set: no PostgreSQL server for this run (.ci/run starts one; locally: see README, Tests)',
+);
 
 /** PgBouncer in transaction mode in front of that server (LANES_TEST_PGBOUNCER_URL). */
 export const PGBOUNCER_URL = process.env['LANES_TEST_PGBOUNCER_URL'] ?? '';

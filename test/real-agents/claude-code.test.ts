@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { skipOrFail } from '../helpers/needs.js';
 import { anthropic } from './fake-model/anthropic.js';
 import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
@@ -19,7 +20,7 @@ test(
     const cli = ensureAgent('claude-code');
     if (!cli.ok) {
       t.diagnostic(`real agent claude-code@${version}: NOT RUN, could not install: ${cli.reason}`);
-      t.skip(`claude-code@${version} could not be installed: ${cli.reason}`);
+      skipOrFail(t, 'the npm registry', `claude-code@${version} could not be installed: ${cli.reason}`);
       return;
     }
     const w = await world('claude-code');

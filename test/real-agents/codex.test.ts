@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { skipOrFail } from '../helpers/needs.js';
 import { responses } from './fake-model/responses.js';
 import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
@@ -92,7 +93,7 @@ test(
     const cli = ensureAgent('codex');
     if (!cli.ok) {
       t.diagnostic(`real agent codex@${version}: NOT RUN, could not install: ${cli.reason}`);
-      t.skip(`codex@${version} could not be installed: ${cli.reason}`);
+      skipOrFail(t, 'the npm registry', `codex@${version} could not be installed: ${cli.reason}`);
       return;
     }
     const w = await world('codex');
@@ -117,7 +118,7 @@ test(
   async (t) => {
     const cli = ensureAgent('codex');
     if (!cli.ok) {
-      t.skip(`codex@${version} could not be installed: ${cli.reason}`);
+      skipOrFail(t, 'the npm registry', `codex@${version} could not be installed: ${cli.reason}`);
       return;
     }
     const w = await world('codex');

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { skipOrFail } from '../helpers/needs.js';
 import { gemini } from './fake-model/gemini.js';
 import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
@@ -35,7 +36,7 @@ test(
     const cli = ensureAgent('gemini');
     if (!cli.ok) {
       t.diagnostic(`real agent gemini@${version}: NOT RUN, could not install: ${cli.reason}`);
-      t.skip(`gemini@${version} could not be installed: ${cli.reason}`);
+      skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
       return;
     }
     const w = await world('gemini');

@@ -42,7 +42,7 @@ export function cacheRoot(): string {
 }
 
 // npm's words for a registry it cannot reach or that failed to answer.
-const UNREACHABLE =
+export const UNREACHABLE =
   /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_TIMEOUT|E429|E5\d\d)\b|network|socket hang up/i;
 
 /** The environment without what `npm test` sets for its scripts (lowercase npm_config_*, a prefix); NPM_CONFIG_* of the user stays. */

@@ -9,7 +9,7 @@ import { event } from '../helpers/hook-event.js';
 import { bootId, hostId } from '../../src/core/process-identity.js';
 import { openStore } from '../../src/store/open.js';
 import { gitRepo, tmp } from '../helpers/env.js';
-import { PG_URL, pgSchemaUrl } from '../helpers/pg.js';
+import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
 
 // Thousands of sessions whose owners are gone but which never ended (agents killed or crashed),
 // some holding claims on the very paths being edited, must not change a single hook decision: the
@@ -113,5 +113,5 @@ describe('a pile of dead sessions', () => {
       const { url, drop } = pgSchemaUrl();
       return { store: url, drop };
     });
-  else it('(PostgreSQL)', { skip: 'LANES_TEST_PG_URL is not set: no PostgreSQL server for this run' }, () => undefined);
+  else it('(PostgreSQL)', { skip: PG_SKIP }, () => undefined);
 });

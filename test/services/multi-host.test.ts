@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openLanes } from '../../src/index.js';
 import { gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
 import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
@@ -75,13 +76,32 @@ test(
 
       // The network between A and the server breaks; A stops heartbeating. After its lease B gets a new token.
       proxy.cut();
-      const t0 = Date.now();
       const taken = await lanes(['claim', 'ticket:SEAT-9', '--wait=20s', '--json'], asB);
       assert.equal(taken.code, 0, taken.stderr);
       const grant = (JSON.parse(taken.stdout) as { token: number; takenOver?: { why: string } }[])[0];
       assert.equal(grant?.token, 2);
       assert.match(grant?.takenOver?.why ?? '', /lease|heartbeat|not seen/i);
-      assert.ok(Date.now() - t0 >= 500, 'not before the lease ran out');
+      // Not before the lease ran out, counted from A's last sign of life in the store (the store's
+      // clock on both sides), not from the cut: A may have been silent long before it.
+      const admin = await openLanes({
+        store: url,
+        env: teamEnv(url, 'host-admin'),
+        cwd: repo,
+        notice: false,
+        session: null,
+      });
+      try {
+        const lastSeen = (await admin.sessions.list({ all: true })).find((s) => s.label === 'team-host-a')?.lastSeenAt;
+        const acquired = (await admin.claims.list({ all: true })).find((c) => c.claim.name === 'SEAT-9')?.claim
+          .acquiredAt;
+        assert.ok(lastSeen && acquired, 'both times are in the store');
+        assert.ok(
+          acquired - lastSeen >= 1500,
+          `taken over ${acquired - lastSeen} ms after A was last seen (lease 1500 ms)`,
+        );
+      } finally {
+        await admin.close({ heartbeat: false });
+      }
 
       // A comes back: its token 1 is stale.
       proxy.restore();

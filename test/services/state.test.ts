@@ -14,24 +14,23 @@ test(
     await lib.state.mutate(session, () => ({ v: 0 }));
     const holder = node('state-holder.mjs', [session, '{"v":1}'], { env });
     await holder.waitFor(/holding/);
-    let clearedAt = 0;
-    let doneSeenAt = 0;
+    // The order of events, not times the test itself set: the clear may only end after "go".
+    const order: string[] = [];
     const clearing = lib.state.clear(session).then((existed) => {
-      clearedAt = performance.now();
+      order.push('cleared');
       return existed;
     });
     // The clear must still be pending while the other process holds the gate.
     await new Promise((r) => setImmediate(r));
-    assert.equal(clearedAt, 0, 'clear did not wait for the gate');
+    assert.equal(order.length, 0, 'clear did not wait for the gate');
+    order.push('go');
     holder.send('go');
     await holder.waitFor(/done/);
-    doneSeenAt = performance.now();
-    assert.equal(await clearing, true);
-    assert.ok(clearedAt > 0);
+    assert.equal(await clearing, true, 'the clear found the state the holder wrote');
+    assert.deepEqual(order, ['go', 'cleared']);
     assert.equal((await holder.exited).code, 0);
     // The holder's locked write landed first, then the clear removed it: the state is gone for good.
     assert.equal(await lib.state.get(session), undefined, 'the state must stay cleared (no resurrection)');
-    assert.ok(doneSeenAt > 0);
     await lib.close();
   },
 );
@@ -137,11 +136,9 @@ test(
     await holder.waitFor(/holding/);
     holder.proc.kill('SIGKILL');
     await holder.exited;
-    const started = performance.now();
-    const after = await lib.state.mutate(session, (c) => ({ ...(c as object), next: true }), { timeoutMs: 5000 });
-    const waited = performance.now() - started;
+    // timeoutMs bounds a hang; how soon the gate is free again is bench/takeover.mjs's to measure.
+    const after = await lib.state.mutate(session, (c) => ({ ...(c as object), next: true }), { timeoutMs: 10_000 });
     assert.deepEqual(after, { v: 'old', next: true });
-    assert.ok(waited < 1500, `waited ${waited.toFixed(0)} ms for a dead holder`);
     await lib.close();
   },
 );

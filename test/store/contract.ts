@@ -12,8 +12,11 @@ import { scaleContract } from './contract-scale.js';
 import { journalContract } from './contract-journal.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
-/** A fresh store, and `another`: one more connection to the same store (for concurrent writers). */
-export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void>; another: () => Promise<Store> }>;
+/**
+ * A fresh store, and `url`: how another process opens it (the concurrent writers are processes:
+ * SQLite never interleaves the connections of one).
+ */
+export type MakeStore = () => Promise<{ store: Store; cleanup: () => Promise<void>; url: string }>;
 
 const REPO = 'repo:/r/.git';
 const ref = (kind: string, name: string, scope = REPO): ResourceRef => ({ kind, name, scope });
@@ -22,9 +25,9 @@ export function storeContract(name: string, makeStore: MakeStore): void {
   describe(`Store contract: ${name}`, () => {
     let store: Store;
     let cleanup: () => Promise<void>;
-    let another: () => Promise<Store>;
+    let url: string;
     beforeEach(async () => {
-      ({ store, cleanup, another } = await makeStore());
+      ({ store, cleanup, url } = await makeStore());
     });
     afterEach(async () => {
       await store.close();
@@ -279,7 +282,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     scaleContract(() => store);
     journalContract(
       () => store,
-      () => another(),
+      () => url,
     );
   });
 }

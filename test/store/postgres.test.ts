@@ -6,7 +6,7 @@ import { storeContract } from './contract.js';
 if (PG_URL) {
   storeContract('postgres', async () => {
     const { url, drop } = pgSchemaUrl();
-    return { store: await PostgresStore.open(url), cleanup: drop, another: () => PostgresStore.open(url) };
+    return { store: await PostgresStore.open(url), cleanup: drop, url };
   });
 } else {
   announcePgSkip('Store contract');

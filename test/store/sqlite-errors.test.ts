@@ -1,8 +1,8 @@
 import { test } from 'node:test';
+import { NEEDS_ROOT, fillDisk, smallTmpfs } from '../helpers/tmpfs.js';
+import { skipOrFail } from '../helpers/needs.js';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -78,18 +78,8 @@ test('a store locked past the bound: E_STORE_LOCKED naming the file, nothing hal
 });
 
 test('a full disk: E_STORE_FULL naming the file, the store still consistent', async (t) => {
-  // Not tmp(): its cleanup would run before the unmount below.
-  const mnt = mkdtempSync(join(tmpdir(), 'lanes-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', mnt], { stdio: 'pipe' });
-  } catch {
-    t.skip('needs root to mount a small tmpfs (CI runs as root); the full-disk path is not exercised here');
-    return;
-  }
-  t.after(() => {
-    execFileSync('umount', [mnt]);
-    rmSync(mnt, { recursive: true, force: true });
-  });
+  const mnt = smallTmpfs('512k');
+  if (!mnt) return skipOrFail(t, 'root and mount', NEEDS_ROOT);
   const file = join(mnt, 'lanes.db');
   const store = SqliteStore.open(file);
   await store.insertSession({
@@ -103,12 +93,8 @@ test('a full disk: E_STORE_FULL naming the file, the store still consistent', as
     owner: { host: 'h', bootId: 'b', pid: 1, startTime: '1' },
     command: null,
   });
-  // Fill the filesystem with another file, then ask the store to grow.
-  try {
-    writeFileSync(join(mnt, 'filler'), Buffer.alloc(1024 * 1024));
-  } catch {
-    /* ENOSPC: full, as intended */
-  }
+  // Fill the filesystem with another file (only ENOSPC is expected), then ask the store to grow.
+  fillDisk(mnt);
   let failure: (Error & { code?: string }) | undefined;
   for (let i = 0; i < 200 && !failure; i++) {
     try {

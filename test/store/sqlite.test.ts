@@ -12,7 +12,7 @@ storeContract('sqlite', async () => {
   const file = join(dir, 'lanes.db');
   return {
     store: SqliteStore.open(file),
-    another: async () => SqliteStore.open(file),
+    url: file,
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 });
