@@ -98,6 +98,32 @@ export function agentPid(ppid: number, chain: ProcessFacts[] = lineage(ppid, 13)
   return pid;
 }
 
+/** node's options that take the next argument as their value (`--import tsx`). */
+const NODE_VALUE_OPTIONS = new Set([
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-C',
+  '--conditions',
+  '--input-type',
+  '--title',
+  '--env-file',
+  '--stack-size',
+]);
+
+/** The script a node command line runs, or null (none, or code given with -e/-p). */
+function scriptOf(args: string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print' || a === '-') return null;
+    if (NODE_VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return null;
+}
+
 let ownDir: string | null | undefined;
 
 /** The directory of the entry file this process runs (lanes' dist/), resolved once. */
@@ -118,14 +144,13 @@ function lanesDir(): string | null {
  * another package named lanes. Not any `node …/cli.cjs`: many agents ship a file of that name.
  */
 export function runsLanes(command: string, pid: number): boolean {
-  const script = command
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .find((a) => !a.startsWith('-'));
+  const script = scriptOf(command.trim().split(/\s+/).slice(1));
   if (!script) return false;
   let path = script;
   if (!isAbsolute(path)) {
+    // A relative script is resolved against the process's cwd where /proc tells it (Linux); the
+    // `ps` platforms have no cheap way to, and settle for the name.
+    if (platform()?.kind !== 'proc') return basename(script) === 'lanes';
     try {
       path = resolve(readlinkSync(`/proc/${pid}/cwd`), path);
     } catch {

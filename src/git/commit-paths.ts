@@ -15,6 +15,11 @@ export interface PathCommit {
   message: string;
   /** How long to wait for another git process' index.lock before failing. */
   lockWaitMs?: number;
+  /**
+   * Called with the commit made, right before the branch moves (the caller writes its intent): a
+   * throw leaves the branch where it was.
+   */
+  beforeMove?: (plan: PathCommitResult) => Promise<void>;
 }
 
 export interface PathCommitResult {
@@ -68,6 +73,7 @@ export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
   const lock = await IndexLock.acquire(gitDir, req.lockWaitMs ?? 2000);
   const tag = `${process.pid}-${crypto().randomBytes(4).toString('hex')}`;
   const privateIndex = join(gitDir, `lanes-commit-${tag}.index`);
+  const stagingIndex = join(gitDir, `lanes-commit-${tag}.next-index`);
   try {
     const parent = await revParse(req.worktree, branch);
     const env = { GIT_INDEX_FILE: privateIndex };
@@ -97,6 +103,8 @@ export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
         input: req.message,
       })
     ).trim();
+    const files = await diffNames(req.worktree, parentTree, tree);
+    await req.beforeMove?.({ branch, parent, commit, files });
     try {
       await git(
         ['update-ref', '-m', 'lanes commit', branch, commit, parent ?? '0000000000000000000000000000000000000000'],
@@ -111,23 +119,22 @@ export async function commitPaths(req: PathCommit): Promise<PathCommitResult> {
     }
     // Only the entries of the files this commit changed follow it; everything else in the index is
     // kept byte for byte (no refresh: re-stat'ing other files while their owners write them is how
-    // a stale stat gets recorded). git writes the new index AT the lock path (it locks
-    // index.lock.lock and renames over it), so its racy-git timestamps stay true after our rename.
-    const files = await diffNames(req.worktree, parentTree, tree);
+    // a stale stat gets recorded). git writes the new index AT the staging path (it locks
+    // STAGING.lock and renames over it), so its racy-git timestamps stay true after our rename.
     const info = await indexInfo(req.worktree, commit, files);
-    if (!lock.fill(join(gitDir, 'index')))
-      await git(['read-tree', '--empty'], { cwd: req.worktree, env: { GIT_INDEX_FILE: lock.lockPath } });
+    if (!lock.fill(join(gitDir, 'index'), stagingIndex))
+      await git(['read-tree', '--empty'], { cwd: req.worktree, env: { GIT_INDEX_FILE: stagingIndex } });
     if (info.length > 0)
       await git(['update-index', '-z', '--index-info'], {
         cwd: req.worktree,
-        env: { GIT_INDEX_FILE: lock.lockPath },
+        env: { GIT_INDEX_FILE: stagingIndex },
         input: info,
       });
-    lock.commit();
+    lock.commit(stagingIndex);
     return { branch, parent, commit, files };
   } finally {
     lock.release();
-    for (const f of [privateIndex]) {
+    for (const f of [privateIndex, stagingIndex]) {
       rmSync(f, { force: true });
       rmSync(`${f}.lock`, { force: true });
     }

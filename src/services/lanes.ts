@@ -223,14 +223,13 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     },
     createWorktree: async (o) => (await import('./worktrees/worktrees.js')).createSessionWorktree(ctx, o),
     commit: async (paths, message) => {
-      // A commit refused for another session's claim is a decision the morning's reader must see.
-      const r = await refusal(
+      // A commit refused for another session's claim is a decision the morning's reader must see;
+      // the commit journals its own intent and outcome (commits/commit-intent.ts).
+      return refusal(
         (async () => (await import('./commits/commit.js')).commitNamedPaths(ctx, claims, paths, message))(),
         ['E_CLAIM_HELD'],
         () => ({ kind: 'commit.refuse', subject: paths.join(' ').slice(0, 500) }),
       );
-      await ctx.journal.record((await records()).commitEntry(await who(), r));
-      return r;
     },
     sweep: async (o) => {
       const r = await (await import('./snapshots/sweep.js')).sweep(ctx, snapshots, o);

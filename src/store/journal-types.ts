@@ -23,6 +23,8 @@ export const JOURNAL_KINDS = [
   'hook.deny',
   'hook.warn',
   'commit',
+  'commit.intent',
+  'commit.abort',
   'commit.refuse',
   'guard.refuse',
   'guard.override',

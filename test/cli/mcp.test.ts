@@ -92,7 +92,7 @@ test('every tool is listed with a description and schemas, and acts as the sessi
   assert.equal(j.isError, undefined, textOf(j));
   assert.deepEqual(
     (j.structuredContent as { entries: { kind: string }[] }).entries.map((e) => e.kind),
-    ['claim.grant', 'claim.grant', 'commit', 'snapshot', 'claim.release'],
+    ['claim.grant', 'claim.grant', 'commit.intent', 'commit', 'snapshot', 'claim.release'],
   );
   assert.match(textOf(j), /claim\.grant claude-code:mcp-a1 \[T-1\]: path:src\//);
   const badKind = await call(client, 'journal', { kinds: ['nope'] });

@@ -7,33 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv } from '../helpers/env.js';
 import { answer, fixture, hook } from '../helpers/hooks.js';
+import { killingGit } from '../helpers/killing-git.js';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const REAL_GIT = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-
-/** A git that counts its calls and, at call N, kills its parent (lanes) after doing its work. */
-function killingGit(): { bin: string; count: string } {
-  const bin = tmp('lanes-killgit-');
-  const count = join(bin, 'count');
-  writeFileSync(
-    join(bin, 'git'),
-    `#!/bin/sh
-exec 9>>"${count}.lock"; flock 9
-n=$(( $(cat "${count}" 2>/dev/null || echo 0) + 1 )); echo $n > "${count}"
-exec 9>&-
-"${REAL_GIT}" "$@"; rc=$?
-[ "$n" = "$LANES_KILL_AFTER_GIT" ] && kill -9 $PPID
-exit $rc
-`,
-  );
-  chmodSync(join(bin, 'git'), 0o755);
-  return { bin, count };
-}
-
 interface Entry {
   kind: string;
   subject: string;

@@ -59,6 +59,10 @@ export function describeEntry(e: JournalEntry): string {
       return `conflicts predicted against ${e.subject}: ${(d['pairs'] as unknown[] | undefined)?.length ?? 0} pair(s)`;
     case 'land':
       return `landed ${str(d['branch'])} into ${e.subject} (${str(d['from']).slice(0, 12)} → ${str(d['to']).slice(0, 12)}, token ${str(d['token'])})`;
+    case 'commit.intent':
+      return `committing ${str(d['count'])} path(s) onto ${e.subject} as ${str(d['commit']).slice(0, 12)}: about to move the branch`;
+    case 'commit.abort':
+      return `commit onto ${e.subject} did not happen: ${str(d['why'])}`;
     case 'land.intent':
       return `landing ${str(d['branch'])} into ${e.subject} (${str(d['from']).slice(0, 12)} → ${str(d['to']).slice(0, 12)}, token ${str(d['token'])}): about to publish`;
     case 'land.abort':

@@ -6,7 +6,7 @@ import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
 import { describeSession } from '../describe.js';
-import { FINISH_HINT, describeInterrupted, landingInto } from '../land/landing-intent.js';
+import { FINISH_HINT, interruptedIn } from './interrupted.js';
 
 // The guard's pre-commit decision (the first incident: session B's plain `git commit` took the
 // eleven files session A had staged in the same worktree). A commit is refused when
@@ -43,10 +43,9 @@ async function stagedPaths(worktree: string): Promise<string[]> {
 export async function checkCommit(ctx: LanesContext, claims: ClaimService): Promise<CommitCheck> {
   const repo = await ctx.repo();
   if (!repo) return ALLOW;
-  // A worktree a killed land left half-brought: its staged "changes" are the landed work reversed.
-  const landing = landingInto(repo.commonDir, repo.worktreeRoot);
-  if (landing)
-    return { ...ALLOW, refusal: { code: 'E_REPO_STATE', reason: describeInterrupted(landing), hint: FINISH_HINT } };
+  // A worktree a killed land or lanes commit left half-brought: its staged "changes" are the published work reversed.
+  const interrupted = interruptedIn(repo.commonDir, repo.worktreeRoot);
+  if (interrupted) return { ...ALLOW, refusal: { code: 'E_REPO_STATE', reason: interrupted, hint: FINISH_HINT } };
   const staged = await stagedPaths(repo.worktreeRoot);
   if (staged.length === 0) return ALLOW;
   const claimed = (await claims.othersHoldingPaths(staged.map((p) => `${repo.worktreeRoot}/${p}`))).map(

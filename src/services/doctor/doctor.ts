@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
 import { formatResource } from '../../core/resource.js';
 import { hookState, hooksDir } from '../../git/hooks.js';
-import { listWorktrees, pruneWorktrees } from '../../git/worktree.js';
+import { gitDirOf, listWorktrees, pruneWorktrees } from '../../git/worktree.js';
+import { orphanedLock, removeIfOrphaned } from '../../git/index-lock.js';
+import { join } from 'node:path';
 import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
 import type { EndOptions, EndResult } from '../sessions/end-session.js';
@@ -15,6 +17,7 @@ import { lastEndedBy, unattendedWorktree } from './worktree-findings.js';
 import { finishLanding, landingInFlight } from '../land/finish-landing.js';
 import { describeInterrupted, pendingIntents } from '../land/landing-intent.js';
 import type { LandingIntent } from '../land/landing-intent.js';
+import { describeInterruptedCommit, finishCommit, pendingCommits } from '../commits/commit-intent.js';
 import type { Unattended } from './worktree-findings.js';
 
 export type { DoctorReport, Finding, FindingKind, Severity } from './findings.js';
@@ -72,6 +75,7 @@ export async function doctor(
       );
   }
   const unsaved: Unattended[] = [];
+  const locks: string[] = [];
   for (const w of worktrees) {
     if (!existsSync(w.path)) {
       findings.push(
@@ -80,6 +84,19 @@ export async function doctor(
         }),
       );
       continue;
+    }
+    const gitDir = await gitDirOf(w.path);
+    if (orphanedLock(gitDir)) {
+      findings.push(
+        finding(
+          'orphaned-index-lock',
+          `${join(gitDir, 'index.lock')} was left by a lanes process that was killed holding it: every git command there fails until it goes`,
+          {
+            worktree: w.path,
+          },
+        ),
+      );
+      locks.push(gitDir);
     }
     const here = sessions.filter((s) => s.worktree === w.path);
     const live = here.filter((s) => states.get(s.id) === 'live');
@@ -125,7 +142,25 @@ export async function doctor(
   if (!hookState(dir, 'pre-commit').installed)
     findings.push(finding('guard-missing', `lanes guard is not installed in ${dir} (lanes guard install)`));
 
+  const commits = pendingCommits(repo.commonDir);
+  for (const i of commits)
+    findings.push(finding('interrupted-commit', describeInterruptedCommit(i), { worktree: i.worktree }));
+
   if (options.fix) {
+    for (const dir of locks) {
+      const f = findings.find((x) => x.kind === 'orphaned-index-lock' && x.message.startsWith(join(dir, 'index.lock')));
+      if (f) f.fixed = removeIfOrphaned(dir) ? 'removed (its taker is gone)' : 'gone meanwhile';
+    }
+    for (const i of commits) {
+      const f = findings.find((x) => x.kind === 'interrupted-commit' && x.message === describeInterruptedCommit(i));
+      try {
+        const done = await finishCommit(ctx, repo.commonDir, i, 'lanes doctor --fix');
+        if (f && done) f.fixed = done;
+        else if (f) f.unfixable = `its process (pid ${i.owner.pid}) is still running, or another call finished it`;
+      } catch (e) {
+        if (f) f.unfixable = (e as Error).message;
+      }
+    }
     for (const i of landings) {
       const done = await finishLanding(ctx, repo.worktreeRoot, repo.commonDir, i, 'lanes doctor --fix');
       const f = findings.find((x) => x.kind === 'interrupted-land' && x.message === describeInterrupted(i));

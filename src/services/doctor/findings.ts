@@ -17,6 +17,8 @@ export type FindingKind =
   | 'joined-ticket'
   | 'guard-missing'
   | 'interrupted-land'
+  | 'interrupted-commit'
+  | 'orphaned-index-lock'
   | 'landing';
 
 export const SEVERITY: Record<FindingKind, Severity> = {
@@ -28,6 +30,8 @@ export const SEVERITY: Record<FindingKind, Severity> = {
   'same-ticket': 'warning',
   'guard-missing': 'warning',
   'interrupted-land': 'error',
+  'interrupted-commit': 'error',
+  'orphaned-index-lock': 'error',
   landing: 'info',
   'kept-worktree': 'info',
   'joined-ticket': 'info',

@@ -13,7 +13,7 @@ import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { HookContext } from './context.js';
 import { touchedOfSessions } from './touched.js';
 import { checkOutsideEdit, expandHome, outsideWarning } from './file-check.js';
-import { FINISH_HINT, describeInterrupted, landingInto } from '../land/landing-intent.js';
+import { FINISH_HINT, interruptedIn } from '../commits/interrupted.js';
 
 // The two checks that run before a tool call. They read the store only (no git process): claims,
 // live sessions, and the paths other sessions' agents recorded as edited (post-edit hooks).
@@ -163,14 +163,14 @@ export async function checkShell(ctx: HookContext, self: string, cwd: string, co
     const dir = resolve(cwd, r.dir ?? '.');
     const repo = await repoInfo(dir);
     if (!repo) continue;
-    const landing = landingInto(repo.commonDir, repo.worktreeRoot);
-    if (landing)
+    const interrupted = interruptedIn(repo.commonDir, repo.worktreeRoot);
+    if (interrupted)
       return {
         permission: 'deny',
-        reason: `lanes: \`git ${r.verb}\` refused: ${describeInterrupted(landing)}. To finish it, ${FINISH_HINT.replace(/^run/, 'run')}.`,
+        reason: `lanes: \`git ${r.verb}\` refused: ${interrupted}. To finish it, ${FINISH_HINT}.`,
         context: null,
-        holders: [landing.session],
-        notice: `denied \`git ${r.verb}\` in ${repo.worktreeRoot}: an interrupted land`,
+        holders: [],
+        notice: `denied \`git ${r.verb}\` in ${repo.worktreeRoot}: an interrupted land or commit`,
       };
     others ??= await liveOthers(ctx, self);
     // A worktree is a directory of one machine: only sessions of this host can share it.

@@ -1,6 +1,5 @@
 import { hookSessionId } from '../../core/hook-event.js';
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
-import type { PathCommitResult } from '../../git/commit-paths.js';
 import type { JournalInput } from '../../store/journal-types.js';
 import type { ConflictReport } from '../conflicts/conflicts.js';
 import type { DoctorReport } from '../doctor/doctor.js';
@@ -11,20 +10,6 @@ import type { SweepReport } from '../snapshots/sweep.js';
 // operation returns (lanes.ts records them right after the operation succeeds).
 
 type Who = { session: string | null; repo: string | null; ticket: string | null };
-
-export function commitEntry(who: Who, r: PathCommitResult): JournalInput {
-  return {
-    ...who,
-    kind: 'commit',
-    subject: r.branch,
-    details: {
-      commit: r.commit,
-      parent: r.parent,
-      files: r.files.map((f) => f.path).slice(0, 200),
-      count: r.files.length,
-    },
-  };
-}
 
 export function snapshotEntry(who: Who, r: SnapshotResult, why: string): JournalInput | null {
   if (!r.created || !r.snapshot) return null;

@@ -1,16 +1,5 @@
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
 import { join } from 'node:path';
-import { crypto } from '../../core/builtins.js';
+import { clearIntentFile, readIntentFiles, writeIntentFile } from '../journal/intent-files.js';
 import type { LandMode } from './land.js';
 
 /**
@@ -44,58 +33,21 @@ export function intentDir(commonDir: string): string {
   return join(commonDir, 'lanes', 'landing');
 }
 
-function intentFile(commonDir: string, targetRef: string): string {
-  return join(
-    intentDir(commonDir),
-    `${crypto().createHash('sha256').update(targetRef).digest('hex').slice(0, 24)}.json`,
-  );
-}
-
-/** Written whole (temporary file, fsync, rename, fsync of the directory) before the target moves. */
+/** Written whole before the target moves (see intent-files.ts). */
 export function writeIntent(commonDir: string, intent: LandingIntent): void {
-  const dir = intentDir(commonDir);
-  mkdirSync(dir, { recursive: true });
-  const file = intentFile(commonDir, intent.targetRef);
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, JSON.stringify(intent));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-  const d = openSync(dir, 'r');
-  try {
-    fsyncSync(d);
-  } finally {
-    closeSync(d);
-  }
+  writeIntentFile(intentDir(commonDir), intent.targetRef, intent);
 }
 
 export function clearIntent(commonDir: string, targetRef: string): void {
-  rmSync(intentFile(commonDir, targetRef), { force: true });
+  clearIntentFile(intentDir(commonDir), targetRef);
 }
 
 /** The landings left in flight in this repository (none: one failed stat, the hot path's cost). */
 export function pendingIntents(commonDir: string): LandingIntent[] {
-  let names: string[];
-  try {
-    names = readdirSync(intentDir(commonDir));
-  } catch {
-    return [];
-  }
-  const found: LandingIntent[] = [];
-  for (const n of names) {
-    if (!n.endsWith('.json')) continue;
-    try {
-      const i = JSON.parse(readFileSync(join(intentDir(commonDir), n), 'utf8')) as LandingIntent;
-      if (i.v === 1 && typeof i.targetRef === 'string' && typeof i.to === 'string') found.push(i);
-    } catch {
-      // A torn temporary never has the .json name; an unreadable one is left for doctor to name.
-    }
-  }
-  return found;
+  return readIntentFiles<LandingIntent>(
+    intentDir(commonDir),
+    (i) => i.v === 1 && typeof i.targetRef === 'string' && typeof i.to === 'string',
+  );
 }
 
 /** What a person is told about a landing left half-done, wherever lanes meets it. */
@@ -107,9 +59,6 @@ export function describeInterrupted(i: LandingIntent): string {
       : '')
   );
 }
-
-export const FINISH_HINT =
-  'run `lanes doctor --fix` (or `lanes land` again) to finish it: lanes brings the worktree to the landed files, or records that nothing was published';
 
 /** The interrupted (or running) landing whose checked-out worktree is `worktree`, if any. */
 export function landingInto(commonDir: string, worktree: string): LandingIntent | undefined {
