@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openLanes } from '../../src/index.js';
 import { lanes, lanesEnv, tmp } from '../helpers/env.js';
-import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
-import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { PG_SKIP } from '../helpers/pg.js';
+import { proxiedSchema } from '../helpers/tcp-proxy.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 
 // Issue 13: the invariants on the PostgreSQL store when the network drops a connection at a
 // random byte of a claim or of a gated state write (its gate release included), in either
@@ -13,15 +14,10 @@ import { TcpProxy } from '../helpers/tcp-proxy.js';
 const ROUNDS = Number(process.env['LANES_CUT_ROUNDS'] ?? 30);
 
 async function world() {
-  const { url, drop } = pgSchemaUrl();
-  const target = new URL(PG_URL);
-  const proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
-  const via = new URL(url);
-  via.hostname = '127.0.0.1';
-  via.port = String(proxy.port);
+  const { url, via, proxy, drop } = await proxiedSchema();
   const lib = await openLanes({ store: url, env: lanesEnv(), cwd: tmp(), notice: false, session: null });
   const s = (await lib.sessions.start({ pid: process.pid, label: 'cut' })).id;
-  const env = { ...lanesEnv(), LANES_STORE: via.toString(), LANES_SESSION: s };
+  const env = { ...lanesEnv(), LANES_STORE: via, LANES_SESSION: s };
   return { proxy, lib, s, env, drop };
 }
 

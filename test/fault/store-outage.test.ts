@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openLanes } from '../../src/index.js';
 import { gitRepo, lanesChild, lanesEnv, tmp } from '../helpers/env.js';
-import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
-import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { PG_SKIP } from '../helpers/pg.js';
+import { proxiedSchema } from '../helpers/tcp-proxy.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 import { call, errorCode, mcpAgent } from '../helpers/mcp.js';
 import { http, startUi } from '../helpers/ui.js';
 
@@ -12,14 +13,9 @@ import { http, startUi } from '../helpers/ui.js';
 // it ends, and on with the work. The outage is a partition at a TCP proxy in front of PostgreSQL.
 
 async function world() {
-  const { url, drop } = pgSchemaUrl();
-  const target = new URL(PG_URL);
-  const proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
-  const via = new URL(url);
-  via.hostname = '127.0.0.1';
-  via.port = String(proxy.port);
+  const { url, via, proxy, drop } = await proxiedSchema();
   const lib = await openLanes({ store: url, env: lanesEnv(), cwd: tmp(), notice: false, session: null });
-  const env = { ...lanesEnv(), LANES_STORE: via.toString() };
+  const env = { ...lanesEnv(), LANES_STORE: via };
   return { proxy, lib, env, drop };
 }
 

@@ -1,6 +1,7 @@
 import { createServer, connect } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { after } from 'node:test';
+import { PG_URL, pgSchemaUrl } from './pg.js';
 
 /**
  * A TCP proxy the test controls, between a lanes client and the PostgreSQL server: cut() drops
@@ -97,4 +98,20 @@ export class TcpProxy {
     this.cut();
     this.server.close();
   }
+}
+
+/** A fresh schema on the test server, and the same store URL through a TcpProxy the test controls. */
+export async function proxiedSchema(): Promise<{
+  url: string;
+  via: string;
+  proxy: TcpProxy;
+  drop: () => Promise<void>;
+}> {
+  const { url, drop } = pgSchemaUrl();
+  const target = new URL(PG_URL);
+  const proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
+  const via = new URL(url);
+  via.hostname = '127.0.0.1';
+  via.port = String(proxy.port);
+  return { url, via: via.toString(), proxy, drop };
 }
