@@ -126,6 +126,8 @@ export interface StoreInfo {
   backend: 'sqlite' | 'postgres';
   location: string;
   schemaVersion: number;
+  /** SQLite only: the driver the store runs on (`node:sqlite` or `better-sqlite3`, src/store/sqlite/driver.ts). */
+  driver?: string;
 }
 
 /** Everything a store holds, for `lanes store copy` (held gates are copied free: their holders do not move). */

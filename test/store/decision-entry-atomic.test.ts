@@ -4,11 +4,11 @@
 // insert (a trigger), each decision must fail whole and leave the store exactly as it was. A store
 // that wrote the decision and then, in a second transaction, its entry would keep the decision.
 import { test } from 'node:test';
+import { rawSqlite } from '../helpers/sqlite.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import type * as Pg from 'pg';
 import { openLanes } from '../../src/index.js';
 import type { Lanes } from '../../src/index.js';
@@ -24,8 +24,7 @@ interface Blocker {
 }
 
 function sqliteBlocker(file: string): Blocker {
-  const Database = require('better-sqlite3') as typeof BetterSqlite3;
-  const db = new Database(file);
+  const db = rawSqlite(file);
   return {
     block: async () => {
       db.exec(

@@ -1,15 +1,12 @@
 import { test } from 'node:test';
+import { rawSqlite } from '../helpers/sqlite.js';
 import { NEEDS_ROOT, fillDisk, smallTmpfs } from '../helpers/tmpfs.js';
 import { skipOrFail } from '../helpers/needs.js';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
 import { lanes, lanesEnv, node, tmp } from '../helpers/env.js';
-
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 
 function assertClean(r: { stderr: string }, file: string) {
   assert.ok(r.stderr.includes(file), `names the file: ${r.stderr}`);
@@ -33,14 +30,14 @@ test('a store of a newer schema version is refused and left unchanged', async ()
   const home = tmp();
   const file = join(home, 'lanes.db');
   SqliteStore.open(file).close();
-  const db = new Database(file);
+  const db = rawSqlite(file);
   db.prepare(`UPDATE meta SET value = '99' WHERE key = 'schema_version'`).run();
   db.close();
   const r = await lanes(['ls'], { env: lanesEnv(home) });
   assert.equal(r.code, 1);
   assert.match(r.stderr, /schema version 99, newer than this lanes understands/);
   assertClean(r, file);
-  const check = new Database(file);
+  const check = rawSqlite(file);
   assert.equal(
     (check.prepare(`SELECT value FROM meta WHERE key='schema_version'`).get() as { value: string }).value,
     '99',

@@ -1,19 +1,17 @@
 import { test } from 'node:test';
+import { rawSqlite } from '../helpers/sqlite.js';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
 import { tmp } from '../helpers/env.js';
 import { judge } from './fixtures.js';
 
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 const REPO = 'repo:/r';
 
 /** A store as lanes with schema 3 left it: a claim with token 3 and journal entries numbered 1..5. */
 function version3Store(file: string, keep: number): void {
-  const db = new Database(file);
+  const db = rawSqlite(file);
   db.pragma('journal_mode = WAL');
   for (const m of MIGRATIONS.slice(0, 3)) db.exec(m);
   db.exec(`INSERT INTO meta (key, value) VALUES ('schema_version', '3')`);
@@ -48,7 +46,7 @@ for (const keep of [2, 0])
     } finally {
       await store.close();
     }
-    const db = new Database(file, { readonly: true });
+    const db = rawSqlite(file);
     try {
       const sql = (name: string) =>
         (db.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(name) as { sql: string } | undefined)?.sql;
@@ -57,7 +55,7 @@ for (const keep of [2, 0])
       assert.doesNotMatch(sql('journal') ?? '', /AUTOINCREMENT/);
       assert.equal(sql('claims_by_scope_kind'), undefined);
       assert.equal(sql('journal_by_at'), undefined);
-      assert.equal(db.prepare(`PRAGMA integrity_check`).pluck().get(), 'ok');
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
     } finally {
       db.close();
     }

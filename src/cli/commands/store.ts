@@ -48,7 +48,10 @@ export const command: CommandSpec = {
     if (action === 'migrate') {
       const info = await migrateStore(location);
       if (io.json) printJson(io.stdout, info);
-      else io.stdout(`${info.location}: schema version ${info.schemaVersion} (${info.backend}), up to date\n`);
+      else
+        io.stdout(
+          `${info.location}: schema version ${info.schemaVersion} (${info.backend}${info.driver ? `, ${info.driver}` : ''}), up to date\n`,
+        );
       return 0;
     }
     if (action === 'status') {
@@ -61,7 +64,7 @@ export const command: CommandSpec = {
             [
               [
                 s.location,
-                s.backend,
+                s.driver ? `${s.backend} (${s.driver})` : s.backend,
                 s.schemaVersion,
                 `${s.counts.open}/${s.counts.ended}`,
                 s.counts.claims,

@@ -1,9 +1,9 @@
 import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDb, SqliteStatement } from './driver.js';
 import { LanesError } from '../../core/errors.js';
-import { openDatabase } from './driver.js';
+import { openDatabase, sqliteDriver } from './driver.js';
 import { outOfSpace } from './full-disk.js';
 import { migrate, schemaVersionOf } from './schema.js';
 import { sqliteError } from './errors.js';
@@ -32,7 +32,7 @@ function retryBusy<T>(fn: () => T, busyMs: number): T {
 }
 
 /**
- * One better-sqlite3 connection with the store's transaction discipline: every read-modify-write
+ * One SQLite connection (node:sqlite or better-sqlite3: driver.ts) with the store's transaction discipline: every read-modify-write
  * runs in BEGIN IMMEDIATE (the write lock is taken up front, so two writers never both read and
  * then both write), transactions are short and never span the caller's async work, and every
  * SQLite error leaves as a LanesError naming the file.
@@ -43,13 +43,13 @@ function retryBusy<T>(fn: () => T, busyMs: number): T {
  * fencing token must never be granted twice, so claim grants commit with synchronous=FULL.
  */
 export class SqliteConn {
-  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  private readonly statements = new Map<string, SqliteStatement>();
   // One transaction wrapper for the connection (better-sqlite3 builds a new one per db.transaction call).
-  private readonly txn: BetterSqlite3.Transaction<(fn: (now: number) => unknown) => unknown>;
-  private readonly plainTxn: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
+  private readonly txn: { immediate(fn: (now: number) => unknown): unknown };
+  private readonly plainTxn: { immediate(fn: () => unknown): unknown };
 
   private constructor(
-    readonly db: BetterSqlite3.Database,
+    readonly db: SqliteDb,
     readonly file: string,
     readonly busyMs: number,
     readonly schemaVersion: number,
@@ -58,9 +58,12 @@ export class SqliteConn {
     this.plainTxn = db.transaction((fn: () => unknown) => fn());
   }
 
+  /** node:sqlite or better-sqlite3 (driver.ts chooses). */
+  readonly driver = sqliteDriver();
+
   static open(file: string, options: SqliteOptions = {}): SqliteConn {
     const busyMs = options.busyTimeoutMs ?? 5000;
-    let db: BetterSqlite3.Database | undefined;
+    let db: SqliteDb | undefined;
     try {
       if (file !== ':memory:') {
         mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -93,7 +96,7 @@ export class SqliteConn {
    * (a CLI call lasts milliseconds). No schema upgrade happens here: it would need the space.
    */
   private static openOnFullDisk(file: string, busyMs: number, first: unknown): SqliteConn {
-    let db: BetterSqlite3.Database | undefined;
+    let db: SqliteDb | undefined;
     try {
       db = openDatabase(file, { timeout: busyMs, fileMustExist: true });
       db.pragma('locking_mode = EXCLUSIVE');
@@ -106,7 +109,7 @@ export class SqliteConn {
   }
 
   /** Prepared once per connection: the gate and hook paths run the same few statements often. */
-  stmt(sql: string): BetterSqlite3.Statement {
+  stmt(sql: string): SqliteStatement {
     let s = this.statements.get(sql);
     if (!s) {
       s = this.db.prepare(sql);

@@ -1,7 +1,33 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
+import { LanesError } from '../../core/errors.js';
+import type { SqliteDb, SqliteDriverName } from './driver-types.js';
+import { openNodeSqlite } from './node-sqlite.js';
+
+export type { SqliteDb, SqliteDriverName, SqliteStatement } from './driver-types.js';
+
+/**
+ * The one place that chooses the SQLite driver. Node's own `node:sqlite` from Node 24, where it
+ * loads without an experimental warning (nothing to download or compile); better-sqlite3, a
+ * native addon, before. LANES_SQLITE_DRIVER=node:sqlite (Node 22.13+, where node:sqlite needs no
+ * flag but is still experimental) or better-sqlite3 chooses explicitly; both pass the same tests.
+ */
+export function sqliteDriver(env: Record<string, string | undefined> = process.env): SqliteDriverName {
+  const asked = env['LANES_SQLITE_DRIVER'];
+  if ((asked === 'node:sqlite' || asked === 'node') && hasNodeSqlite()) return 'node:sqlite';
+  if (asked === 'better-sqlite3') return 'better-sqlite3';
+  return major() >= 24 ? 'node:sqlite' : 'better-sqlite3';
+}
+
+const major = (version = process.versions.node) => Number(version.split('.')[0]);
+
+/** node:sqlite without --experimental-sqlite: Node 22.13+, 23.4+ and every later major. */
+export function hasNodeSqlite(version = process.versions.node): boolean {
+  const [maj = 0, minor = 0] = version.split('.').map(Number);
+  return maj > 23 || (maj === 23 && minor >= 4) || (maj === 22 && minor >= 13);
+}
 
 /**
  * better-sqlite3 with its native addon loaded directly. Its own loader (the `bindings` package)
@@ -12,22 +38,63 @@ import Database from 'better-sqlite3';
  */
 let addon: object | null | undefined;
 
-function nativeBinding(): object | null {
+function nativeBinding(req: NodeJS.Require): object | null {
   if (addon !== undefined) return addon;
   addon = null;
+  let file: string;
   try {
-    const req = createRequire(import.meta.url);
-    const file = join(dirname(req.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
-    if (existsSync(file)) addon = req(file) as object;
+    file = join(dirname(req.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
   } catch {
-    addon = null;
+    return addon; // not installed: better-sqlite3's own search says so
   }
+  // There but built for another Node (its ABI): thrown, named by the caller.
+  if (existsSync(file)) addon = req(file) as object;
   return addon;
 }
 
-export function openDatabase(file: string, options: { timeout: number; fileMustExist?: boolean }): Database.Database {
-  const binding = nativeBinding();
-  return new Database(file, binding ? { ...options, nativeBinding: binding as unknown as string } : options);
+// better-sqlite3's JavaScript is bundled (scripts/build.mjs); only its native addon is looked up.
+type BetterCtor = new (file: string, options: Record<string, unknown>) => SqliteDb;
+
+function openBetterSqlite(file: string, options: { timeout: number; fileMustExist?: boolean }): SqliteDb {
+  let binding: object | null;
+  try {
+    binding = nativeBinding(createRequire(import.meta.url));
+  } catch (e) {
+    throw missingAddon(e);
+  }
+  try {
+    const Database = BetterSqlite3 as unknown as BetterCtor;
+    return new Database(file, binding ? { ...options, nativeBinding: binding } : options);
+  } catch (e) {
+    // The addon's own search failed: missing, or built for another Node (its ABI).
+    if (
+      /NODE_MODULE_VERSION|Could not (locate the bindings file|find module root)|was compiled against|invalid ELF|Cannot find module/i.test(
+        String((e as Error).message),
+      )
+    )
+      throw missingAddon(e);
+    throw e;
+  }
 }
 
-export type { Database };
+function missingAddon(cause: unknown): LanesError {
+  return new LanesError(
+    'E_PLATFORM',
+    `the SQLite store needs better-sqlite3's native addon on Node.js ${process.versions.node} (ABI ${process.versions.modules}), and it is missing or was built for another Node.js`,
+    {
+      hint: `rebuild the addon for this Node.js (npm rebuild better-sqlite3 in lanes' install, or reinstall lanes with it); or use Node's own SQLite: LANES_SQLITE_DRIVER=node:sqlite on Node.js 22.13+, the default from Node.js 24`,
+      cause,
+    },
+  );
+}
+
+export function openDatabase(
+  file: string,
+  options: { timeout: number; fileMustExist?: boolean },
+  driver: SqliteDriverName = sqliteDriver(),
+): SqliteDb {
+  if (driver === 'better-sqlite3') return openBetterSqlite(file, options);
+  if (options.fileMustExist && !existsSync(file))
+    throw Object.assign(new Error(`unable to open database file: ${file}`), { code: 'SQLITE_CANTOPEN' });
+  return openNodeSqlite(file, options);
+}

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDb } from './driver.js';
 import { LanesError } from '../../core/errors.js';
 
 // Each entry migrates from version i to i+1 and runs in the same IMMEDIATE transaction as the
@@ -87,14 +87,14 @@ export const MIGRATIONS: string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-function currentVersion(db: Database.Database): number {
+function currentVersion(db: SqliteDb): number {
   const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
   if (!hasMeta) return 0;
   const row = db.prepare(`SELECT value FROM meta WHERE key='schema_version'`).get() as { value: string } | undefined;
   return row ? Number(row.value) : 0;
 }
 
-export function migrate(db: Database.Database, file: string): number {
+export function migrate(db: SqliteDb, file: string): number {
   const seen = currentVersion(db);
   if (seen > SCHEMA_VERSION) throw newerSchema(file, seen);
   if (seen === SCHEMA_VERSION) return seen;
@@ -112,7 +112,7 @@ export function migrate(db: Database.Database, file: string): number {
 }
 
 /** The schema version of a store that cannot be changed now (a full disk): current, or an error. */
-export function schemaVersionOf(db: Database.Database, file: string): number {
+export function schemaVersionOf(db: SqliteDb, file: string): number {
   const seen = currentVersion(db);
   if (seen > SCHEMA_VERSION) throw newerSchema(file, seen);
   if (seen < SCHEMA_VERSION)

@@ -21,7 +21,7 @@ export const SqliteStore = {
   open(file: string, options: SqliteOptions = {}): SqliteStore {
     const conn = SqliteConn.open(file, options);
     return {
-      info: { backend: 'sqlite', location: conn.file, schemaVersion: conn.schemaVersion },
+      info: { backend: 'sqlite', location: conn.file, schemaVersion: conn.schemaVersion, driver: conn.driver },
       now: () => conn.run(() => conn.clock()),
       close: () => conn.run(() => conn.close()),
       ...sqliteSessions(conn),
