@@ -132,6 +132,21 @@ await build({
   external: ['pg-native', 'pg-cloudflare'],
   minify: true,
 });
+// better-sqlite3 is an optional peer dependency (Node 22.13+ runs the store on node:sqlite): the ES
+// modules load it only when the store is opened on it, from the importer's node_modules, so a
+// library without it installed imports fine.
+const lazyBetterSqlite = {
+  name: 'lazy-better-sqlite3',
+  setup(b) {
+    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: 'better-sqlite3', namespace: 'lazy-better-sqlite3' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-better-sqlite3' }, () => ({
+      contents: `import { createRequire } from 'node:module';
+const req = createRequire(import.meta.url);
+export default function Database(...args) { return new (req('better-sqlite3'))(...args); }`,
+      loader: 'js',
+    }));
+  },
+};
 // The library and the demo's worker: ES modules, dependencies left to the importer's node_modules.
 await build({
   ...common,
@@ -140,7 +155,7 @@ await build({
   splitting: process.env.LANES_SPLIT === '1',
   format: 'esm',
   ...(process.env.LANES_SPLIT === '1' ? { chunkNames: 'chunks/[name]-[hash]' } : {}),
-  external: ['better-sqlite3'],
+  plugins: [lazyBetterSqlite],
 });
 chmodSync('dist/cli.cjs', 0o755);
 if (!process.argv.includes('--no-types')) {

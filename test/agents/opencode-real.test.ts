@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
 import { UNREACHABLE } from '../real-agents/install.js';
 import assert from 'node:assert/strict';
 import { CLI, gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
@@ -73,7 +73,7 @@ interface ModelRequest {
 
 test(
   `OpenCode ${VERSION} with lanes' plugin: briefed in its system prompt, a claimed edit fails with lanes' reason as the tool result its model reads next, the early-conflict warning follows an edit's output, exit ends the session`,
-  { timeout: 600_000 },
+  { skip: machineNodeOnly("the agents' real CLIs"), timeout: 600_000 },
   async (t) => {
     const found = await opencodeBinary();
     if ('why' in found) return skipOrFail(t, 'the npm registry', found.why);

@@ -29,7 +29,9 @@ test('[store] url of the user config chooses the store; LANES_STORE and --store 
   const mig = await lanes(['store', 'migrate'], { env, cwd: repo });
   assert.match(
     mig.stdout,
-    new RegExp(`${configured.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: schema version 4 \\(sqlite\\), up to date`),
+    new RegExp(
+      `${configured.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: schema version 4 \\(sqlite, (node:sqlite|better-sqlite3)\\), up to date`,
+    ),
   );
 
   writeFileSync(userConfig, '[store]\nurl = 42\n');

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { hasNodeSqlite } from '../../src/store/sqlite/driver.js';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -111,15 +112,20 @@ test('npm pack, then npm install -g of the tarball into a temporary prefix', { t
       'install',
       '-g',
       join(work, packed[0]!.filename),
+      // On a Node with its own SQLite nothing is downloaded or built; on Node 20 the store needs
+      // better-sqlite3 (an optional peer dependency), installed beside lanes, its addon built.
+      ...(hasNodeSqlite() ? [] : ['better-sqlite3@^12.11.1', '--allow-scripts=better-sqlite3']),
       '--prefix',
       prefix,
-      '--allow-scripts=better-sqlite3',
       '--no-audit',
       '--no-fund',
     ],
     outside,
   );
   t.diagnostic(`npm install -g of the tarball took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (hasNodeSqlite())
+    for (const at of [join(installed, 'node_modules'), join(prefix, 'lib', 'node_modules')])
+      assert.equal(existsSync(join(at, 'better-sqlite3')), false, `nothing native downloaded (${at})`);
   installedOk = true;
 });
 
@@ -277,4 +283,12 @@ test('a demo step that fails makes the installed lanes demo exit 1 with the reas
     /lanes demo: FAILED: step 1 \(handoff cross-talk\) ran to the end: the demo's worker .*worker\.js is missing/,
   );
   assert.match(r.stdout, /2 of \d+ checks FAILED/);
+});
+
+test("the installed lanes runs its store on this Node's driver, and says which", async () => {
+  needInstall();
+  const r = await lanes(['store', 'status', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).driver, hasNodeSqlite() ? 'node:sqlite' : 'better-sqlite3');
+  assert.equal(r.stderr, '', 'no warning on stderr (Node 22 flags node:sqlite experimental)');
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
 import { anthropic } from './fake-model/anthropic.js';
 import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
@@ -15,7 +15,7 @@ const { version } = pin('claude-code');
 
 test(
   `Claude Code ${version} (real CLI, scripted model): briefing, deny, warning, git commit refused, session end`,
-  { timeout: 8 * 60_000 },
+  { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
     const cli = ensureAgent('claude-code');
     if (!cli.ok) {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
 import { responses } from './fake-model/responses.js';
 import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
@@ -88,7 +88,7 @@ const untrustedFinding = /is not a trusted project in .*config\.toml: Codex skip
 
 test(
   `Codex CLI ${version} (real CLI, scripted model): briefing, deny, warning, git commit refused, session end`,
-  { timeout: 8 * 60_000 },
+  { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
     const cli = ensureAgent('codex');
     if (!cli.ok) {
@@ -114,7 +114,7 @@ test(
 // file; by default an untrusted project is read-only), and `lanes hooks status` says so.
 test(
   `Codex CLI ${version} in an untrusted project: its hooks are skipped, and lanes hooks status says so`,
-  { timeout: 8 * 60_000 },
+  { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
     const cli = ensureAgent('codex');
     if (!cli.ok) {

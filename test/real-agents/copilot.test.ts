@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
 import assert from 'node:assert/strict';
 import { lanes, lanesEnv } from '../helpers/env.js';
 import { anthropic } from './fake-model/anthropic.js';
@@ -26,7 +26,7 @@ function copilotHome(home: string, repo: string): string {
 
 test(
   `Copilot CLI ${version} (real CLI, offline, scripted model): briefing, deny, warning, git commit refused, session end`,
-  { timeout: 8 * 60_000 },
+  { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
     // Copilot CLI hooks are lanes' newest adapter: a lanes without it says so here, by name.
     const known = await lanes(['hooks', 'install', 'copilot', '--dry-run'], { env: lanesEnv(), cwd: process.cwd() });

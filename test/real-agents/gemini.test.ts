@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
 import { gemini } from './fake-model/gemini.js';
 import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
@@ -31,7 +31,7 @@ function geminiHome(home: string, repo: string): void {
 
 test(
   `Gemini CLI ${version} (real CLI, scripted model): briefing, deny, warning, git commit refused, session end`,
-  { timeout: 8 * 60_000 },
+  { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
     const cli = ensureAgent('gemini');
     if (!cli.ok) {

@@ -9,19 +9,17 @@ import { openNodeSqlite } from './node-sqlite.js';
 export type { SqliteDb, SqliteDriverName, SqliteStatement } from './driver-types.js';
 
 /**
- * The one place that chooses the SQLite driver. Node's own `node:sqlite` from Node 24, where it
- * loads without an experimental warning (nothing to download or compile); better-sqlite3, a
- * native addon, before. LANES_SQLITE_DRIVER=node:sqlite (Node 22.13+, where node:sqlite needs no
- * flag but is still experimental) or better-sqlite3 chooses explicitly; both pass the same tests.
+ * The one place that chooses the SQLite driver: Node's own `node:sqlite` wherever it needs no
+ * flag (Node 22.13+, 23.4+ and later: nothing to download or compile; on 22 it prints an
+ * experimental warning at load, which node-sqlite.ts drops), better-sqlite3, a native addon and
+ * an optional dependency, before (Node 20). LANES_SQLITE_DRIVER=better-sqlite3 (or node:sqlite)
+ * chooses explicitly; both pass the same store tests.
  */
 export function sqliteDriver(env: Record<string, string | undefined> = process.env): SqliteDriverName {
   const asked = env['LANES_SQLITE_DRIVER'];
-  if ((asked === 'node:sqlite' || asked === 'node') && hasNodeSqlite()) return 'node:sqlite';
   if (asked === 'better-sqlite3') return 'better-sqlite3';
-  return major() >= 24 ? 'node:sqlite' : 'better-sqlite3';
+  return hasNodeSqlite() ? 'node:sqlite' : 'better-sqlite3';
 }
-
-const major = (version = process.versions.node) => Number(version.split('.')[0]);
 
 /** node:sqlite without --experimental-sqlite: Node 22.13+, 23.4+ and every later major. */
 export function hasNodeSqlite(version = process.versions.node): boolean {
@@ -82,7 +80,7 @@ function missingAddon(cause: unknown): LanesError {
     'E_PLATFORM',
     `the SQLite store needs better-sqlite3's native addon on Node.js ${process.versions.node} (ABI ${process.versions.modules}), and it is missing or was built for another Node.js`,
     {
-      hint: `rebuild the addon for this Node.js (npm rebuild better-sqlite3 in lanes' install, or reinstall lanes with it); or use Node's own SQLite: LANES_SQLITE_DRIVER=node:sqlite on Node.js 22.13+, the default from Node.js 24`,
+      hint: `rebuild the addon for this Node.js (npm rebuild better-sqlite3 in lanes' install, or reinstall lanes with it); or run lanes on Node.js 22.13 or newer, whose own SQLite (node:sqlite) needs no addon`,
       cause,
     },
   );

@@ -168,8 +168,8 @@ let ctor: (new (file: string) => NodeDatabase) | undefined;
 
 /**
  * Node 22 flags node:sqlite experimental and says so on stderr at its first load; a CLI that sits
- * in every tool call must not print that line each time (lanes uses it there only when asked:
- * driver.ts). Only that one warning is dropped, only during that load.
+ * in every tool call must not print that line each time. Only that one warning is dropped, only
+ * during that load.
  */
 function loadNodeSqlite(): new (file: string) => NodeDatabase {
   const emit = process.emitWarning;
