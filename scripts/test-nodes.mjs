@@ -45,7 +45,7 @@ try {
       .trim()
       .split('\n')
       .pop();
-    execFileSync('tar', ['xzf', tgz, '-C', dir]);
+    execFileSync('tar', ['xzf', join(dir, tgz), '-C', dir]);
     const bin = join(dir, 'package', 'bin');
     const node = join(bin, 'node');
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
