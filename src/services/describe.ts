@@ -11,7 +11,10 @@ export function describeSession(s: SessionRecord | null, fallbackId?: string): s
 
 /** "pid 123 on host-a `node agent.js`, since 18:22:01 (3s ago)" */
 export function describeHolder(owner: OwnerIdentity, since: number, now: number, command?: string | null): string {
-  const cmd = command ? ` \`${command.length > 80 ? command.slice(0, 77) + '...' : command}\`` : '';
+  // The program by its name (an nvm or unpacked Node's path is long), so the 80 characters shown
+  // keep what it runs: `node /repo/scripts/agent.mjs …`, not `/home/u/.nvm/versions/node/v24…`.
+  const shown = command?.replace(/^\S*\/([^\s/]+)(?=\s|$)/, '$1');
+  const cmd = shown ? ` \`${shown.length > 80 ? shown.slice(0, 77) + '...' : shown}\`` : '';
   const at = new Date(since).toISOString().slice(11, 19);
   return `pid ${owner.pid} on ${owner.host}${cmd}, since ${at} UTC (${formatAge(now - since)} ago)`;
 }
