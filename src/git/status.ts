@@ -34,3 +34,16 @@ export async function untrackedOf(worktree: string, files: string[]): Promise<st
   const tracked = new Set((await git(['ls-files', '-z', '--', ...rel], { cwd: worktree })).split('\0').filter(Boolean));
   return files.filter((_, i) => !tracked.has(rel[i]!));
 }
+
+/**
+ * Whether the index of `cwd` holds exactly `rev`'s tree (nothing staged on top), for all paths or
+ * only for `paths`: git's own check, `diff-index --cached --quiet` (exit 1 when they differ).
+ */
+export async function indexMatches(cwd: string, rev: string, paths: string[] = []): Promise<boolean> {
+  try {
+    await git(['diff-index', '--cached', '--quiet', rev, '--', ...paths], { cwd });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -24,10 +24,6 @@ export class OutageWatch {
     private readonly what: string,
   ) {}
 
-  get down(): boolean {
-    return this.since !== null;
-  }
-
   /** Runs `step`, waiting out an outage; null when stopped (the signal) before the store came back. */
   async run<T>(step: () => Promise<T>, signal?: AbortSignal): Promise<T | null> {
     for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, MAX_RETRY_MS)) {

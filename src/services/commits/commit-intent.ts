@@ -4,6 +4,7 @@ import { git } from '../../git/run.js';
 import { EMPTY_TREE } from '../../git/snapshot.js';
 import { gitDirOf, isAncestor, revParse } from '../../git/worktree.js';
 import { removeIfOrphaned } from '../../git/index-lock.js';
+import { indexMatches } from '../../git/status.js';
 import type { JournalInput } from '../../store/journal-types.js';
 import type { LanesContext } from '../context.js';
 import { clearIntentFile, readIntentFiles, writeIntentFile } from '../journal/intent-files.js';
@@ -64,15 +65,6 @@ export function describeInterruptedCommit(i: CommitIntent): string {
   return `a lanes commit onto ${i.branch.replace('refs/heads/', '')} in ${i.worktree} was interrupted; the committed paths may show in git status as staged reversals of it (do not commit them)`;
 }
 
-async function indexIs(cwd: string, tree: string, paths: string[]): Promise<boolean> {
-  try {
-    await git(['diff-index', '--cached', '--quiet', tree, '--', ...paths], { cwd });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Finishes a commit left in flight whose process is gone: the branch moved, so the committed
  * paths' index entries are set to it (only when they still hold the parent's, nothing staged on
@@ -100,8 +92,8 @@ export async function finishCommit(
     // The killed commit held git's index.lock: taken back (only a lock lanes took, its taker gone).
     removeIfOrphaned(await gitDirOf(i.worktree));
     let note = 'the index already followed it';
-    if (i.paths.length > 0 && !(await indexIs(i.worktree, i.to, i.paths))) {
-      if (!(await indexIs(i.worktree, i.from ?? EMPTY_TREE, i.paths)))
+    if (i.paths.length > 0 && !(await indexMatches(i.worktree, i.to, i.paths))) {
+      if (!(await indexMatches(i.worktree, i.from ?? EMPTY_TREE, i.paths)))
         throw new Error(`the index of ${i.worktree} holds other changes of those paths: look at git status there`);
       await git(['reset', '-q', i.to, '--', ...i.paths], { cwd: i.worktree });
       note = `set ${i.paths.length} path(s) of the index to the commit`;

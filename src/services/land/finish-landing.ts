@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { git } from '../../git/run.js';
 import { isAncestor, revParse } from '../../git/worktree.js';
+import { indexMatches } from '../../git/status.js';
 import type { JournalInput } from '../../store/journal-types.js';
 import type { LanesContext } from '../context.js';
 import { acquireGate } from '../state/gate.js';
@@ -16,16 +17,6 @@ export interface FinishedLanding {
    */
   outcome: 'completed' | 'not-published' | 'stuck';
   detail: string;
-}
-
-/** Whether git's index in `cwd` holds exactly the tree of `rev` (nothing staged on top of it). */
-async function indexIs(cwd: string, rev: string): Promise<boolean> {
-  try {
-    await git(['diff-index', '--cached', '--quiet', rev, '--'], { cwd });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The journal entry of a landing's step: its intent, its outcome, or that it never published. */
@@ -89,8 +80,8 @@ export async function finishLanding(
     if (i.worktree && existsSync(i.worktree)) {
       const head = await revParse(i.worktree, 'HEAD');
       if (head !== now) brought = `${i.worktree} is no longer on ${i.target}; left as it is`;
-      else if (await indexIs(i.worktree, 'HEAD')) brought = `${i.worktree} already held the landed files`;
-      else if (await indexIs(i.worktree, i.from)) {
+      else if (await indexMatches(i.worktree, 'HEAD')) brought = `${i.worktree} already held the landed files`;
+      else if (await indexMatches(i.worktree, i.from)) {
         // Exactly the files from before the land, nothing staged on top: the step the kill cut off.
         try {
           await git(['read-tree', '-m', '-u', i.from, 'HEAD'], { cwd: i.worktree });

@@ -130,28 +130,18 @@ class Database implements SqliteDb {
     return {
       immediate: (...args: A): R => {
         this.exec('BEGIN IMMEDIATE');
-        let result: R;
         try {
-          result = fn(...args);
-        } catch (e) {
-          try {
-            this.db.exec('ROLLBACK');
-          } catch {
-            // SQLite already rolled back (a full disk, a busy commit): nothing to undo
-          }
-          throw e;
-        }
-        try {
+          const result = fn(...args);
           this.exec('COMMIT');
+          return result;
         } catch (e) {
           try {
             this.db.exec('ROLLBACK');
           } catch {
-            // rolled back by SQLite itself
+            // SQLite already rolled back (a full disk, a failed commit): nothing to undo
           }
           throw e;
         }
-        return result;
       },
     };
   }
