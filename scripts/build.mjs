@@ -5,7 +5,7 @@
 // native better-sqlite3 module is still only required when the store is opened.
 // LANES_SPLIT=1 builds the split variant for comparison.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
@@ -18,10 +18,21 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 // left out of it the same way: less to read, compile and collect in every tool call.
 const COMMAND = /^src\/cli\/commands\/([a-z-]+)\.ts$/;
 const COLD_SERVICES = new Set(
-  ['doctor', 'gc', 'guard', 'sweep', 'land', 'conflicts', 'commit', 'worktrees', 'progress'].map(
-    (n) => `src/services/${n}.ts`,
-  ),
+  [
+    'doctor/doctor',
+    'doctor/gc', // the runner reaps after ordinary commands only, never after a hot one
+    'commits/guard',
+    'commits/commit',
+    'snapshots/sweep',
+    'land/land',
+    'conflicts/conflicts',
+    'worktrees/worktrees', // `lanes start --worktree` only
+    'worktrees/progress',
+    'claims/waits-view',
+  ].map((n) => `src/services/${n}.ts`),
 );
+// A name that no longer names a file (a service moved) would silently put it back in every tool call.
+for (const f of COLD_SERVICES) if (!existsSync(f)) throw new Error(`build: ${f} (a cold service) does not exist`);
 const stubs = (bundle, leaveOut) => ({
   name: `stubs-${bundle}`,
   setup(b) {
@@ -56,6 +67,38 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'l
 // The binary: CommonJS, better-sqlite3's JavaScript bundled in. Measured on `lanes exec -- true`:
 // the ESM loader's facades for node: builtins and the CommonJS resolution of better-sqlite3's ~10
 // files cost ~10 ms of every start; the addon itself is loaded directly (src/store/sqlite/driver.ts).
+// better-sqlite3 is an optional peer dependency (Node 22.13+ runs the store on node:sqlite): the ES
+// modules load it only when the store is opened on it, from the importer's node_modules, so a
+// library without it installed imports fine.
+const lazyBetterSqlite = {
+  name: 'lazy-better-sqlite3',
+  setup(b) {
+    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: 'better-sqlite3', namespace: 'lazy-better-sqlite3' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-better-sqlite3' }, () => ({
+      contents: `import { createRequire } from 'node:module';
+const req = createRequire(import.meta.url);
+export default function Database(...args) { return new (req('better-sqlite3'))(...args); }`,
+      loader: 'js',
+    }));
+  },
+};
+// In the binary's bundles better-sqlite3's JavaScript is bundled, but run only when the store is
+// opened on it: on node:sqlite (Node 22.13+) its ~15 modules are never initialized in a tool call.
+const lazyBetterSqliteBundled = {
+  name: 'lazy-better-sqlite3-bundled',
+  setup(b) {
+    b.onResolve({ filter: /^better-sqlite3$/ }, (a) =>
+      a.namespace === 'lazy-better-sqlite3-bundled'
+        ? undefined
+        : { path: 'better-sqlite3', namespace: 'lazy-better-sqlite3-bundled' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-better-sqlite3-bundled' }, () => ({
+      contents: `export default function Database(...args) { return new (require('better-sqlite3'))(...args); }`,
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 const cjs = {
   ...common,
   outdir: 'dist',
@@ -86,10 +129,22 @@ await build({
   ...cjs,
   entryPoints: { main: 'src/cli/main.ts' },
   external: ['*.node'],
-  plugins: [apart('mcp', /\/mcp\/server\.js$/), apart('ui', /\/ui\/server\.js$/)],
+  plugins: [apart('mcp', /\/mcp\/server\.js$/), apart('ui', /\/ui\/server\.js$/), lazyBetterSqliteBundled],
 });
-await build({ ...cjs, entryPoints: { mcp: 'src/mcp/server.ts' }, external: ['*.node'], minify: true });
-await build({ ...cjs, entryPoints: { ui: 'src/ui/server.ts' }, external: ['*.node'], minify: true });
+await build({
+  ...cjs,
+  entryPoints: { mcp: 'src/mcp/server.ts' },
+  external: ['*.node'],
+  minify: true,
+  plugins: [lazyBetterSqliteBundled],
+});
+await build({
+  ...cjs,
+  entryPoints: { ui: 'src/ui/server.ts' },
+  external: ['*.node'],
+  minify: true,
+  plugins: [lazyBetterSqliteBundled],
+});
 // The dashboard's page: one script (Preact + htm) and one style sheet for the browser, served by dist/ui.cjs.
 await build({
   entryPoints: { app: 'src/ui/client/main.ts', 'app-style': 'src/ui/client/style.css' },
@@ -111,6 +166,7 @@ await build({
   minify: true,
   plugins: [
     stubs('hot', (file) => COLD_SERVICES.has(file) || (COMMAND.test(file) && !hot.has(file.match(COMMAND)[1]))),
+    lazyBetterSqliteBundled,
   ],
 });
 await build({
@@ -132,21 +188,6 @@ await build({
   external: ['pg-native', 'pg-cloudflare'],
   minify: true,
 });
-// better-sqlite3 is an optional peer dependency (Node 22.13+ runs the store on node:sqlite): the ES
-// modules load it only when the store is opened on it, from the importer's node_modules, so a
-// library without it installed imports fine.
-const lazyBetterSqlite = {
-  name: 'lazy-better-sqlite3',
-  setup(b) {
-    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: 'better-sqlite3', namespace: 'lazy-better-sqlite3' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-better-sqlite3' }, () => ({
-      contents: `import { createRequire } from 'node:module';
-const req = createRequire(import.meta.url);
-export default function Database(...args) { return new (req('better-sqlite3'))(...args); }`,
-      loader: 'js',
-    }));
-  },
-};
 // The library and the demo's worker: ES modules, dependencies left to the importer's node_modules.
 await build({
   ...common,

@@ -5,6 +5,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundle } from '../core/code-cache.js';
+import { exitWhenSettled, watchStdio } from './quick-exit.js';
 
 // The names registry.ts marks hot, written in by the build (scripts/build.mjs): the dispatcher is
 // compiled on every start, so it does not carry the registry itself.
@@ -15,11 +16,13 @@ type Entry = { main(argv: string[]): Promise<number> };
 const argv = process.argv.slice(2);
 const here = dirname(fileURLToPath(import.meta.url));
 const hot = argv[0] !== undefined && __LANES_HOT_COMMANDS__.includes(argv[0]);
+if (hot) watchStdio();
 const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs')) as Entry;
 
 entry.main(argv).then(
   (code) => {
-    process.exitCode = code;
+    if (hot) exitWhenSettled(code);
+    else process.exitCode = code;
   },
   (e: unknown) => {
     process.stderr.write(`lanes: internal error: ${String(e)}\n`);

@@ -1,6 +1,8 @@
 // Standard output for a reader that may go away (`lanes ls | head -3`, `lanes log --follow | grep -m1 …`):
 // once the pipe is closed, writes are dropped and `gone` runs once (the runner treats it like
 // Ctrl-C: a follower stops), instead of an unhandled EPIPE with a stack trace.
+// process.stdout is touched only at the first write: on a pipe, setting the stream up loads net
+// and streams (~2–3 ms), and `lanes hook` writes its answer with writeSync in every tool call.
 
 export interface PipeSafeOut {
   write(text: string): void;
@@ -9,6 +11,7 @@ export interface PipeSafeOut {
 
 export function pipeSafeStdout(gone: () => void = () => undefined): PipeSafeOut {
   let closed = false;
+  let listening = false;
   const onError = (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
     if (!closed) {
@@ -16,12 +19,17 @@ export function pipeSafeStdout(gone: () => void = () => undefined): PipeSafeOut 
       gone();
     }
   };
-  process.stdout.on('error', onError);
   return {
     write(text) {
-      if (!closed) process.stdout.write(text);
+      if (closed) return;
+      if (!listening) {
+        listening = true;
+        process.stdout.on('error', onError);
+      }
+      process.stdout.write(text);
     },
     dispose() {
+      if (!listening) return;
       // Still listening while writes already made are flushed; a late EPIPE is then harmless.
       process.stdout.removeListener('error', onError);
       if (!process.stdout.listeners('error').includes(ignoreEpipe)) process.stdout.on('error', ignoreEpipe);

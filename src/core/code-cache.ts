@@ -1,8 +1,11 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+
+/** CommonJS' module wrapper, as Module.wrap writes it (importing node:module's default costs ~0.1 ms). */
+const WRAP = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'] as const;
 
 /**
  * Loads one of lanes' bundles (CommonJS) with V8's code cache, as Node 22's
@@ -32,7 +35,7 @@ export function loadBundle(file: string, env: Record<string, string | undefined>
   } catch {
     cached = undefined;
   }
-  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), {
+  const script = new Script(`${WRAP[0]}${readFileSync(file, 'utf8')}${WRAP[1]}`, {
     filename: file,
     ...(cached ? { cachedData: cached } : {}),
   });

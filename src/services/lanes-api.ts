@@ -255,8 +255,9 @@ export interface Lanes {
   /** Refreshes the current session's lease (close() does it too). */
   heartbeat(): Promise<boolean>;
   /**
-   * Closes the store, first refreshing the session's lease (unless it was refreshed within the
-   * last second); `heartbeat: false` skips that (a command that failed did not act as the session).
+   * Closes the store, first refreshing the session's lease unless it is fresh (refreshed by this
+   * object within the last second, or in the store within a twelfth of the lease);
+   * `heartbeat: false` skips that (a command that failed did not act as the session).
    */
   close(options?: { heartbeat?: boolean }): Promise<void>;
 }

@@ -104,8 +104,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     }
   };
   let lastBeat = -Infinity;
-  const heartbeat = async (): Promise<boolean> => {
-    const ok = await sessions.heartbeat();
+  const heartbeat = async (freshForMs?: number): Promise<boolean> => {
+    const ok = await sessions.heartbeat(freshForMs);
     lastBeat = Date.now();
     return ok;
   };
@@ -285,12 +285,15 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       if (e) await ctx.journal.record(e);
       return decision;
     },
-    heartbeat,
+    heartbeat: () => heartbeat(),
     close: async (o = {}) => {
       // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,
-      // an unreachable team store) must not turn a finished command into a failure. One refreshed
-      // within the last second needs no second write (`lanes exec -- true`).
-      if (o.heartbeat !== false && ctx.sessionId && Date.now() - lastBeat > 1000) await heartbeat().catch(() => false);
+      // an unreachable team store) must not turn a finished command into a failure. A lease
+      // refreshed within a twelfth of its length (5 s of the default 60 s) is not written again: a
+      // hook runs in every tool call, and each write is a WAL frame and its fsyncs. Other hosts
+      // still see it live with more than 90% of the lease to spare.
+      if (o.heartbeat !== false && ctx.sessionId && Date.now() - lastBeat > 1000)
+        await heartbeat(ctx.leaseMs / 12).catch(() => false);
       await store.close();
     },
   };

@@ -158,8 +158,12 @@ export interface SessionStore {
    * lastSeenAt as when judged (else it changed meanwhile and is judged again next time). The count recorded.
    */
   recordDead(marks: DeadMark[]): Promise<number>;
-  /** Refreshes last_seen (the lease of other hosts). False when unknown or ended. */
-  touchSession(id: string): Promise<boolean>;
+  /**
+   * Refreshes last_seen (the lease of other hosts). False when unknown or ended. With `freshForMs`,
+   * a session refreshed within that many ms of the store's clock, and not recorded dead, is left as
+   * it is (true, nothing written): every hook call ends with a heartbeat, and a write is an fsync.
+   */
+  touchSession(id: string, freshForMs?: number): Promise<boolean>;
   /**
    * Registers a session under a caller-chosen id, or re-attaches an existing record to a new owner,
    * cwd and worktree (an agent session resumed, cleared or compacted): an ended record is live again,

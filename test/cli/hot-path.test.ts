@@ -30,7 +30,9 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
   const preload = join(dir, 'modules.cjs');
   writeFileSync(
     preload,
-    "process.on('exit', () => require('fs').writeFileSync(process.env.LIST, process.moduleLoadList.join('\\n')));\n",
+    // beforeExit fires only when Node exits by itself (see the quick exit below).
+    "let natural = false; process.on('beforeExit', () => { natural = true; });\n" +
+      "process.on('exit', () => require('fs').writeFileSync(process.env.LIST, [...process.moduleLoadList, natural ? 'EXIT natural' : 'EXIT quick'].join('\\n')));\n",
   );
   const repo = gitRepo();
   const env = lanesEnv();
@@ -62,7 +64,19 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
       `${name}: the list is read (${loaded.length} modules)`,
     );
     for (const m of FORBIDDEN) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
+    // Each answers with writeSync (exec's child writes itself): no stdout stream is set up (on a
+    // pipe that loads net and streams), and with nothing left to flush it exits at once, without
+    // the isolate's teardown (src/cli/quick-exit.ts).
+    if (name !== 'exec')
+      for (const m of ['net', 'stream']) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
+    assert.equal(readFileSync(list, 'utf8').split('\n').pop(), 'EXIT quick', `lanes ${name} exits at once`);
   }
+  // A hot command that wrote through process.stdout is left to Node's own exit, which flushes it.
+  const list = join(dir, 'help.txt');
+  const help = await run(process.execPath, ['-r', preload, CLI, 'hook', '--help'], { env: { ...asS, LIST: list } });
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^lanes hook\b[\s\S]*failed open|fails open/);
+  assert.equal(readFileSync(list, 'utf8').split('\n').pop(), 'EXIT natural', 'a written stream is left to flush');
 });
 
 test('the MCP server and its SDK are in dist/mcp.cjs only, never in the hot or the main bundle', () => {

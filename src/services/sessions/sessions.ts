@@ -236,10 +236,13 @@ export class SessionService {
     };
   }
 
-  /** Refreshes the session's lease; every lanes call made by a session does this. */
-  async heartbeat(): Promise<boolean> {
+  /**
+   * Refreshes the session's lease; every lanes call made by a session does this. With `freshForMs`,
+   * a lease refreshed that recently is left alone (no write: see SessionStore.touchSession).
+   */
+  async heartbeat(freshForMs?: number): Promise<boolean> {
     if (!this.ctx.sessionId) return false;
-    return this.ctx.store.touchSession(this.ctx.sessionId);
+    return this.ctx.store.touchSession(this.ctx.sessionId, freshForMs);
   }
 }
 

@@ -128,12 +128,20 @@ export function pgSessions(conn: PgConn): SessionStore {
       return rows.length;
     },
 
-    async touchSession(id) {
+    async touchSession(id, freshForMs = 0) {
+      // One round trip: the open session read, and updated only when its lease is older than
+      // freshForMs or it is recorded dead (a fresh lease writes no row version).
+      const sessions = conn.t('sessions');
       const rows = await conn.query(
-        `UPDATE ${conn.t('sessions')} SET last_seen_at = ${PG_NOW} WHERE id = $1 AND ended_at IS NULL RETURNING id`,
-        [id],
+        `WITH s AS (SELECT id, last_seen_at, dead_seen_at FROM ${sessions} WHERE id = $1 AND ended_at IS NULL),
+           u AS (UPDATE ${sessions} t SET last_seen_at = ${PG_NOW} FROM s
+                 WHERE t.id = s.id AND t.ended_at IS NULL
+                   AND (s.last_seen_at <= ${PG_NOW} - $2 OR s.dead_seen_at IS NOT DISTINCT FROM s.last_seen_at)
+                 RETURNING t.id)
+         SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM u) AS n`,
+        [id, freshForMs],
       );
-      return rows.length > 0;
+      return Number((rows[0] as { n: string | number }).n) > 0;
     },
 
     updateSession(id, change) {

@@ -1,4 +1,5 @@
 import { sessionExists } from '../shared/errors.js';
+import { NOW } from './conn.js';
 import type { SqliteConn } from './conn.js';
 import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
@@ -159,7 +160,19 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
       });
     },
 
-    touchSession(id) {
+    async touchSession(id, freshForMs = 0) {
+      if (freshForMs > 0) {
+        // A plain read first: a fresh lease needs neither the write lock nor a WAL frame.
+        const fresh = await conn.run(
+          () =>
+            conn
+              .stmt(
+                `SELECT 1 AS fresh FROM sessions WHERE id = ? AND ended_at IS NULL AND last_seen_at > ${NOW} - ? AND dead_seen_at IS NOT last_seen_at`,
+              )
+              .get(id, freshForMs) as { fresh: number } | undefined,
+        );
+        if (fresh) return true;
+      }
       return conn.immediate(
         (now) =>
           conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL`).run(now, id).changes > 0,
