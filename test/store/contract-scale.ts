@@ -88,6 +88,26 @@ export function scaleContract(store: () => Store): void {
     );
   });
 
+  it('a touch within freshForMs of the last one writes nothing, unless the session is recorded dead', async () => {
+    const s = store();
+    const a = await s.insertSession(session('a'));
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(await s.touchSession('a', 60_000), true, 'fresh: still live');
+    assert.equal((await s.getSession('a'))!.lastSeenAt, a.lastSeenAt, 'fresh: not rewritten');
+    assert.equal(await s.touchSession('a', 2), true, 'older than 2 ms: refreshed');
+    const touched = (await s.getSession('a'))!;
+    assert.ok(touched.lastSeenAt > a.lastSeenAt);
+    // Recorded dead: any sign of life lifts the record, however fresh the lease.
+    const mark = { id: 'a', lastSeenAt: touched.lastSeenAt, owner: touched.owner, why: 'pid gone' };
+    assert.equal(await s.recordDead([mark]), 1);
+    await new Promise((r) => setTimeout(r, 3));
+    assert.equal(await s.touchSession('a', 60_000), true);
+    assert.equal((await s.getSession('a'))!.deadWhy, null, 'the dead record lifted');
+    await s.endSession('a', 'done');
+    assert.equal(await s.touchSession('a', 60_000), false, 'ended');
+    assert.equal(await s.touchSession('unknown', 60_000), false, 'unknown');
+  });
+
   it('a session proven dead is recorded once and left out of the hot read until something refreshes it', async () => {
     const s = store();
     const a = await s.insertSession(session('a', DEAD_PID));

@@ -56,25 +56,6 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       assert.equal(await store.touchSession('unknown'), false);
     });
 
-    it('a touch within freshForMs of the last one writes nothing, unless the session is recorded dead', async () => {
-      const s = await store.insertSession(session('a'));
-      await new Promise((r) => setTimeout(r, 5));
-      assert.equal(await store.touchSession('a', 60_000), true, 'fresh: still live');
-      assert.equal((await store.getSession('a'))!.lastSeenAt, s.lastSeenAt, 'fresh: not rewritten');
-      assert.equal(await store.touchSession('a', 2), true, 'older than 2 ms: refreshed');
-      const touched = (await store.getSession('a'))!;
-      assert.ok(touched.lastSeenAt > s.lastSeenAt);
-      // Recorded dead: any sign of life lifts the record, however fresh the lease.
-      const mark = { id: 'a', lastSeenAt: touched.lastSeenAt, owner: touched.owner, why: 'pid gone' };
-      assert.equal(await store.recordDead([mark]), 1);
-      await new Promise((r) => setTimeout(r, 3));
-      assert.equal(await store.touchSession('a', 60_000), true);
-      assert.equal((await store.getSession('a'))!.deadWhy, null, 'the dead record lifted');
-      await store.endSession('a', 'done');
-      assert.equal(await store.touchSession('a', 60_000), false, 'ended');
-      assert.equal(await store.touchSession('unknown', 60_000), false, 'unknown');
-    });
-
     it('a live session can move to another worktree and ticket; an ended one cannot', async () => {
       await store.insertSession(session('a'));
       const moved = await store.updateSession('a', { worktree: '/r.lanes/x', ticket: 'SEAT-9' });
