@@ -189,9 +189,25 @@ await build({
   minify: true,
 });
 // The library and the demo's worker: ES modules, dependencies left to the importer's node_modules.
+// The worker imports the library from ./index.js rather than carrying a second copy of it (420 KB).
+const libraryApart = {
+  name: 'library-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/\.\.\/index\.js$/ }, (a) =>
+      a.importer.endsWith('src/cli/demo/worker.ts') ? { path: './index.js', external: true } : undefined,
+    );
+  },
+};
 await build({
   ...common,
-  entryPoints: { index: 'src/index.ts', worker: 'src/cli/demo/worker.ts' },
+  entryPoints: { worker: 'src/cli/demo/worker.ts' },
+  outdir: 'dist',
+  format: 'esm',
+  plugins: [libraryApart],
+});
+await build({
+  ...common,
+  entryPoints: { index: 'src/index.ts' },
   outdir: 'dist',
   splitting: process.env.LANES_SPLIT === '1',
   format: 'esm',

@@ -5,8 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { isLanesError } from '../../core/errors.js';
-import { openLanes } from '../../index.js';
+// The library as the package exports it: dist/worker.js imports dist/index.js (scripts/build.mjs).
+import { isLanesError, openLanes } from '../../index.js';
 
 export type RaceMode = 'plain' | 'envelope' | 'lanes';
 
