@@ -20,7 +20,9 @@ export interface RunSeams {
 }
 
 async function openReal(options: LanesOptions): Promise<Lanes> {
-  const { openLanes } = await import('../index.js');
+  // services/lanes.js, not the package's index: the index also brings the store's admin, the
+  // worktree includes and the rest of the public API, initialized in every hot command for nothing.
+  const { openLanes } = await import('../services/lanes.js');
   return openLanes(options);
 }
 
