@@ -1,18 +1,29 @@
+import { EXIT_CODES_TEXT } from './command.js';
+import { hanging, terminalWidth, wrap } from './layout.js';
 import { COMMANDS } from './registry.js';
 
-export function overview(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+/** `lanes --help`: each command by name with its summary (its usage is in `lanes CMD --help`). */
+export function overview(width = terminalWidth()): string {
+  const nameWidth = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    'lanes: the safety layer for running many AI coding agents and people in parallel.',
+    wrap('lanes: the safety layer for running many AI coding agents and people in parallel.', width),
     '',
-    'Usage: lanes <command> [options]      (lanes <command> --help for details)',
+    wrap('Usage: lanes <command> [options]      (lanes <command> --help for details)', width, '  '),
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    ...COMMANDS.map((c) => hanging(c.name, c.summary, nameWidth, width)),
     '',
-    'Resources: ticket:SEAT-42  path:src/billing/  branch:NAME  or any kind:name (kind [a-z][a-z0-9-]*)',
-    'Environment: LANES_SESSION, LANES_STORE, LANES_HOME, XDG_RUNTIME_DIR, LANES_HOST_ID, LANES_LEASE_MS',
-    'Exit codes: 0 ok, 1 error, 2 usage, 3 held or in conflict, 4 wrong owner/integrity/fencing, 5 timed out or aborted.',
+    wrap(
+      'Resources: ticket:SEAT-42  path:src/billing/  branch:NAME  or any kind:name (kind [a-z][a-z0-9-]*)',
+      width,
+      '  ',
+    ),
+    wrap(
+      'Environment: LANES_SESSION, LANES_STORE, LANES_HOME, XDG_RUNTIME_DIR, LANES_HOST_ID, LANES_LEASE_MS',
+      width,
+      '  ',
+    ),
+    wrap(EXIT_CODES_TEXT, width, '  '),
     '',
   ].join('\n');
 }

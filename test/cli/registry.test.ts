@@ -19,7 +19,8 @@ test("the README's command tables list exactly the registry's commands", () => {
 test("lanes --help lists every command; --version is package.json's", async () => {
   const help = await lanes(['--help']);
   assert.equal(help.code, 0);
-  const listed = [...help.stdout.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1]!).sort();
+  const section = help.stdout.split('Commands:\n')[1]?.split('\n\n')[0] ?? '';
+  const listed = [...section.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1]!).sort();
   assert.deepEqual(listed, names);
   const version = await lanes(['--version']);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -33,7 +34,8 @@ test('each command runs from the bundle the dispatcher picks: hot ones from dist
     assert.equal(r.code, 0, `${c.name}: ${r.stderr}`);
     assert.match(r.stdout, new RegExp(`^lanes ${c.name}\\b`));
     // A command left out of the hot bundle is a stub there: its help text is not in the file.
-    const firstLine = r.stdout.split('\n')[2] ?? '';
+    // The summary: the paragraph after the usage (which may wrap).
+    const firstLine = r.stdout.split('\n\n')[1]?.split('\n')[0] ?? '';
     assert.equal(
       hot.includes(JSON.stringify(firstLine).slice(1, 30)),
       c.hot,

@@ -58,6 +58,19 @@ test(
     assert.equal(landed.code, 0, landed.stderr);
     const r = JSON.parse(landed.stdout);
     assert.equal(r.mode, 'ff');
+    // Journaled under its ticket as every other entry (it once held the claim, `ticket:T1`).
+    const byTicket = (await lanes(['log', '--ticket', 'T1', '--kind', 'land', '--json'], asB)).stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; ticket: string });
+    assert.deepEqual(
+      byTicket.map((e) => [e.kind, e.ticket]),
+      [
+        ['land.intent', 'T1'],
+        ['land', 'T1'],
+      ],
+    );
     assert.equal(git(repo, 'rev-parse', 'main').trim(), git(a.worktree, 'rev-parse', 'HEAD').trim());
     assert.equal(
       readFileSync(join(repo, 'app.ts'), 'utf8'),

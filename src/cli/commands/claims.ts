@@ -53,6 +53,7 @@ export const command: CommandSpec = {
             formatAge(now - w.wait.since),
             w.live ? stateColor('live') : stateColor('dead'),
           ]),
+          { keep: ['WAITING SESSION'], drop: ['SINCE'], shorten: { 'WAITS FOR': 'end', 'HELD BY': 'end' } },
         ) + '\n',
       );
     if (claims.length === 0) return EXIT.ok;
@@ -68,6 +69,7 @@ export const command: CommandSpec = {
           formatAge(now - c.claim.acquiredAt),
           c.claim.scope,
         ]),
+        { keep: ['SESSION'], drop: ['SCOPE', 'SINCE', 'TICKET'], shorten: { RESOURCE: 'middle' } },
       ),
     );
     return EXIT.ok;

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 import { createPatch } from 'diff';
 import { agentName } from '../../agents/index.js';
 import { INSTALL_SPECS, applyChange, configFile, hookStatus } from '../../agents/install.js';
@@ -14,6 +14,7 @@ import { findRepository, untrackedOf } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson, table } from '../output.js';
+import { terminalWidth, wrap } from '../layout.js';
 
 export const command: CommandSpec = {
   name: 'hooks',
@@ -87,7 +88,7 @@ export const command: CommandSpec = {
             ['agent', 'config', 'lanes hooks', 'runs here'],
             withActive.map((r) => [
               r.agent,
-              r.file,
+              shownPath(r.file, projectRoot, home),
               r.error
                 ? `invalid: ${r.error}`
                 : !r.exists
@@ -99,13 +100,14 @@ export const command: CommandSpec = {
                       : 'not installed',
               r.active ? { yes: 'yes', no: 'NO', unknown: 'probably (see below)' }[r.active.runs] : '',
             ]),
+            { shorten: { config: 'middle', 'lanes hooks': 'end' } },
           ),
         );
         for (const r of withActive) {
           if (!r.active || r.active.runs === 'yes') continue;
           io.stdout(`\n${r.agent} (${r.file}):\n`);
-          for (const f of r.active.findings) io.stdout(`  ${f}\n`);
-          for (const f of r.active.fixes) io.stdout(`  fix: ${f}\n`);
+          for (const f of r.active.findings) io.stdout(`  ${wrap(f, terminalWidth(), '    ')}\n`);
+          for (const f of r.active.fixes) io.stdout(`  ${wrap(`fix: ${f}`, terminalWidth(), '    ')}\n`);
         }
       }
       return rows.some((r) => r.error) ? EXIT.usage : EXIT.ok;
@@ -200,4 +202,11 @@ function onPath(name: string): boolean {
     }
   }
   return false;
+}
+
+/** A config's path as a person reads it in the table: ./ under the repository, ~/ under the home. */
+function shownPath(file: string, root: string | null, home: string): string {
+  if (root && file.startsWith(root + sep)) return `.${file.slice(root.length)}`;
+  if (home && file.startsWith(home + sep)) return `~${file.slice(home.length)}`;
+  return file;
 }

@@ -56,6 +56,11 @@ export const command: CommandSpec = {
     const table = new Table(
       ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'],
       sessions.map(row),
+      {
+        keep: ['SESSION'],
+        drop: ['PID', 'AGE'],
+        shorten: { CLAIMS: 'end', WORKTREE: 'middle', LABEL: 'end', TICKET: 'end', AGENT: 'end' },
+      },
     );
     for (const chunk of table.chunks()) io.stdout(chunk);
     io.stdout(more);

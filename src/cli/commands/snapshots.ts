@@ -32,6 +32,7 @@ export const command: CommandSpec = {
           s.parent?.slice(0, 10) ?? '-',
           s.ref,
         ]),
+        { drop: ['ON'], shorten: { REF: 'middle', SNAPSHOT: 'middle' } },
       ),
     );
     return EXIT.ok;

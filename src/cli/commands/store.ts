@@ -72,6 +72,7 @@ export const command: CommandSpec = {
                 s.counts.gatesHeld,
               ],
             ],
+            { shorten: { store: 'middle' } },
           ),
         );
       }

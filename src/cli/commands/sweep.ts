@@ -53,6 +53,11 @@ export const command: CommandSpec = {
                 ? '(dry run)'
                 : '',
           ]),
+          {
+            keep: ['SESSION'],
+            drop: ['AHEAD', 'TICKET', 'STATE'],
+            shorten: { WORKTREE: 'middle', SNAPSHOT: 'middle' },
+          },
         ),
       );
       for (const i of report.items)

@@ -30,7 +30,9 @@ export function landingEntry(
     subject: i.target,
     session: i.session,
     repo: i.repo,
-    ticket: i.ticket,
+    // The intent holds the claim (`ticket:SEAT-1`); the journal's ticket is the ticket, as every
+    // other entry has it (`lanes log --ticket SEAT-1` finds the land).
+    ticket: i.ticket.replace(/^ticket:/, ''),
     details: { branch: i.branch, from: i.from, to: i.to, mode: i.mode, token: i.token, ...details },
   };
 }

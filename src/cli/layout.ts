@@ -1,0 +1,84 @@
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+
+// Text for a terminal: the width every help page and table fits in, and wrapping at words.
+
+/** Printable ASCII is one column per character; anything else (colours, CJK, emoji) is measured. */
+const PLAIN = /^[\x20-\x7e]*$/;
+export const widthOf = (text: string): number => (PLAIN.test(text) ? text.length : stringWidth(text));
+
+/** Narrower than this, nothing reads well: the width asked for is raised to it. */
+export const MIN_WIDTH = 40;
+
+/**
+ * The terminal's width when standard output is one, else $COLUMNS, else 80 (a pipe, a file, a CI
+ * log). `COLUMNS=200 lanes ls | less -S` shows the tables unshortened; --json always is.
+ */
+export function terminalWidth(env: Record<string, string | undefined> = process.env): number {
+  const out = process.stdout;
+  const tty = out.isTTY && out.columns > 0 ? out.columns : undefined;
+  const asked = /^\d+$/.test(env['COLUMNS'] ?? '') ? Number(env['COLUMNS']) : undefined;
+  return Math.max(MIN_WIDTH, tty ?? asked ?? 80);
+}
+
+/**
+ * Text written across several source lines as one paragraph: a line break is a space, unless the
+ * next line is indented or a list item, or the line ends with a colon. A blank line stays a paragraph.
+ */
+export function reflow(text: string): string {
+  return text.replace(/([^:\n])\n(?=[^\s\-*•\n])/g, '$1 ');
+}
+
+/** `text` wrapped at words to `width` columns, every line after the first indented by `indent`. */
+export function wrap(text: string, width: number, indent = ''): string {
+  const body = Math.max(10, width - widthOf(indent));
+  return reflow(text)
+    .split('\n')
+    .map((paragraph) =>
+      wrapAnsi(paragraph, body, { hard: true, trim: true })
+        .split('\n')
+        .map((l, i) => (i === 0 ? l : indent + l))
+        .join('\n'),
+    )
+    .join(`\n${indent}`);
+}
+
+/**
+ * Two columns: `label` padded to `labelWidth`, then `text` wrapped beside it. A label too wide
+ * for that (more than half the width) gets the text on the lines below it instead.
+ */
+export function hanging(label: string, text: string, labelWidth: number, width: number, lead = '  '): string {
+  if (labelWidth > width / 2 || widthOf(label) > labelWidth) {
+    const under = `${lead}    `;
+    return `${lead}${label}\n${under}${wrap(text, width, under)}`;
+  }
+  const pad = ' '.repeat(labelWidth - widthOf(label) + 2);
+  const indent = ' '.repeat(widthOf(lead) + labelWidth + 2);
+  return `${lead}${label}${pad}${wrap(text, width, indent)}`;
+}
+
+/** `text` cut to `width` columns with an ellipsis, at the end or in the middle (paths keep their tail). */
+export function shorten(text: string, width: number, where: 'end' | 'middle' = 'end'): string {
+  if (widthOf(text) <= width) return text;
+  // Colours do not survive a cut: the shortened cell is plain.
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  if (widthOf(plain) <= width) return plain;
+  if (width <= 1) return '…';
+  const chars = [...plain];
+  const take = (from: string[], room: number): string[] => {
+    const kept: string[] = [];
+    let used = 0;
+    for (const c of from) {
+      const w = widthOf(c);
+      if (used + w > room) break;
+      kept.push(c);
+      used += w;
+    }
+    return kept;
+  };
+  if (where === 'end') return take(chars, width - 1).join('') + '…';
+  // A path's end says what it is: two thirds of the room go to the tail.
+  const tail = take([...chars].reverse(), Math.ceil(((width - 1) * 2) / 3)).reverse();
+  const head = take(chars, width - 1 - widthOf(tail.join('')));
+  return head.join('') + '…' + tail.join('');
+}
