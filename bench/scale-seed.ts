@@ -5,6 +5,7 @@
 //   node --import tsx bench/scale-seed.ts STORE '{"live":9,"dead":4991,"ended":0,"claims":10000,...}'
 import { identityOf } from '../src/core/process-identity.js';
 import { openStore } from '../src/store/open.js';
+import type { JournalEntry, JournalKind } from '../src/store/journal-types.js';
 import type { ClaimRecord, SessionRecord } from '../src/store/types.js';
 
 interface Spec {
@@ -19,6 +20,8 @@ interface Spec {
   ownerPid: number;
   /** Directories of the repository the claims name (pkg0 … pkgN-1). */
   dirs: number;
+  /** Journal entries over the last 12 hours (a night's mix: mostly grants and releases). */
+  journal?: number;
 }
 
 const [location, specText] = process.argv.slice(2);
@@ -67,9 +70,40 @@ for (let i = 0; i < spec.claims; i++) {
     acquiredAt: now,
   });
 }
+// A night's journal: per 20 entries, 8 grants and 8 releases, a commit, a refusal, a hook deny and
+// (every 100) a land, spread over the last 12 h and over every session.
+const MIX = ['claim.grant', 'claim.release'] as const;
+const journal: Omit<JournalEntry, 'seq'>[] = [];
+for (let i = 0; i < (spec.journal ?? 0); i++) {
+  const s = sessions[i % sessions.length]!;
+  const k = i % 20;
+  const kind: JournalKind =
+    i % 100 === 99 ? 'land' : k === 17 ? 'commit' : k === 18 ? 'claim.refuse' : k === 19 ? 'hook.deny' : MIX[k % 2]!;
+  journal.push({
+    at: now - 12 * 3_600_000 + Math.floor((i * 12 * 3_600_000) / (spec.journal ?? 1)),
+    session: s.id,
+    repo: spec.repo,
+    ticket: s.ticket,
+    host: me.host,
+    kind,
+    subject: kind === 'land' ? 'main' : `path:pkg${i % spec.dirs}/f${i % 50}.ts`,
+    details:
+      kind === 'land'
+        ? { branch: `refs/heads/lanes/${s.ticket}`, from: 'a'.repeat(40), to: 'b'.repeat(40), mode: 'ff', token: i }
+        : kind === 'claim.refuse'
+          ? {
+              heldBy: [
+                { resource: `path:pkg${i % spec.dirs}/`, session: sessions[(i + 1) % sessions.length]!.id, token: 1 },
+              ],
+            }
+          : kind === 'hook.deny'
+            ? { reason: 'claimed by another session' }
+            : { token: i },
+  });
+}
 await store.load(
-  { sessions, claims, fences: claims.map((c) => ({ ...c, lastToken: 1 })), state: [], gates: [] },
+  { sessions, claims, fences: claims.map((c) => ({ ...c, lastToken: 1 })), state: [], gates: [], journal },
   { replace: true },
 );
 await store.close();
-console.log(JSON.stringify({ sessions: sessions.length, claims: claims.length }));
+console.log(JSON.stringify({ sessions: sessions.length, claims: claims.length, journal: journal.length }));

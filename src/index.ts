@@ -4,6 +4,9 @@
 // copyStore, resolveStore: they work on a store location, not a session), the repository lookup
 // (findRepository), the .worktreeinclude copy, and the pure helpers and types of core.
 export { openLanes } from './services/lanes.js';
+export { nightReport } from './services/report/report.js';
+export { named as sessionNamed } from './services/report/needs-you.js';
+export type { NightReport, NeedsYou, ReportItem, SessionName, TicketReport } from './services/report/report.js';
 export type { LanesOptions } from './services/lanes.js';
 export type {
   Lanes,

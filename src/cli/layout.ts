@@ -35,12 +35,65 @@ export function wrap(text: string, width: number, indent = ''): string {
   return reflow(text)
     .split('\n')
     .map((paragraph) =>
-      wrapAnsi(paragraph, body, { hard: true, trim: true })
-        .split('\n')
-        .map((l, i) => (i === 0 ? l : indent + l))
-        .join('\n'),
+      // Most lines need no wrapping, and wrap-ansi measures every word (~0.5 ms a line).
+      widthOf(paragraph) <= body
+        ? paragraph
+        : (PLAIN.test(paragraph) ? wrapPlain(paragraph, body) : wrapAnsi(paragraph, body, { hard: true, trim: true }))
+            .split('\n')
+            .map((l, i) => (i === 0 ? l : indent + l))
+            .join('\n'),
     )
     .join(`\n${indent}`);
+}
+
+/**
+ * Printable ASCII wrapped at spaces (a word longer than the line is cut), as wrap-ansi does with
+ * `hard`: it measures each word with string-width, ~0.5 ms a line, which a report of a few
+ * thousand lines would feel. Anything else (colour, CJK, emoji) goes to wrap-ansi.
+ */
+function wrapPlain(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  let gap = ''; // the spaces before the next word, kept inside a line, dropped at a break
+  for (const token of text.trim().match(/ +|[^ ]+/g) ?? []) {
+    if (token.startsWith(' ')) {
+      gap = token;
+      continue;
+    }
+    let word = token;
+    if (line && word.length <= width && line.length + gap.length + word.length > width) {
+      lines.push(line);
+      line = '';
+    }
+    if (!line) gap = '';
+    // A word longer than the line starts on the next one when that cuts it fewer times (wrap-ansi's rule).
+    if (line && word.length > width) {
+      const remaining = width - line.length - gap.length;
+      if (Math.floor((word.length - 1) / width) < 1 + Math.floor((word.length - remaining - 1) / width)) {
+        lines.push(line);
+        line = '';
+        gap = '';
+      }
+    }
+    while (word.length > width) {
+      // A word longer than the line: what fits of it after the line, then whole lines of it.
+      const room = line ? width - line.length - gap.length : width;
+      if (room <= 0) {
+        lines.push(line);
+        line = '';
+        gap = '';
+        continue;
+      }
+      lines.push(line + gap + word.slice(0, room));
+      word = word.slice(room);
+      line = '';
+      gap = '';
+    }
+    line = line + gap + word;
+    gap = '';
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
 }
 
 /**

@@ -65,6 +65,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'the decision journal: who claimed, was refused, denied, committed, landed, and when',
   },
   {
+    name: 'report',
+    hot: false,
+    load: () => import('./commands/report.js'),
+    usage: 'report [--since DURATION | --since-last] [--markdown] [--json]',
+    summary: 'the night in one read: what landed, was refused, died, collided, and what needs you',
+  },
+  {
     name: 'claims',
     hot: false,
     load: () => import('./commands/claims.js'),

@@ -1,0 +1,63 @@
+import { sessionNamed as named } from '../index.js';
+import type { NightReport, SessionName } from '../index.js';
+import { wrap } from './layout.js';
+
+// `lanes report` as text for a terminal (wrapped to its width) or as Markdown for a ticket.
+
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+const names = (ss: SessionName[]) => ss.map(named).join('; ');
+
+export function renderReport(r: NightReport, o: { markdown: boolean; width: number }): string {
+  const md = o.markdown;
+  const out: string[] = [];
+  const h = (t: string) => out.push('', md ? `## ${t}` : t);
+  const item = (text: string, sub?: string) => {
+    if (md) out.push(`- ${text}${sub ? `  \n  \`${sub}\`` : ''}`);
+    else {
+      out.push(`  • ${wrap(text, o.width, '    ')}`);
+      if (sub) out.push(`      ${wrap(sub, o.width, '        ')}`);
+    }
+  };
+  const window =
+    r.from !== null ? `${day(r.from)} to ${day(r.until)} UTC` : `since entry ${r.afterSeq} (the last report read)`;
+  const head = `lanes report: ${window}: ${r.counts.sessions} session(s), ${r.counts.landed} landed, ${r.counts.refused} refused or denied, ${r.counts.died} died`;
+  out.push(md ? `# ${head}` : wrap(head, o.width, '  '));
+  h(r.needsYou.length ? `Needs you (${r.needsYou.length})` : 'Needs you: nothing');
+  for (const n of r.needsYou) item(n.what, n.command);
+  for (const t of r.tickets) {
+    if (t.items.length === 0 && t.sessions.every((s) => s.state !== 'live')) continue;
+    h(`${t.ticket ? `Ticket ${t.ticket}` : 'No ticket'}${t.repo ? ` in ${t.mainWorktree ?? t.repo}` : ''}`);
+    if (t.sessions.length) item(`sessions: ${names(t.sessions)}`);
+    for (const i of t.items)
+      item(`${clock(i.at)} ${i.kind}${i.session ? ` (${i.session.label ?? i.session.id})` : ''}: ${i.text}`);
+  }
+  if (r.died.length) {
+    h('Died');
+    for (const d of r.died)
+      item(
+        `${named(d.session)}: ${d.why || 'owner gone'}; ${d.unsavedFiles === null ? 'no worktree left' : `${d.unsavedFiles} uncommitted file(s)`}${d.lastSnapshot ? `, last snapshot ${d.lastSnapshot}` : ', no snapshot'}`,
+        d.restore ?? undefined,
+      );
+  }
+  if (r.sharedWorktrees.length || r.sameTicket.length) {
+    h('Collisions');
+    for (const s of r.sharedWorktrees) item(`one worktree and index shared: ${s.worktree}: ${names(s.sessions)}`);
+    for (const s of r.sameTicket)
+      item(`one ticket, ${s.sessions.length} live sessions: ${s.ticket}: ${names(s.sessions)}`);
+  }
+  if (r.waits.length) {
+    h('Waits still open');
+    for (const w of r.waits)
+      item(
+        `${named(w.session)} waits since ${clock(w.since)} for ${w.resources.join(' ')}${w.heldBy.length ? `, held by ${names(w.heldBy)}` : ' (free now)'}`,
+      );
+  }
+  out.push(
+    '',
+    md
+      ? `_store ${r.store}; lanes log --since … for every entry_`
+      : wrap(`store ${r.store}; \`lanes log\` has every entry`, o.width, '  '),
+  );
+  return out.join('\n') + '\n';
+}

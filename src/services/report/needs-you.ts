@@ -1,0 +1,48 @@
+import type { NeedsYou, NightReport, SessionName } from './types.js';
+
+// The top of the report: what a person has to settle this morning, each with the one command
+// that settles it. Everything else in the report is for reading.
+
+/** A session by its label first (what a person calls it), its agent and ticket, the id last. */
+export function named(s: SessionName): string {
+  const what = [s.agent, s.ticket].filter(Boolean).join(', ');
+  if (s.label) return `${s.label} (${what ? `${what}; ` : ''}${s.id})`;
+  return what ? `${s.id} (${what})` : s.id;
+}
+
+const WAIT_TOO_LONG = 30 * 60_000;
+
+export function needsYou(r: NightReport, now: number): NeedsYou[] {
+  const out: NeedsYou[] = [];
+  for (const d of r.died) {
+    const left =
+      d.unsavedFiles === null
+        ? 'its worktree is gone'
+        : d.unsavedFiles > 0
+          ? `${d.unsavedFiles} uncommitted file(s) in ${d.worktree}`
+          : 'nothing uncommitted';
+    out.push({
+      what: `${named(d.session)} died (${d.why || 'owner gone'}): ${left}`,
+      command: d.unsavedFiles ? `lanes adopt ${d.session.id}` : 'lanes gc',
+    });
+  }
+  for (const t of r.tickets)
+    for (const i of t.items)
+      if (i.kind === 'interrupted')
+        out.push({
+          what: `an interrupted ${i.journalKind.split('.')[0]} of ${i.subject}: ${i.text}`,
+          command: 'lanes doctor --fix',
+        });
+  for (const s of r.sharedWorktrees)
+    out.push({
+      what: `${s.sessions.length} live sessions share one worktree and index: ${s.worktree} (${s.sessions.map(named).join('; ')})`,
+      command: `lanes start --worktree --ticket T   (give each its own; or lanes doctor)`,
+    });
+  for (const w of r.waits)
+    if (!w.live || w.heldBy.some((h) => h.state !== 'live') || now - w.since > WAIT_TOO_LONG)
+      out.push({
+        what: `${named(w.session)} waits for ${w.resources.join(' ')}${w.heldBy.length ? `, held by ${w.heldBy.map(named).join('; ')}` : ''}`,
+        command: 'lanes claims',
+      });
+  return out;
+}

@@ -1,0 +1,215 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { JournalEntry, JournalKind } from '../../store/journal-types.js';
+import type { SessionRecord } from '../../store/types.js';
+import type { Lanes } from '../lanes-api.js';
+import type { SessionView } from '../sessions/sessions.js';
+import { status } from '../../git/status.js';
+import { needsYou } from './needs-you.js';
+import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
+
+export type { NightReport, NeedsYou, ReportItem, SessionName, TicketReport } from './types.js';
+
+// `lanes report`: the night in one read, built from the journal (what was decided) and the live
+// store (who is alive, who waits, what a dead session left), so it says what `lanes log`, the page
+// and `lanes doctor` say. Only the decisions worth a morning are read from the journal (no grants,
+// releases or allowed calls: the bulk of it), a page at a time.
+
+/** The journal kinds a report reads, and what each is to it. */
+const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended'>> = {
+  land: 'landed',
+  commit: 'committed',
+  'claim.refuse': 'refused',
+  'commit.refuse': 'refused',
+  'land.refuse': 'refused',
+  'guard.refuse': 'refused',
+  'fence.refuse': 'refused',
+  'state.refuse': 'refused',
+  'handoff.refuse': 'refused',
+  'claim.cycle': 'refused',
+  'hook.deny': 'denied',
+  'guard.override': 'overridden',
+  'claim.takeover': 'taken over',
+  'land.abort': 'interrupted',
+  'commit.abort': 'interrupted',
+  'sweep.flag': 'collision',
+  'conflicts.found': 'collision',
+  adopt: 'adopted',
+  'session.start': 'started',
+  'session.end': 'ended',
+};
+const PAGE = 5000;
+
+export interface ReportOptions {
+  /** Entries at or after this time (store clock, ms). */
+  since?: number;
+  /** Entries after this journal sequence number (`--since-last`). */
+  afterSeq?: number;
+}
+
+export async function nightReport(lanes: Lanes, options: ReportOptions): Promise<NightReport> {
+  const now = await lanes.now();
+  const since = options.since ?? now - 12 * 3_600_000;
+  const entries: JournalEntry[] = [];
+  let after = options.afterSeq;
+  for (;;) {
+    const page = await lanes.journal.list({
+      ...(after !== undefined ? { afterSeq: after } : { since }),
+      kinds: Object.keys(READ),
+      limit: PAGE,
+    });
+    entries.push(...page);
+    if (page.length < PAGE) break;
+    after = page[page.length - 1]!.seq;
+  }
+  const lastSeq = entries.length ? entries[entries.length - 1]!.seq : (options.afterSeq ?? null);
+  const all = await lanes.sessions.list({ all: true });
+  const byId = new Map(all.map((s) => [s.id, s]));
+  const name = (id: string | null): SessionName | null => (id ? sessionName(id, byId.get(id)) : null);
+  const labelled = (id: string) => {
+    const label = byId.get(id)?.label;
+    return label ? `${label} (${id})` : id;
+  };
+
+  const tickets = new Map<string, TicketReport>();
+  const ticketOf = (repo: string | null, ticket: string | null): TicketReport => {
+    const key = `${repo ?? ''}\u0000${ticket ?? ''}`;
+    let t = tickets.get(key);
+    if (!t) {
+      t = { repo, mainWorktree: mainWorktree(repo), ticket, sessions: [], items: [] };
+      tickets.set(key, t);
+    }
+    return t;
+  };
+  for (const e of entries) {
+    const kind = READ[e.kind];
+    if (!kind) continue;
+    const s = e.session ? byId.get(e.session) : undefined;
+    // Lands journaled before the fix carry the claim (`ticket:SEAT-1`) as their ticket.
+    const t = ticketOf(e.repo ?? s?.repo ?? null, e.ticket?.replace(/^ticket:/, '') ?? s?.ticket ?? null);
+    const who = name(e.session);
+    if (who && !t.sessions.some((x) => x.id === who.id)) t.sessions.push(who);
+    if (kind === 'started' || kind === 'ended') continue;
+    t.items.push({
+      kind,
+      at: e.at,
+      seq: e.seq,
+      journalKind: e.kind,
+      session: who,
+      subject: e.subject,
+      text: describe(e, labelled),
+    });
+  }
+  // Live sessions of no entry in the window still belong to the night.
+  const open = all.filter((s) => s.endedAt === null);
+  for (const s of open) {
+    const t = ticketOf(s.repo, s.ticket);
+    if (!t.sessions.some((x) => x.id === s.id)) t.sessions.push(sessionName(s.id, s));
+  }
+
+  const died = await Promise.all(
+    open
+      .filter((s) => s.state === 'dead')
+      .slice(0, 50)
+      .map(async (s) => {
+        const snaps = await lanes.snapshots.list(s.id).catch(() => []);
+        const last = snaps[snaps.length - 1] ?? null;
+        const worktree = s.worktree && existsSync(s.worktree) ? s.worktree : null;
+        const unsaved = worktree
+          ? await status(worktree).then(
+              (f) => f.length,
+              () => null,
+            )
+          : null;
+        const from = mainWorktree(s.repo) ?? worktree ?? s.cwd;
+        return {
+          session: sessionName(s.id, s),
+          why: s.why,
+          worktree,
+          unsavedFiles: unsaved,
+          lastSnapshot: last ? `${last.owner}/${last.n}` : null,
+          restore: last ? `cd ${shellQuote(from)} && lanes restore ${last.owner}/${last.n}` : null,
+        };
+      }),
+  );
+  const live = open.filter((s) => s.state === 'live');
+  const group = (key: (s: SessionView) => string | null) => {
+    const m = new Map<string, SessionName[]>();
+    for (const s of live) {
+      const k = key(s);
+      if (k) m.set(k, [...(m.get(k) ?? []), sessionName(s.id, s)]);
+    }
+    return [...m].filter(([, v]) => v.length > 1).map(([k, sessions]) => ({ key: k, sessions }));
+  };
+  const waits = (await lanes.claims.waits()).map((w) => ({
+    session: sessionName(w.wait.sessionId, byId.get(w.wait.sessionId) ?? w.session ?? undefined),
+    resources: w.wait.resources.map((r) => `${r.kind}:${r.name}`),
+    since: w.wait.since,
+    heldBy: [...new Set(w.heldBy.map((h) => h.claim.sessionId))].map((id) => name(id)!),
+    live: w.live,
+  }));
+  const report: NightReport = {
+    from: options.afterSeq !== undefined ? null : since,
+    afterSeq: options.afterSeq ?? null,
+    until: now,
+    lastSeq,
+    store: lanes.storeInfo.location,
+    counts: {
+      sessions: new Set([...entries.map((e) => e.session).filter(Boolean), ...open.map((s) => s.id)]).size,
+      landed: entries.filter((e) => e.kind === 'land').length,
+      refused: entries.filter((e) => READ[e.kind] === 'refused' || READ[e.kind] === 'denied').length,
+      died: died.length,
+    },
+    needsYou: [],
+    tickets: [...tickets.values()].filter((t) => t.items.length > 0 || t.sessions.length > 0),
+    died,
+    sharedWorktrees: group((s) => s.worktree ?? s.cwd).map((g) => ({ worktree: g.key, sessions: g.sessions })),
+    sameTicket: group((s) => s.ticket).map((g) => ({ ticket: g.key, sessions: g.sessions })),
+    waits,
+  };
+  report.needsYou = needsYou(report, now);
+  return report;
+}
+
+function sessionName(id: string, s: SessionRecord | SessionView | undefined): SessionName {
+  return {
+    id,
+    label: s?.label ?? null,
+    agent: s?.agent ?? null,
+    ticket: s?.ticket ?? null,
+    host: s?.owner.host ?? null,
+    state: s && 'state' in s ? s.state : null,
+  };
+}
+
+/** The repository's main worktree: the directory above its git common dir (`/repo/.git`). */
+function mainWorktree(repo: string | null): string | null {
+  if (!repo || basename(repo) !== '.git') return null;
+  return dirname(repo);
+}
+
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+
+/** One sentence for an entry, from its details. */
+function describe(e: JournalEntry, who: (id: string) => string): string {
+  const d = e.details;
+  const short = (v: unknown) => (typeof v === 'string' ? v.slice(0, 10) : '?');
+  switch (e.kind) {
+    case 'land':
+      return `${String(d['branch'] ?? '').replace('refs/heads/', '')} on ${e.subject} (${String(d['mode'] ?? '')}) ${short(d['from'])} -> ${short(d['to'])}, token ${String(d['token'] ?? '?')}`;
+    case 'commit':
+      return `${short(d['commit'])} on ${e.subject.replace('refs/heads/', '')}, ${String(d['count'] ?? '?')} file(s)`;
+    case 'claim.refuse': {
+      const held = Array.isArray(d['heldBy'])
+        ? (d['heldBy'] as { session?: string }[]).map((h) => (h.session ? who(h.session) : '?'))
+        : [];
+      return `claim of ${e.subject}: held by ${held.join(', ') || 'another session'}`;
+    }
+    case 'hook.deny':
+      return `${e.subject}: ${String(d['reason'] ?? d['message'] ?? 'denied').slice(0, 200)}`;
+    default: {
+      const why = d['message'] ?? d['reason'] ?? d['why'] ?? d['code'];
+      return `${e.subject}${why ? `: ${String(why).slice(0, 200)}` : ''}`;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import type { SessionState } from '../../core/liveness.js';
+
+/** A session as the report names it: its label, agent and ticket first, the id beside them. */
+export interface SessionName {
+  id: string;
+  label: string | null;
+  agent: string | null;
+  ticket: string | null;
+  host: string | null;
+  /** Now: live, dead or ended (null: a session the store no longer has). */
+  state: SessionState | null;
+}
+
+export interface ReportItem {
+  kind:
+    | 'landed'
+    | 'committed'
+    | 'refused'
+    | 'denied'
+    | 'overridden'
+    | 'taken over'
+    | 'interrupted'
+    | 'collision'
+    | 'adopted';
+  at: number;
+  seq: number;
+  /** The journal's own kind (`claim.refuse`, `hook.deny`, …): `lanes log --kind` finds it. */
+  journalKind: string;
+  session: SessionName | null;
+  subject: string;
+  /** One sentence. */
+  text: string;
+}
+
+/** Everything of one ticket (or of no ticket) in one repository. */
+export interface TicketReport {
+  repo: string | null;
+  /** Where a restore or a fix is run from (null: not a plain repository). */
+  mainWorktree: string | null;
+  ticket: string | null;
+  sessions: SessionName[];
+  items: ReportItem[];
+}
+
+/** One thing a person should settle, and the one command that settles it. */
+export interface NeedsYou {
+  what: string;
+  command: string;
+}
+
+export interface NightReport {
+  /** The window: from this time (null with afterSeq) until `until`, store clock. */
+  from: number | null;
+  afterSeq: number | null;
+  until: number;
+  /** The last journal entry read (the next `--since-last` starts after it). */
+  lastSeq: number | null;
+  store: string;
+  counts: { sessions: number; landed: number; refused: number; died: number };
+  needsYou: NeedsYou[];
+  tickets: TicketReport[];
+  died: {
+    session: SessionName;
+    why: string;
+    worktree: string | null;
+    /** Files changed and not committed in its worktree now (null: no worktree left to look at). */
+    unsavedFiles: number | null;
+    lastSnapshot: string | null;
+    /** A restore of its last snapshot, run from the repository's main worktree. */
+    restore: string | null;
+  }[];
+  sharedWorktrees: { worktree: string; sessions: SessionName[] }[];
+  sameTicket: { ticket: string; sessions: SessionName[] }[];
+  waits: { session: SessionName; resources: string[]; since: number; heldBy: SessionName[]; live: boolean }[];
+}
