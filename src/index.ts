@@ -5,6 +5,7 @@
 // (findRepository), the .worktreeinclude copy, and the pure helpers and types of core.
 export { openLanes } from './services/lanes.js';
 export { nightReport } from './services/report/report.js';
+export { parseDuration as parseDurationText } from './core/duration.js';
 export { named as sessionNamed } from './services/report/needs-you.js';
 export type { NightReport, NeedsYou, ReportItem, SessionName, TicketReport } from './services/report/report.js';
 export type { LanesOptions } from './services/lanes.js';

@@ -8,14 +8,17 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { streamSSE } from 'hono/streaming';
-import { JOURNAL_KINDS, isLanesError } from '../index.js';
-import type { Lanes, LanesOptions } from '../index.js';
+import { JOURNAL_KINDS, isLanesError, nightReport, parseDurationText } from '../index.js';
+import type { Lanes, LanesOptions, NightReport } from '../index.js';
 import { ACTIONS, httpStatusOf, runAction } from './actions.js';
 import type { Fleet } from './fleet.js';
 import type { Redactor } from './redact.js';
 import { guard } from './security.js';
 import type { Guard } from './security.js';
-import type { ActionName } from './view-types.js';
+import type { ActionName, UiReport } from './view-types.js';
+
+// The page's report type is a part of the library's: a change there that breaks it fails here.
+const asUiReport = (r: NightReport): UiReport => r;
 
 /** The largest action body (an action names a session and a snapshot or two). */
 const MAX_ACTION_BODY = 64 * 1024;
@@ -130,6 +133,18 @@ export function buildApp(deps: AppDeps): Hono {
       ...(c.req.query('ticket') ? { ticket: c.req.query('ticket') as string } : {}),
     };
     return json(c, deps.redactor.json(await deps.lanes.journal.list(q)));
+  });
+  // `lanes report` for the page's "Tonight" panel: ?since=DURATION (default 12h).
+  app.get('/api/report', async (c) => {
+    const sinceText = c.req.query('since') ?? '12h';
+    let ms: number;
+    try {
+      ms = parseDurationText(sinceText, 'since');
+    } catch (e) {
+      return badQuery(c, 'since', (e as Error).message);
+    }
+    const now = await deps.lanes.now();
+    return json(c, deps.redactor.json(asUiReport(await nightReport(deps.lanes, { since: now - ms }))));
   });
   app.get('/api/events', (c) =>
     streamSSE(c, async (stream) => {

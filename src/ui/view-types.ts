@@ -113,3 +113,25 @@ export interface ActionResult {
   message: string;
   error?: { code: string; message: string; hint: string | null };
 }
+
+/** `lanes report` as the page shows it (a part of the library's NightReport; routes.ts checks it is one). */
+export interface UiReportName {
+  id: string;
+  label: string | null;
+  agent: string | null;
+  ticket: string | null;
+}
+
+export interface UiReport {
+  from: number | null;
+  until: number;
+  counts: { sessions: number; landed: number; refused: number; died: number };
+  needsYou: { what: string; command: string }[];
+  tickets: {
+    ticket: string | null;
+    repo: string | null;
+    mainWorktree: string | null;
+    sessions: UiReportName[];
+    items: { kind: string; at: number; text: string; session: UiReportName | null }[];
+  }[];
+}

@@ -1,6 +1,6 @@
 // The page's one way to the server: the token from the URL `lanes ui` printed, in a header for the
 // API (the event stream, which cannot set headers, takes it in its query).
-import type { ActionName, ActionResult, FleetView, UiJournalEntry } from '../view-types.js';
+import type { ActionName, ActionResult, FleetView, UiJournalEntry, UiReport } from '../view-types.js';
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const headers = { 'x-lanes-token': token };
@@ -12,6 +12,8 @@ async function getJson<T>(path: string): Promise<T> {
 }
 
 export const fetchFleet = () => getJson<FleetView>('/api/fleet');
+
+export const fetchReport = () => getJson<UiReport>('/api/report');
 
 export function fetchJournal(filter: { kind: string; session: string; ticket: string }): Promise<UiJournalEntry[]> {
   const q = new URLSearchParams({ limit: '200' });

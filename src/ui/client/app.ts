@@ -12,6 +12,7 @@ import { ClaimsPanel } from './claims.js';
 import { JournalPanel } from './journal.js';
 import { SessionsPanel } from './sessions.js';
 import { SnapshotsPanel } from './snapshots.js';
+import { TonightPanel } from './tonight.js';
 
 type Link = 'connecting' | 'live' | 'reconnecting';
 
@@ -65,8 +66,8 @@ export function App() {
         <span class=${`link link-${link}`} role="status" aria-live="polite" data-link=${link}>${linkText(link)}</span>
       </p>
       <nav aria-label="Panels">
-        <a href="#sessions">Sessions</a> <a href="#claims">Claims and waits</a> <a href="#conflicts">Conflicts</a>
-        <a href="#snapshots">Snapshots</a> <a href="#journal">Journal</a>
+        <a href="#tonight">Tonight</a> <a href="#sessions">Sessions</a> <a href="#claims">Claims and waits</a>
+        <a href="#conflicts">Conflicts</a> <a href="#snapshots">Snapshots</a> <a href="#journal">Journal</a>
       </nav>
     </header>
     <p class="status" role="status" aria-live="polite" data-status>${status}</p>
@@ -74,6 +75,7 @@ export function App() {
       ${
         fleet
           ? html`
+              <${TonightPanel} version=${fleet.version} />
               <${SessionsPanel} fleet=${fleet} onAction=${ask} />
               <${ClaimsPanel} fleet=${fleet} />
               <${ConflictsPanel} fleet=${fleet} />

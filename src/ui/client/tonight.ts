@@ -1,0 +1,68 @@
+// "Tonight": the page opens on `lanes report` — what needs a person, each with its command, and
+// per ticket what landed and was refused. Read again when the fleet changes, at most every 10 s.
+import { html } from 'htm/preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { UiReport, UiReportName } from '../view-types.js';
+import { fetchReport } from './api.js';
+
+const EVERY_MS = 10_000;
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+const who = (s: UiReportName | null) => (s ? (s.label ?? s.id) : '');
+
+export function TonightPanel(props: { version: number }) {
+  const [report, setReport] = useState<UiReport | null>(null);
+  const [error, setError] = useState('');
+  const last = useRef(0);
+  useEffect(() => {
+    const read = () => {
+      last.current = Date.now();
+      fetchReport()
+        .then((r) => {
+          setReport(r);
+          setError('');
+        })
+        .catch((e: Error) => setError(`could not read the report: ${e.message}`));
+    };
+    const wait = Math.max(0, last.current + EVERY_MS - Date.now());
+    const t = setTimeout(read, last.current === 0 ? 0 : wait);
+    return () => clearTimeout(t);
+  }, [props.version]);
+
+  if (!report)
+    return html`<section id="tonight">
+      <h2>Tonight</h2>
+      <p>${error || 'Reading the night…'}</p>
+    </section>`;
+  const c = report.counts;
+  const busy = report.tickets.filter((t) => t.items.length > 0);
+  return html`
+    <section id="tonight" aria-labelledby="tonight-h">
+      <h2 id="tonight-h">Tonight <span class="sub">since ${report.from ? clock(report.from) : '?'} UTC</span></h2>
+      <p data-counts>${c.sessions} session(s) · ${c.landed} landed · ${c.refused} refused or denied · ${c.died} died</p>
+      ${error ? html`<p class="error">${error}</p>` : ''}
+      <h3>Needs you ${report.needsYou.length ? `(${report.needsYou.length})` : ''}</h3>
+      ${
+        report.needsYou.length === 0
+          ? html`<p data-needs-you="none">Nothing.</p>`
+          : html`<ul class="needs-you">
+              ${report.needsYou.map(
+                (n) => html`<li data-needs-you>${n.what}<br /><code class="command">${n.command}</code></li>`,
+              )}
+            </ul>`
+      }
+      ${busy.map(
+        (t) => html`
+          <details class="ticket" data-ticket=${t.ticket ?? ''}>
+            <summary>
+              ${t.ticket ? html`Ticket <strong>${t.ticket}</strong>` : 'No ticket'}
+              <span class="sub"> · ${t.sessions.map(who).join(', ')} · ${t.items.length} decision(s)</span>
+            </summary>
+            <ul>
+              ${t.items.slice(-10).map((i) => html`<li>${clock(i.at)} <strong>${i.kind}</strong> ${who(i.session)}: ${i.text}</li>`)}
+            </ul>
+          </details>
+        `,
+      )}
+    </section>
+  `;
+}

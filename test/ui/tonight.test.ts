@@ -1,0 +1,62 @@
+// The page opens on the night's report (issue 26, item 2): "Tonight" comes first, with the
+// counts, the "Needs you" list and each item's command, read from /api/report, which says what
+// `lanes report --json` says. In Chromium; every wait is for something on the page, with a bound.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
+import { SHOTS, browserMissing, consoleErrors, launch } from '../helpers/browser.js';
+import { http, startUi } from '../helpers/ui.js';
+
+const missing = browserMissing();
+
+test(
+  'Tonight: the counts, a dead session with uncommitted work in Needs you with its command, the same as lanes report',
+  { skip: missing ?? false },
+  async () => {
+    const env = lanesEnv();
+    const repo = gitRepo();
+    const owner = node('sleeper.mjs', [], { env });
+    const [, pid] = (await owner.waitFor(/ready (\d+)/)) as RegExpMatchArray;
+    const started = await lanes(
+      ['start', '--pid', pid!, '--worktree', '--ticket', 'SHOP-7', '--label', 'nightly', '--json'],
+      {
+        env,
+        cwd: repo,
+      },
+    );
+    assert.equal(started.code, 0, started.stderr);
+    const s = JSON.parse(started.stdout) as { id: string; worktree: string };
+    writeFileSync(join(s.worktree, 'half-done.ts'), 'export const x = 1;\n');
+    owner.proc.kill('SIGKILL');
+    await owner.exited;
+
+    const ui = await startUi(env, repo);
+    const browser = (await launch()) as Browser;
+    after(async () => {
+      await ui.stop();
+      await browser.close();
+    });
+    const page = await browser.newPage();
+    const errors = consoleErrors(page);
+    await page.goto(ui.url);
+    const item = page.locator('#tonight li[data-needs-you]');
+    await item.first().waitFor({ timeout: 10_000 });
+    assert.match(await item.first().innerText(), new RegExp(`nightly \\(SHOP-7; ${s.id}\\) died`));
+    assert.equal(await item.first().locator('code.command').innerText(), `lanes adopt ${s.id}`);
+    assert.match(await page.locator('#tonight [data-counts]').innerText(), /1 died/);
+    // "Tonight" is the first panel of the page.
+    assert.equal(await page.locator('main > section').first().getAttribute('id'), 'tonight');
+    await page.screenshot({ path: join(SHOTS, 'tonight.png'), fullPage: false });
+
+    // The page's source says what the CLI says.
+    const api = await http(ui.port, '/api/report', { headers: { 'x-lanes-token': ui.token } });
+    const cli = JSON.parse((await lanes(['report', '--json'], { env, cwd: repo })).stdout) as { needsYou: unknown };
+    assert.deepEqual((JSON.parse(api.body) as { needsYou: unknown }).needsYou, cli.needsYou);
+    const bad = await http(ui.port, '/api/report?since=soon', { headers: { 'x-lanes-token': ui.token } });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(errors, []);
+  },
+);
