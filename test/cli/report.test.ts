@@ -5,15 +5,17 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import type { NightReport } from '../../src/services/report/report.js';
+import { PG_SKIP, pgSchemaUrl } from '../helpers/pg.js';
 import { CLI, gitRepo, lanes, lanesEnv, lanesChild, node, run, tmp } from '../helpers/env.js';
 
 // `lanes report` on a night as it happens (issue 26, item 1): a land, a refusal, a session that
 // died with uncommitted work after a snapshot, two sessions in one worktree, one ticket in two
 // sessions, and a wait still open; through the CLI in text, Markdown and JSON.
 
-test('lanes report: what landed, was refused, died (with a restore that works from the main worktree), collided, waits, and what needs you', async () => {
+async function night(store?: string): Promise<void> {
   const repo = gitRepo();
   const env = lanesEnv();
+  if (store) env['LANES_STORE'] = store;
   delete env['COLUMNS'];
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
   writeFileSync(join(repo, 'app.ts'), 'v1\n');
@@ -129,4 +131,16 @@ test('lanes report: what landed, was refused, died (with a restore that works fr
   // Usage errors are exit 2.
   assert.equal((await lanes(['report', '--since', '2h', '--since-last'], { env, cwd: repo })).code, 2);
   assert.equal((await lanes(['report', '--since', 'yesterday'], { env, cwd: repo })).code, 2);
+}
+
+const title =
+  'lanes report: what landed, was refused, died (with a restore that works from the main worktree), collided, waits, and what needs you';
+test(`${title} (SQLite)`, () => night());
+test(`${title} (PostgreSQL)`, { skip: PG_SKIP }, async () => {
+  const pg = pgSchemaUrl();
+  try {
+    await night(pg.url);
+  } finally {
+    await pg.drop();
+  }
 });
