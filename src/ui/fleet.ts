@@ -5,7 +5,7 @@
 // change without the store knowing); conflict prediction, the costliest, at most every few seconds.
 import { existsSync } from 'node:fs';
 import { hostId } from '../core/process-identity.js';
-import { OutageWatch, isOutage, openLanes } from '../index.js';
+import { OutageWatch, isOutage, mainWorktreeOf, openLanes } from '../index.js';
 import type { Lanes, LanesOptions, SessionProgress, SessionView } from '../index.js';
 import { toUiConflicts, toUiSession, toUiSnapshot, toUiWait } from './fleet-map.js';
 import type { Redactor } from './redact.js';
@@ -192,7 +192,8 @@ export class Fleet {
       for (const repo of this.repos()) {
         const l = await this.lanesOfRepo(repo).catch(() => null);
         if (!l) continue;
-        const where = (await l.repository())?.worktreeRoot ?? '';
+        // From the main worktree, never another live session's (which lanesOfRepo may have opened in).
+        const where = mainWorktreeOf(repo) ?? (await l.repository())?.worktreeRoot ?? '';
         for (const s of await l.snapshots.list().catch(() => [])) snapshots.push(toUiSnapshot(repo, where, s));
       }
       this.snapshots = snapshots.sort((a, b) => b.time - a.time || b.n - a.n);

@@ -32,6 +32,7 @@ test(
     writeFileSync(join(s.worktree, 'half-done.ts'), 'export const x = 1;\n');
     owner.proc.kill('SIGKILL');
     await owner.exited;
+    assert.equal((await lanes(['snapshot', '--session', s.id], { env, cwd: repo })).code, 0);
 
     const ui = await startUi(env, repo);
     const browser = (await launch()) as Browser;
@@ -50,6 +51,12 @@ test(
     // "Tonight" is the first panel of the page.
     assert.equal(await page.locator('main > section').first().getAttribute('id'), 'tonight');
     await page.screenshot({ path: join(SHOTS, 'tonight.png'), fullPage: false });
+    // The snapshot's restore command runs from the main worktree, not from the session's own.
+    const snap = page.locator(`tr[data-snapshot*="${s.id}"] code.cmd`);
+    await snap.first().waitFor({ timeout: 10_000 });
+    assert.equal(await snap.first().innerText(), `cd ${repo} && lanes restore ${s.id}/1`);
+    // The sessions table says what its time is: the last lanes call, not a proof of liveness.
+    assert.ok(await page.locator('th', { hasText: 'Last lanes call' }).count());
 
     // The page's source says what the CLI says.
     const api = await http(ui.port, '/api/report', { headers: { 'x-lanes-token': ui.token } });

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
 import type { JournalEntry, JournalKind } from '../../store/journal-types.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { Lanes } from '../lanes-api.js';
 import type { SessionView } from '../sessions/sessions.js';
+import { mainWorktreeOf } from '../../git/main-worktree.js';
 import { status } from '../../git/status.js';
 import { needsYou } from './needs-you.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
@@ -76,7 +76,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     const key = `${repo ?? ''}\u0000${ticket ?? ''}`;
     let t = tickets.get(key);
     if (!t) {
-      t = { repo, mainWorktree: mainWorktree(repo), ticket, sessions: [], items: [] };
+      t = { repo, mainWorktree: mainWorktreeOf(repo), ticket, sessions: [], items: [] };
       tickets.set(key, t);
     }
     return t;
@@ -121,7 +121,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
               () => null,
             )
           : null;
-        const from = mainWorktree(s.repo) ?? worktree ?? s.cwd;
+        const from = mainWorktreeOf(s.repo) ?? worktree ?? s.cwd;
         return {
           session: sessionName(s.id, s),
           why: s.why,
@@ -180,12 +180,6 @@ function sessionName(id: string, s: SessionRecord | SessionView | undefined): Se
     host: s?.owner.host ?? null,
     state: s && 'state' in s ? s.state : null,
   };
-}
-
-/** The repository's main worktree: the directory above its git common dir (`/repo/.git`). */
-function mainWorktree(repo: string | null): string | null {
-  if (!repo || basename(repo) !== '.git') return null;
-  return dirname(repo);
 }
 
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);

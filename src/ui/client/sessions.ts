@@ -88,7 +88,12 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
                   <th scope="col">Worktree · branch</th>
                   <th scope="col">Work</th>
                   <th scope="col">Claims</th>
-                  <th scope="col">Last seen</th>
+                  <th
+                    scope="col"
+                    title="The last lanes call of the session (a hook, a command); liveness is proven from its owner process, not from this"
+                  >
+                    Last lanes call
+                  </th>
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
