@@ -7,6 +7,11 @@ import { wrap } from './layout.js';
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 const names = (ss: SessionName[]) => ss.map(named).join('; ');
+/** Of each kind of a ticket's items, the latest this many are shown. */
+const SHOWN = 5;
+/** The same window for `lanes log`: hours back, or the entry the report started after. */
+const since = (r: NightReport) =>
+  r.from !== null ? `--since ${Math.max(1, Math.ceil((r.until - r.from) / 3_600_000))}h` : `--since ${r.afterSeq ?? 0}`;
 
 export function renderReport(r: NightReport, o: { markdown: boolean; width: number }): string {
   const md = o.markdown;
@@ -29,8 +34,18 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
     if (t.items.length === 0 && t.sessions.every((s) => s.state !== 'live')) continue;
     h(`${t.ticket ? `Ticket ${t.ticket}` : 'No ticket'}${t.repo ? ` in ${t.mainWorktree ?? t.repo}` : ''}`);
     if (t.sessions.length) item(`sessions: ${names(t.sessions)}`);
-    for (const i of t.items)
-      item(`${clock(i.at)} ${i.kind}${i.session ? ` (${i.session.label ?? i.session.id})` : ''}: ${i.text}`);
+    // The latest few of each kind; the rest is counted, with the log command that lists them.
+    const byKind = new Map<string, NightReport['tickets'][number]['items']>();
+    for (const i of t.items) byKind.set(i.kind, [...(byKind.get(i.kind) ?? []), i]);
+    for (const [kind, items] of byKind) {
+      for (const i of items.slice(-SHOWN))
+        item(`${clock(i.at)} ${kind}${i.session ? ` (${i.session.label ?? i.session.id})` : ''}: ${i.text}`);
+      if (items.length > SHOWN)
+        item(
+          `… ${items.length - SHOWN} more ${kind}`,
+          `lanes log ${since(r)}${t.ticket ? ` --ticket ${t.ticket}` : ''} ${[...new Set(items.map((i) => `--kind ${i.journalKind}`))].join(' ')}`,
+        );
+    }
   }
   if (r.died.length) {
     h('Died');

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import type { NightReport } from '../../src/services/report/report.js';
+import { renderReport } from '../../src/cli/report-text.js';
 import { PG_SKIP, pgSchemaUrl } from '../helpers/pg.js';
 import { CLI, gitRepo, lanes, lanesEnv, lanesChild, node, run, tmp } from '../helpers/env.js';
 
@@ -143,4 +144,42 @@ test(`${title} (PostgreSQL)`, { skip: PG_SKIP }, async () => {
   } finally {
     await pg.drop();
   }
+});
+
+test('of each kind of a ticket the latest five are shown, the rest counted with the lanes log command that lists them', () => {
+  const who = { id: 's-1', label: 'alpha', agent: null, ticket: 'SEAT-9', host: 'h', state: 'live' as const };
+  const at = Date.UTC(2026, 11, 1, 2, 0);
+  const items = Array.from({ length: 7 }, (_, n) => ({
+    kind: 'refused' as const,
+    at: at + n * 60_000,
+    seq: n + 1,
+    journalKind: n % 2 ? 'claim.refuse' : 'commit.refuse',
+    session: who,
+    subject: `path:src/f${n}.ts`,
+    text: `refusal number ${n}`,
+  }));
+  const report: NightReport = {
+    from: at - 12 * 3_600_000,
+    afterSeq: null,
+    until: at + 3_600_000,
+    lastSeq: 7,
+    store: '/s.db',
+    counts: { sessions: 1, landed: 0, refused: 7, died: 0 },
+    needsYou: [],
+    tickets: [{ repo: '/r/.git', mainWorktree: '/r', ticket: 'SEAT-9', sessions: [who], items }],
+    died: [],
+    sharedWorktrees: [],
+    sameTicket: [],
+    waits: [],
+  };
+  const text = renderReport(report, { markdown: false, width: 120 });
+  assert.deepEqual(
+    [...text.matchAll(/refusal number (\d)/g)].map((m) => m[1]),
+    ['2', '3', '4', '5', '6'],
+    'the latest five',
+  );
+  assert.match(
+    text,
+    /… 2 more refused\n {6}lanes log --since 13h --ticket SEAT-9 --kind commit\.refuse --kind claim\.refuse\n/,
+  );
 });
