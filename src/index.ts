@@ -58,6 +58,7 @@ export type { PathCommitResult } from './git/commit-paths.js';
 export type { RepoInfo } from './git/repo.js';
 export { repoInfo as findRepository } from './git/repo.js';
 export { mainWorktreeOf } from './git/main-worktree.js';
+export { shellWord } from './core/shell-quote.js';
 export { untrackedOf } from './git/status.js';
 export { copyStore, migrateStore, storeStatus } from './services/doctor/store-admin.js';
 export type { StoreStatus } from './services/doctor/store-admin.js';

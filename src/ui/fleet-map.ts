@@ -1,6 +1,6 @@
 // From the library's records to what the page shows (view-types.ts): plain data, no behaviour.
 import { basename, dirname } from 'node:path';
-import { formatResource } from '../index.js';
+import { formatResource, shellWord } from '../index.js';
 import type { ConflictReport, SessionProgress, SessionView, Snapshot, WaitView } from '../index.js';
 import type { UiConflicts, UiJournalEntry, UiSession, UiSnapshot, UiWait } from './view-types.js';
 
@@ -75,12 +75,8 @@ export function toUiSnapshot(repo: string, where: string, s: Snapshot): UiSnapsh
     ref: s.ref,
     time: s.time,
     subject: s.subject,
-    restore: `cd ${shellQuote(where)} && lanes restore ${shellQuote(`${s.owner}/${s.n}`)}`,
+    restore: `cd ${shellWord(where)} && lanes restore ${shellWord(`${s.owner}/${s.n}`)}`,
   };
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 export function toUiJournal(e: UiJournalEntry): UiJournalEntry {

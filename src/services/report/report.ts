@@ -5,6 +5,7 @@ import type { Lanes } from '../lanes-api.js';
 import type { SessionView } from '../sessions/sessions.js';
 import { mainWorktreeOf } from '../../git/main-worktree.js';
 import { status } from '../../git/status.js';
+import { shellWord } from '../../core/shell-quote.js';
 import { needsYou } from './needs-you.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
 
@@ -128,7 +129,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
           worktree,
           unsavedFiles: unsaved,
           lastSnapshot: last ? `${last.owner}/${last.n}` : null,
-          restore: last ? `cd ${shellQuote(from)} && lanes restore ${last.owner}/${last.n}` : null,
+          restore: last ? `cd ${shellWord(from)} && lanes restore ${shellWord(`${last.owner}/${last.n}`)}` : null,
         };
       }),
   );
@@ -181,8 +182,6 @@ function sessionName(id: string, s: SessionRecord | SessionView | undefined): Se
     state: s && 'state' in s ? s.state : null,
   };
 }
-
-const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
 /** One sentence for an entry, from its details. */
 function describe(e: JournalEntry, who: (id: string) => string): string {
