@@ -6,7 +6,7 @@ import type { SessionView } from '../sessions/sessions.js';
 import { mainWorktreeOf } from '../../git/main-worktree.js';
 import { status } from '../../git/status.js';
 import { shellWord } from '../../core/shell-quote.js';
-import { needsYou } from './needs-you.js';
+import { named, needsYou } from './needs-you.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
 
 export type { NightReport, NeedsYou, ReportItem, SessionName, TicketReport } from './types.js';
@@ -67,10 +67,6 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
   const all = await lanes.sessions.list({ all: true });
   const byId = new Map(all.map((s) => [s.id, s]));
   const name = (id: string | null): SessionName | null => (id ? sessionName(id, byId.get(id)) : null);
-  const labelled = (id: string) => {
-    const label = byId.get(id)?.label;
-    return label ? `${label} (${id})` : id;
-  };
 
   const tickets = new Map<string, TicketReport>();
   const ticketOf = (repo: string | null, ticket: string | null): TicketReport => {
@@ -98,7 +94,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       journalKind: e.kind,
       session: who,
       subject: e.subject,
-      text: describe(e, labelled),
+      text: describe(e, (id) => named(sessionName(id, byId.get(id)))),
     });
   }
   // Live sessions of no entry in the window still belong to the night.
