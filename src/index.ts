@@ -5,6 +5,9 @@
 // (findRepository), the .worktreeinclude copy, and the pure helpers and types of core.
 export { openLanes } from './services/lanes.js';
 export { nightReport } from './services/report/report.js';
+export { deliverNotifications, testNotifications } from './services/notify/worker.js';
+export type { Delivery, NotifyChannel } from './services/notify/deliver.js';
+export type { NotifyEvent } from './services/notify/events.js';
 export { parseDuration as parseDurationText } from './core/duration.js';
 export { named as sessionNamed } from './services/report/needs-you.js';
 export type { NightReport, NeedsYou, ReportItem, SessionName, TicketReport } from './services/report/report.js';
@@ -47,6 +50,7 @@ export type { DoctorReport, Finding, FindingKind } from './services/doctor/docto
 export type { GcItem, GcOptions, GcReport } from './services/doctor/gc.js';
 export type { CycleStep, JournalEntry, JournalKind, JournalQuery, WaitRecord } from './store/journal-types.js';
 export { JOURNAL_KINDS } from './store/journal-types.js';
+export { describeEntry } from './services/journal/describe-entry.js';
 export type { GuardStatus } from './services/commits/guard.js';
 export type { HookState } from './git/hooks.js';
 export type { Notice } from './services/context.js';
@@ -64,7 +68,7 @@ export { copyStore, migrateStore, storeStatus } from './services/doctor/store-ad
 export type { StoreStatus } from './services/doctor/store-admin.js';
 export { resolveStore } from './services/config.js';
 export { copyWorktreeIncludes } from './services/runtime/worktree-include.js';
-export type { ClaimRecord, Grant, SessionRecord, StoreInfo } from './store/types.js';
+export type { Attention, AttentionState, ClaimRecord, Grant, SessionRecord, StoreInfo } from './store/types.js';
 export { LanesError, EXIT, exitCodeFor, isLanesError } from './core/errors.js';
 export type { ErrorCode } from './core/errors.js';
 export { encodeEnvelope, decodeEnvelope, assertOwner } from './core/handoff-envelope.js';

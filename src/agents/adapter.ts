@@ -64,7 +64,28 @@ export function baseEvent(agent: AgentName, kind: HookKind, sessionId: string, c
     agentPid: null,
     envFile: null,
     toolName: null,
+    message: null,
   };
+}
+
+/** The agent waits for its person (`why`: its own words, cut to one line of at most 300 characters). */
+export function asWaiting(e: HookEvent, why: string | null): HookEvent {
+  e.kind = 'waiting';
+  e.message = oneLine(why);
+  return e;
+}
+
+/** The person gave a new prompt (the agent works again). */
+export function asPrompt(e: HookEvent): HookEvent {
+  e.kind = 'prompt';
+  return e;
+}
+
+/** A message as one line for a list or a notification: whitespace collapsed, at most `max` characters. */
+export function oneLine(text: string | null, max = 300): string | null {
+  if (!text) return null;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat || null : `${flat.slice(0, max - 1)}…`;
 }
 
 /** A lifecycle event: the session began or ended (and what began or ended it), or a turn ended. */

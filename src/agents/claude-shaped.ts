@@ -1,6 +1,20 @@
 import type { AgentName, HookDecision, HookEvent } from '../core/hook-event.js';
 import type { HookOutput, Payload } from './adapter.js';
-import { SILENT, asEdit, asShell, badInput, baseEvent, cwdOf, json, lifecycle, record, text } from './adapter.js';
+import {
+  SILENT,
+  asEdit,
+  asPrompt,
+  asShell,
+  asWaiting,
+  badInput,
+  baseEvent,
+  cwdOf,
+  json,
+  lifecycle,
+  oneLine,
+  record,
+  text,
+} from './adapter.js';
 
 // Claude Code's hook payload and output shape, shared by every caller that speaks it: Claude Code
 // itself, Codex (the same field names and output format), and Cursor when it runs Claude Code's
@@ -8,6 +22,12 @@ import { SILENT, asEdit, asShell, badInput, baseEvent, cwdOf, json, lifecycle, r
 // (notebook_path), shell commands as Bash. A deny is exit 0 with hookSpecificOutput (exit 2 would
 // also block, but the JSON carries the reason to the model reliably).
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+/**
+ * Claude Code's Notification types that mean its person is wanted (hooks reference): a permission
+ * dialog, 60 s idle at the prompt, an MCP server's question, a background agent needing input.
+ * Others (auth_success, agent_completed) are not a wait.
+ */
+export const WAITING_NOTIFICATIONS = ['permission_prompt', 'idle_prompt', 'elicitation_dialog', 'agent_needs_input'];
 
 export function parseClaudeShaped(agent: AgentName, id: string, event: string, payload: Payload): HookEvent {
   const cwd = cwdOf(payload);
@@ -20,8 +40,23 @@ export function parseClaudeShaped(agent: AgentName, id: string, event: string, p
       return lifecycle(e, 'session-start', text(payload, 'source'));
     case 'session-end':
       return lifecycle(e, 'session-end', text(payload, 'reason'));
-    case 'stop':
-      return lifecycle(e, 'stop');
+    case 'stop': {
+      lifecycle(e, 'stop');
+      e.message = oneLine(text(payload, 'last_assistant_message'));
+      return e;
+    }
+    case 'notification': {
+      const type = text(payload, 'notification_type');
+      return type && WAITING_NOTIFICATIONS.includes(type) ? asWaiting(e, text(payload, 'message') ?? type) : e;
+    }
+    case 'stop-failure': {
+      // The turn ended on an API error (rate limit, billing, …): the agent sits idle until its person acts.
+      const kind = text(payload, 'error_type') ?? text(payload, 'error') ?? 'an error';
+      const detail = text(payload, 'error_message');
+      return asWaiting(e, `the turn stopped on ${kind}${detail ? `: ${detail}` : ''}`);
+    }
+    case 'user-prompt-submit':
+      return asPrompt(e);
     case 'pre-tool-use':
     case 'post-tool-use': {
       const post = event === 'post-tool-use';

@@ -176,6 +176,7 @@ export function withLanesHooks(
       ...(spec.shape === 'nested' ? { ...spec.handlerExtra, ...named, type: 'command' } : spec.handlerExtra),
       [keys.command]: `${commandPrefix} hook ${spec.agent} ${entry.arg}`,
       [keys.timeout]: entry.timeout,
+      ...entry.extra,
     };
     const value =
       spec.shape === 'nested'
@@ -201,8 +202,9 @@ export function withoutLanesHooks(
   file: string,
   original: string,
   spec: InstallSpec,
-  created: { file: boolean; hooks: boolean } | null = null,
+  created: { file: boolean; hooks: boolean; keptEmpty?: string[] } | null = null,
 ): string | null {
+  const keptEmpty = new Set(created?.keptEmpty ?? []);
   const mine = lanesHandlerPattern(spec.agent);
   let text = original;
   for (let guard = 0; guard < 1000; guard++) {
@@ -218,7 +220,7 @@ export function withoutLanesHooks(
         const group = groups?.children?.[gi] as Node;
         if (spec.shape === 'flat') {
           if (!mine.test(commandOf(nodeValue(text, group)))) continue;
-          text = removeEmptied(text, t, hooks, pi, groups as Node, gi, created?.hooks !== false);
+          text = removeEmptied(text, t, hooks, pi, groups as Node, gi, created?.hooks !== false, keptEmpty);
           done = true;
           continue;
         }
@@ -228,7 +230,7 @@ export function withoutLanesHooks(
         text =
           (handlers?.children?.length ?? 0) > 1
             ? removeChild(text, handlers as Node, hi)
-            : removeEmptied(text, t, hooks, pi, groups as Node, gi, created?.hooks !== false);
+            : removeEmptied(text, t, hooks, pi, groups as Node, gi, created?.hooks !== false, keptEmpty);
         done = true;
       }
     }
@@ -248,8 +250,11 @@ function removeEmptied(
   groups: Node,
   gi: number,
   dropHooksKey: boolean,
+  keptEmpty: Set<string>,
 ): string {
-  if ((groups.children?.length ?? 0) > 1) return removeChild(text, groups, gi);
+  const event = hooks.children?.[pi]?.children?.[0]?.value as string | undefined;
+  if ((groups.children?.length ?? 0) > 1 || (event !== undefined && keptEmpty.has(event)))
+    return removeChild(text, groups, gi);
   if ((hooks.children?.length ?? 0) > 1 || !dropHooksKey) return removeChild(text, hooks, pi);
   const hooksProp =
     root.children?.findIndex((c) => c.children?.[1] === hooks || c.children?.[0]?.value === 'hooks') ?? -1;

@@ -14,6 +14,8 @@ export interface InstallRecord {
   createdHooks: boolean;
   /** TOML: the separator put before lanes' table. */
   separator?: string;
+  /** Events whose list was there and empty before lanes' entry went in: uninstall leaves it empty. */
+  keptEmpty?: string[];
 }
 
 const recordFile = (env: Record<string, string | undefined>) => join(lanesHome(env), 'hooks-installed.json');

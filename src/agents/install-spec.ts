@@ -9,6 +9,8 @@ export interface HookEntry {
   matcher?: string;
   /** In the agent's unit (seconds, or milliseconds for Gemini). */
   timeout: number;
+  /** Keys this handler carries besides the spec's (Claude Code: "async": true, never delaying the agent). */
+  extra?: Record<string, unknown>;
 }
 
 export interface InstallSpec {

@@ -45,7 +45,7 @@ export interface ConfigChange {
   notes: string[];
   /** install: what it creates (remembered for uninstall); uninstall: forget the record. */
   record: 'set' | 'clear' | null;
-  created: { file: boolean; hooks: boolean };
+  created: { file: boolean; hooks: boolean; keptEmpty?: string[] };
   /** Where the record is kept (default: the file; another entry of the same file has its own key). */
   recordKey?: string;
   /** TOML: the separator install put before lanes' table. */
@@ -86,9 +86,21 @@ export function planInstall(agent: AgentName, file: string, commandPrefix: strin
     return { agent, file, before, after, kind: 'hooks', changed: after !== before, notes, record: null, created };
   }
   const after = withLanesHooks(file, before, spec, commandPrefix);
-  const created = { file: before === null, hooks: before === null || readConfig(file, before)['hooks'] === undefined };
-  // A second install (more events added) keeps what the first one recorded.
+  const root = before === null ? {} : readConfig(file, before);
+  // A second install (more events added) keeps what the first one recorded, and adds the event
+  // lists it found empty (left empty again by uninstall).
   const keep = getRecord(file);
+  const hooksBefore = root['hooks'] as Record<string, unknown> | undefined;
+  const emptyNow = spec.entries
+    .map((e) => e.event)
+    .filter((e) => Array.isArray(hooksBefore?.[e]) && (hooksBefore[e] as unknown[]).length === 0);
+  const keptEmpty = [...new Set([...(keep?.keptEmpty ?? []), ...emptyNow])];
+  const created = {
+    file: keep ? keep.createdFile : before === null,
+    hooks: keep ? keep.createdHooks : before === null || root['hooks'] === undefined,
+    ...(keptEmpty.length ? { keptEmpty } : {}),
+  };
+  const grew = keptEmpty.length > (keep?.keptEmpty?.length ?? 0);
   return {
     agent,
     file,
@@ -97,7 +109,7 @@ export function planInstall(agent: AgentName, file: string, commandPrefix: strin
     kind: 'hooks',
     changed: after !== before,
     notes: INSTALL_SPECS[agent].notes,
-    record: after !== before && !keep ? 'set' : null,
+    record: after !== before && (!keep || grew) ? 'set' : null,
     created,
   };
 }
@@ -105,7 +117,9 @@ export function planInstall(agent: AgentName, file: string, commandPrefix: strin
 /** `before`: the file as an earlier change of the same run leaves it (default: as it is on disk). */
 export function planUninstall(agent: AgentName, file: string, before = readText(file)): ConfigChange {
   const rec = getRecord(file);
-  const created = rec ? { file: rec.createdFile, hooks: rec.createdHooks } : { file: true, hooks: true };
+  const created = rec
+    ? { file: rec.createdFile, hooks: rec.createdHooks, ...(rec.keptEmpty ? { keptEmpty: rec.keptEmpty } : {}) }
+    : { file: true, hooks: true };
   if (before === null)
     return {
       agent,
@@ -164,6 +178,7 @@ export function applyChange(change: ConfigChange): void {
     setRecord(key, {
       createdFile: change.created.file,
       createdHooks: change.created.hooks,
+      ...(change.created.keptEmpty ? { keptEmpty: change.created.keptEmpty } : {}),
       ...(change.separator !== undefined ? { separator: change.separator } : {}),
     });
   if (change.record === 'clear') setRecord(key, null);

@@ -126,3 +126,17 @@ export function formatError(e: LanesError): string {
 export function stateColor(state: string): string {
   return state === 'live' ? pc.green(state) : state === 'dead' ? pc.red(state) : pc.dim(state);
 }
+
+/**
+ * A session's state as a person reads it: a live session showing attention says that instead of
+ * "live" (waiting for you, finished its turn, denied a call); dead, ended and unknown as they are.
+ */
+export function sessionStateText(s: { state: string; why: string; attention: { state: string } | null }): string {
+  // Not proven either way (out of sight, unreadable facts): kept live, said as unknown.
+  if (s.state === 'live' && s.why.startsWith('unknown:')) return pc.yellow('unknown');
+  const a = s.state === 'live' ? s.attention?.state : undefined;
+  if (a === 'waiting') return pc.bold(pc.magenta('waiting'));
+  if (a === 'denied') return pc.red('denied');
+  if (a === 'finished') return pc.cyan('finished');
+  return stateColor(s.state);
+}

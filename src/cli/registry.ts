@@ -72,6 +72,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'the night in one read: what landed, was refused, died, collided, and what needs you',
   },
   {
+    name: 'notify',
+    hot: false,
+    load: () => import('./commands/notify.js'),
+    usage: 'notify test',
+    summary: 'try the notifications [notify] turns on (an agent waiting, finished, denied, dead)',
+  },
+  {
     name: 'claims',
     hot: false,
     load: () => import('./commands/claims.js'),

@@ -61,6 +61,14 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
     for (const s of r.sameTicket)
       item(`one ticket, ${s.sessions.length} live sessions: ${s.ticket}: ${names(s.sessions)}`);
   }
+  const shown = r.attention.filter((a) => a.state !== 'waiting');
+  if (shown.length) {
+    h('Agents now');
+    for (const a of shown)
+      item(
+        `${named(a.session)} ${a.state === 'finished' ? 'finished its turn' : 'was denied a call'} at ${clock(a.since)}${a.why ? `: ${a.why}` : ''}`,
+      );
+  }
   if (r.waits.length) {
     h('Waits still open');
     for (const w of r.waits)

@@ -1,5 +1,12 @@
 import { parseDuration } from './duration.js';
 import { LanesError } from './errors.js';
+import { fail, stringList, table } from './config-fail.js';
+import type { ConfigSource } from './config-fail.js';
+import { validateNotify } from './config-notify.js';
+import type { NotifyConfig } from './config-notify.js';
+
+export type { ConfigSource } from './config-fail.js';
+export { lineOf } from './config-fail.js';
 
 /** lanes.toml / ~/.config/lanes/config.toml after validation and merging. */
 export interface LanesConfig {
@@ -12,6 +19,8 @@ export interface LanesConfig {
   journal: { retentionMs: number };
   /** `[shared]`, user config only: files of this machine every session shares (`~/…` or absolute; `/` ends a directory). */
   shared: { files: string[] };
+  /** `[notify]`, user config only: who is told when an agent waits, finishes, is denied or dies. */
+  notify: NotifyConfig;
 }
 
 /** The machine's shared CLI configs and credentials an agent edits only under a `file:` claim. */
@@ -39,13 +48,8 @@ export const DEFAULT_CONFIG: LanesConfig = {
   worktree: { includeLinksOutside: false },
   journal: { retentionMs: 30 * 86_400_000 },
   shared: { files: DEFAULT_SHARED_FILES },
+  notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died'] },
 };
-
-export interface ConfigSource {
-  file: string;
-  text: string;
-  data: Record<string, unknown>;
-}
 
 const PORT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -53,61 +57,8 @@ const SAFE_VALUE = /^[A-Za-z0-9_.:-]+$/;
 const PLACEHOLDER = /\{(repo|slug|session|ticket)\}/g;
 const STRIP = /^[A-Za-z0-9_*?]+$/;
 
-/** The 1-based line of `key` inside `[section]` of a TOML text (0 when not found). */
-export function lineOf(text: string, section: string, key?: string): number {
-  const lines = text.split('\n');
-  let inSection = section === '';
-  for (let i = 0; i < lines.length; i++) {
-    const l = (lines[i] ?? '').trim();
-    const header = /^\[\s*([^\]]+?)\s*\]/.exec(l);
-    if (header) {
-      inSection = header[1] === section;
-      if (inSection && key === undefined) return i + 1;
-      continue;
-    }
-    if (
-      inSection &&
-      key !== undefined &&
-      new RegExp(`^["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*=`).test(l)
-    )
-      return i + 1;
-  }
-  return 0;
-}
-
-function fail(src: ConfigSource, section: string, key: string | undefined, expected: string, got?: unknown): never {
-  const line = lineOf(src.text, section, key);
-  const where = `${src.file}${line ? `:${line}` : ''}`;
-  const name = key === undefined ? `[${section}]` : section ? `${section}.${key}` : key;
-  throw new LanesError(
-    'E_CONFIG',
-    `${where}: ${name}: expected ${expected}${got === undefined ? '' : `, got ${JSON.stringify(got)}`}`,
-    {
-      hint: `fix ${where} (the keys are documented in the README, "Configuration")`,
-      details: { file: src.file, line, key: name },
-    },
-  );
-}
-
-function table(src: ConfigSource, name: string): Record<string, unknown> {
-  const t = src.data[name];
-  if (t === undefined) return {};
-  if (typeof t !== 'object' || t === null || Array.isArray(t)) fail(src, '', name, 'a table', t);
-  return t as Record<string, unknown>;
-}
-
-function stringList(
-  src: ConfigSource,
-  section: string,
-  key: string,
-  value: unknown,
-  pattern: RegExp,
-  what: string,
-): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || !pattern.test(v)))
-    fail(src, section, key, `an array of ${what}`, value);
-  return value as string[];
-}
+const USER_ONLY = ['worktree', 'journal', 'shared', 'notify'];
+const TABLES = ['ports', 'env', 'snapshot', ...USER_ONLY];
 
 /** Validates one file's data: unknown keys, wrong types and bad values are errors naming file, line and key. */
 export function validateConfig(
@@ -120,6 +71,7 @@ export function validateConfig(
   worktree: LanesConfig['worktree'];
   journal: LanesConfig['journal'];
   shared: LanesConfig['shared'];
+  notify: LanesConfig['notify'];
 }> {
   for (const key of Object.keys(src.data)) {
     if (key === 'store') {
@@ -134,17 +86,12 @@ export function validateConfig(
       storeUrlOf(src);
       continue;
     }
-    if ((key === 'worktree' || key === 'journal' || key === 'shared') && !options.user)
-      // Copying files from outside the repository, how long the store keeps its journal and which
-      // of the machine's files are shared are each user's choice, never a repository's.
+    if (USER_ONLY.includes(key) && !options.user)
+      // Copying files from outside the repository, how long the store keeps its journal, which of
+      // the machine's files are shared and who is notified are each user's choice, never a repository's.
       fail(src, key, undefined, `[${key}] only in the user config (~/.config/lanes/config.toml)`);
-    if (!['ports', 'env', 'snapshot', 'worktree', 'journal', 'shared'].includes(key))
-      fail(
-        src,
-        key,
-        undefined,
-        'one of the tables [ports], [env], [snapshot], [worktree], [journal], [shared] (unknown table)',
-      );
+    if (!TABLES.includes(key))
+      fail(src, key, undefined, `one of the tables ${TABLES.map((t) => `[${t}]`).join(', ')} (unknown table)`);
   }
   const out: ReturnType<typeof validateConfig> = {};
   const ports = table(src, 'ports');
@@ -226,6 +173,8 @@ export function validateConfig(
       fail(src, 'shared', k, 'a list of paths, each absolute or ~/…, such as ["~/.npmrc", "~/.config/gh/"]', v);
     out.shared = { files: v as string[] };
   }
+  const notify = table(src, 'notify');
+  if (Object.keys(notify).length) out.notify = validateNotify(src, notify);
   return out;
 }
 
@@ -255,6 +204,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.worktree) c.worktree = p.worktree;
     if (p.journal) c.journal = p.journal;
     if (p.shared) c.shared = p.shared;
+    if (p.notify) c.notify = p.notify;
   }
   return c;
 }

@@ -17,6 +17,10 @@ export type HookKind =
   | 'post-edit'
   /** The agent finished a turn. */
   | 'stop'
+  /** The agent waits for its person: a permission prompt, a question, a turn stopped on an error. */
+  | 'waiting'
+  /** The person gave the agent a new prompt: it works again. */
+  | 'prompt'
   /** The agent session is ending. */
   | 'session-end'
   /** An event or tool lanes has nothing to say about (allowed silently). */
@@ -40,6 +44,8 @@ export interface HookEvent {
   /** Claude Code's CLAUDE_ENV_FILE: `export K=V` lines written there reach later shell commands. */
   envFile: string | null;
   toolName: string | null;
+  /** waiting: the agent's words (its notification, the error); stop: the start of its last message. */
+  message: string | null;
 }
 
 export interface HookDecision {

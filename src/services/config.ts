@@ -79,3 +79,11 @@ export async function loadConfig(
     files: sources.map((s) => s.file),
   };
 }
+
+/** The user's config alone, validated (what only it may hold: [notify], [journal], …); {} without one. */
+export async function userConfigOnly(
+  env: Record<string, string | undefined>,
+): Promise<ReturnType<typeof validateConfig>> {
+  const src = await readSource(userConfigPath(env));
+  return src ? validateConfig(src, { user: true }) : {};
+}

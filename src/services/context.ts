@@ -44,6 +44,8 @@ export class LanesContext {
 
   constructor(
     readonly store: Store,
+    /** Where the store is, as resolved (what a detached helper such as `lanes notify deliver` opens). */
+    readonly location: string,
     readonly cwd: string,
     readonly env: Record<string, string | undefined>,
     /** Set once by openLanes() when it finds the acting session (sessions/acting.ts). */
@@ -147,8 +149,22 @@ export class LanesContext {
         return [s.id, { state: verdict.live ? 'live' : 'dead', verdict }];
       }),
     );
-    if (proven.length > 0) await this.store.recordDead(proven).catch(() => 0);
+    if (proven.length > 0) await this.died(proven, sessions);
     return states;
+  }
+
+  /** Records the proven dead; those this call recorded (each death once, whoever judges) are notified. */
+  private async died(proven: DeadMark[], sessions: SessionRecord[]): Promise<void> {
+    const recorded = await this.store.recordDead(proven).catch(() => [] as string[]);
+    if (recorded.length === 0) return;
+    const now = await this.store.now().catch(() => Date.now());
+    const { notifyLater } = await import('./notify/dispatch.js');
+    const { notifyEventOf } = await import('./notify/events.js');
+    const why = new Map(proven.map((p) => [p.id, p.why]));
+    const events = sessions
+      .filter((s) => recorded.includes(s.id))
+      .map((s) => notifyEventOf('died', s, why.get(s.id) ?? null, now));
+    await notifyLater(this, events);
   }
 
   /**

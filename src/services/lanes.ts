@@ -10,7 +10,7 @@ import { LanesContext, unknownSession } from './context.js';
 import type { Notice } from './context.js';
 import type { EndOptions, EndResult } from './sessions/end-session.js';
 import { HandoffService } from './handoffs/handoffs.js';
-import type { HookContext } from './hooks/context.js';
+import type { BoundHooks } from './hooks/bind.js';
 import type { Lanes } from './lanes-api.js';
 import { actingSession, adoptActing } from './sessions/acting.js';
 import { SessionService } from './sessions/sessions.js';
@@ -52,6 +52,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     options.notice === false ? () => undefined : (options.notice ?? ((m) => process.stderr.write(m + '\n')));
   const ctx = new LanesContext(
     store,
+    location,
     options.cwd ?? process.cwd(),
     env,
     options.session === undefined ? null : options.session,
@@ -104,27 +105,14 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     }
   };
   let lastBeat = -Infinity;
-  const heartbeat = async (freshForMs?: number): Promise<boolean> => {
-    const ok = await sessions.heartbeat(freshForMs);
+  const heartbeat = async (freshForMs?: number, activity?: boolean): Promise<boolean> => {
+    const ok = await sessions.heartbeat(freshForMs, activity);
     lastBeat = Date.now();
     return ok;
   };
-  let hookContext: HookContext | undefined;
-  const hooks = (): HookContext =>
-    (hookContext ??= {
-      host: ctx.host,
-      repoId: (repo) => ctx.repoId(repo),
-      liveSessions: (which) => ctx.liveSessions(which),
-      findSession: (id) => sessions.find(id),
-      attachSession: (o) => sessions.attach(o),
-      claimsOf: (ids) => (ids.length ? store.listClaims({ sessionIds: ids }) : Promise.resolve([])),
-      conflictingClaims: (refs) => store.conflictingClaims(refs),
-      readStates: (ids) => store.readStates(ids),
-      mutateState: (id, fn) => state.mutate(id, fn),
-      config: (worktree) => loadConfig(ctx, worktree),
-      snapshot: (worktree, id, why) => snapshots.snapshot(worktree, id, why),
-      endSession: (id, reason) => end(id, { reason }),
-    });
+  let bound: BoundHooks | undefined;
+  const hooks = async (): Promise<BoundHooks> =>
+    (bound ??= (await import('./hooks/bind.js')).bindHooks(ctx, { sessions, state, snapshots, end }));
 
   return {
     sessionId: ctx.sessionId,
@@ -277,14 +265,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       return r;
     },
     gc: async (o = {}) => (await import('./doctor/gc.js')).gc(ctx, { state, end }, o),
-    hook: async (event) => {
-      const decision = await (await import('./hooks/policy.js')).decide(hooks(), event);
-      // Only a deny or a warning is a decision to record (an allow writes nothing: the hot path).
-      const e =
-        decision.permission === 'deny' || decision.context ? (await records()).hookEntry(event, decision) : null;
-      if (e) await ctx.journal.record(e);
-      return decision;
-    },
+    hook: async (event) => (await hooks()).run(event),
     heartbeat: () => heartbeat(),
     close: async (o = {}) => {
       // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,
@@ -293,7 +274,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       // hook runs in every tool call, and each write is a WAL frame and its fsyncs. Other hosts
       // still see it live with more than 90% of the lease to spare.
       if (o.heartbeat !== false && ctx.sessionId && Date.now() - lastBeat > 1000)
-        await heartbeat(ctx.leaseMs / 12).catch(() => false);
+        await heartbeat(ctx.leaseMs / 12, bound?.active()).catch(() => false);
       await store.close();
     },
   };

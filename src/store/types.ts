@@ -1,8 +1,12 @@
-import type { JournalEntry, JournalStore, WaitStore } from './journal-types.js';
+import type { Attention, AttentionState } from './shared/attention.js';
+import type { JournalEntry, JournalInput, JournalStore, WaitStore } from './journal-types.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
 import type { OwnerToJudge, Verdict } from '../core/liveness.js';
+
+export type { Attention, AttentionState } from './shared/attention.js';
+export { ATTENTION_STATES } from './shared/attention.js';
 
 // The one storage interface. Every backend (SQLite, PostgreSQL) implements it and runs
 // the same contract suite (test/store/contract.ts). Times are milliseconds since the epoch on the
@@ -29,9 +33,19 @@ export interface SessionRecord {
    * moves lastSeenAt, and the record lapses with it).
    */
   deadWhy: string | null;
+  /**
+   * What the agent last signalled that a person may want to see (its hooks): waiting for them, its
+   * turn finished, a call denied. Null while it works, or when it never said. Died is liveness, not this.
+   */
+  attention: Attention | null;
 }
 
-export type NewSession = Omit<SessionRecord, 'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason' | 'deadWhy'>;
+export type Attended = { changed: boolean; session: SessionRecord | null };
+
+export type NewSession = Omit<
+  SessionRecord,
+  'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason' | 'deadWhy' | 'attention'
+>;
 
 /** A session proven dead as it was read: recorded only if it has not changed since. */
 export interface DeadBrief {
@@ -155,15 +169,24 @@ export interface SessionStore {
   getSessions(ids: string[]): Promise<SessionRecord[]>;
   /**
    * Records sessions a judge proved dead, each only if it is still open with the same owner and
-   * lastSeenAt as when judged (else it changed meanwhile and is judged again next time). The count recorded.
+   * lastSeenAt as when judged (else it changed meanwhile and is judged again next time). The ids
+   * recorded by this call: each death is recorded (and so notified) once, however many judge it.
    */
-  recordDead(marks: DeadMark[]): Promise<number>;
+  recordDead(marks: DeadMark[]): Promise<string[]>;
   /**
    * Refreshes last_seen (the lease of other hosts). False when unknown or ended. With `freshForMs`,
    * a session refreshed within that many ms of the store's clock, and not recorded dead, is left as
    * it is (true, nothing written): every hook call ends with a heartbeat, and a write is an fsync.
+   * With `activity` (the agent is working: a tool call, a prompt), attention `waiting` and
+   * `finished` are cleared with it (a session showing either is never left as fresh).
    */
-  touchSession(id: string, freshForMs?: number): Promise<boolean>;
+  touchSession(id: string, freshForMs?: number, activity?: boolean): Promise<boolean>;
+  /**
+   * Sets the open session's attention to `state` with `why` (null clears it), journaling `entry`
+   * with the change. Only a change is written: `changed` is false when the session already shows
+   * that state (or is unknown or ended), so one prompt is notified once however many hooks report it.
+   */
+  setAttention(id: string, state: AttentionState | null, why: string | null, entry?: JournalInput): Promise<Attended>;
   /**
    * Registers a session under a caller-chosen id, or re-attaches an existing record to a new owner,
    * cwd and worktree (an agent session resumed, cleared or compacted): an ended record is live again,

@@ -1,6 +1,6 @@
 // From the library's records to what the page shows (view-types.ts): plain data, no behaviour.
 import { basename, dirname } from 'node:path';
-import { formatResource, shellWord } from '../index.js';
+import { describeEntry, formatResource, shellWord } from '../index.js';
 import type { ConflictReport, SessionProgress, SessionView, Snapshot, WaitView } from '../index.js';
 import type { UiConflicts, UiJournalEntry, UiSession, UiSnapshot, UiWait } from './view-types.js';
 
@@ -34,6 +34,7 @@ export function toUiSession(s: SessionView, progress: SessionProgress | undefine
     lastSeenAt: s.lastSeenAt,
     endedAt: s.endedAt,
     endReason: s.endReason,
+    attention: s.state === 'live' ? s.attention : null,
   };
 }
 
@@ -79,7 +80,7 @@ export function toUiSnapshot(repo: string, where: string, s: Snapshot): UiSnapsh
   };
 }
 
-export function toUiJournal(e: UiJournalEntry): UiJournalEntry {
+export function toUiJournal(e: Omit<UiJournalEntry, 'text'>): UiJournalEntry {
   return {
     seq: e.seq,
     at: e.at,
@@ -90,5 +91,6 @@ export function toUiJournal(e: UiJournalEntry): UiJournalEntry {
     kind: e.kind,
     subject: e.subject,
     details: e.details,
+    text: describeEntry(e as Parameters<typeof describeEntry>[0]),
   };
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { hostId } from '../core/process-identity.js';
 import { OutageWatch, isOutage, mainWorktreeOf, openLanes } from '../index.js';
 import type { Lanes, LanesOptions, SessionProgress, SessionView } from '../index.js';
-import { toUiConflicts, toUiSession, toUiSnapshot, toUiWait } from './fleet-map.js';
+import { toUiConflicts, toUiJournal, toUiSession, toUiSnapshot, toUiWait } from './fleet-map.js';
 import type { Redactor } from './redact.js';
 import type { FleetView, UiConflicts, UiJournalEntry, UiSnapshot, UiWait } from './view-types.js';
 
@@ -70,7 +70,9 @@ export class Fleet {
     this.pollLoop(this.options.pollMs ?? 250);
     every(this.options.gitEveryMs ?? 3000, () => this.readGit().then(() => this.publish()));
     every(this.options.conflictsEveryMs ?? 10_000, () => this.readConflicts().then(() => this.publish()));
-    this.cycles = await this.lanes.journal.list({ kinds: ['claim.cycle'], order: 'desc', limit: 20 });
+    this.cycles = (await this.lanes.journal.list({ kinds: ['claim.cycle'], order: 'desc', limit: 20 })).map(
+      toUiJournal,
+    );
     // A new entry is a decision just made: poll the store at once rather than at the next tick.
     void this.lanes.journal
       .follow({}, (entries) => this.onJournal(entries), { signal: this.stop.signal, pollMs: 200 })
@@ -227,7 +229,8 @@ export class Fleet {
     return [...new Set(this.open.filter((s) => s.repo && s.state !== 'ended').map((s) => s.repo as string))];
   }
 
-  private async onJournal(entries: UiJournalEntry[]): Promise<void> {
+  private async onJournal(read: Omit<UiJournalEntry, 'text'>[]): Promise<void> {
+    const entries = read.map(toUiJournal);
     const cycles = entries.filter((e) => e.kind === 'claim.cycle');
     if (cycles.length > 0) this.cycles = [...cycles.reverse(), ...this.cycles].slice(0, 20);
     this.emit('journal', this.options.redactor.json(entries));

@@ -1,5 +1,6 @@
 // The dashboard's HTTP routes (Hono): the page, its script and style, the picture of the fleet, the
 // journal, the live event stream and the actions. Every route is behind guard() (security.ts).
+import { toUiJournal } from './fleet-map.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,7 +133,7 @@ export function buildApp(deps: AppDeps): Hono {
       ...(c.req.query('session') ? { session: c.req.query('session') as string } : {}),
       ...(c.req.query('ticket') ? { ticket: c.req.query('ticket') as string } : {}),
     };
-    return json(c, deps.redactor.json(await deps.lanes.journal.list(q)));
+    return json(c, deps.redactor.json((await deps.lanes.journal.list(q)).map(toUiJournal)));
   });
   // `lanes report` for the page's "Tonight" panel: ?since=DURATION (default 12h).
   app.get('/api/report', async (c) => {

@@ -33,6 +33,8 @@ export interface UiSession {
   lastSeenAt: number;
   endedAt: number | null;
   endReason: string | null;
+  /** What its agent signalled through its hooks (waiting for you, finished, denied), or null. */
+  attention: { state: 'waiting' | 'finished' | 'denied'; at: number; why: string | null } | null;
 }
 
 export interface UiWait {
@@ -54,6 +56,8 @@ export interface UiJournalEntry {
   kind: string;
   subject: string;
   details: Record<string, unknown>;
+  /** What happened, in one sentence (the same as `lanes log`). */
+  text: string;
 }
 
 export interface UiFileStat {

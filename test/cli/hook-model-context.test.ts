@@ -104,8 +104,8 @@ test('installed Gemini entries have one name each, so one can be disabled alone;
   const names = [...readFileSync(join(repo, '.gemini', 'settings.json'), 'utf8').matchAll(/"name": "([^"]+)"/g)].map(
     (m) => m[1],
   );
-  assert.equal(names.length, 5);
-  assert.equal(new Set(names).size, 5, names.join(', '));
+  assert.equal(names.length, 7);
+  assert.equal(new Set(names).size, 7, names.join(', '));
   assert.doesNotMatch(r.stdout, /codex_hooks/);
   assert.match(r.stdout, /codex exec.*trust/);
 });

@@ -41,7 +41,16 @@ test('Copilot CLI and OpenCode: install beside existing hooks, plugins and MCP s
     timeoutSec: 10,
     matcher: 'edit|create|apply_patch|bash',
   });
-  assert.deepEqual(Object.keys(hooks.hooks), ['sessionStart', 'preToolUse', 'postToolUse', 'agentStop', 'sessionEnd']);
+  assert.deepEqual(Object.keys(hooks.hooks), [
+    'sessionStart',
+    'preToolUse',
+    'postToolUse',
+    'agentStop',
+    'sessionEnd',
+    'notification',
+    'userPromptSubmitted',
+    'errorOccurred',
+  ]);
   const mcp = readFileSync(join(repo, '.github/mcp.json'), 'utf8');
   assert.match(mcp, /\n\t\t"lanes": \{\n\t\t\t"type": "local"/, "the file's own tab indentation");
   assert.deepEqual((JSON.parse(mcp) as { mcpServers: Record<string, unknown> }).mcpServers['lanes'], {

@@ -171,6 +171,8 @@ test('of each kind of a ticket the latest five are shown, the rest counted with 
     sharedWorktrees: [],
     sameTicket: [],
     waits: [],
+    attention: [],
+    notifyFailing: [],
   };
   const text = renderReport(report, { markdown: false, width: 120 });
   assert.deepEqual(

@@ -12,5 +12,6 @@ export const event = (kind: HookKind, id: string, cwd: string, extra: Partial<Ho
   agentPid: process.pid,
   envFile: null,
   toolName: null,
+  message: null,
   ...extra,
 });

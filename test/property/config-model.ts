@@ -54,6 +54,7 @@ export function configMerged(files: Data[]): LanesConfig {
     worktree: { includeLinksOutside: false },
     journal: { retentionMs: 30 * 86_400_000 },
     shared: { files: DEFAULT_SHARED_FILES },
+    notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died'] },
   };
   const templates = new Map<string, string>();
   for (const f of files) {

@@ -33,6 +33,7 @@ async function world(store: Store, claimed: string[]): Promise<ClaimRecord[]> {
     endedAt: null,
     endReason: null,
     deadWhy: null,
+    attention: null,
   }));
   const claims = claimed.map((name, i) => ({
     scope: i % 7 === 0 ? 'repo:/other/.git' : REPO,
@@ -99,7 +100,7 @@ export function scaleContract(store: () => Store): void {
     assert.ok(touched.lastSeenAt > a.lastSeenAt);
     // Recorded dead: any sign of life lifts the record, however fresh the lease.
     const mark = { id: 'a', lastSeenAt: touched.lastSeenAt, owner: touched.owner, why: 'pid gone' };
-    assert.equal(await s.recordDead([mark]), 1);
+    assert.deepEqual(await s.recordDead([mark]), [mark.id]);
     await new Promise((r) => setTimeout(r, 3));
     assert.equal(await s.touchSession('a', 60_000), true);
     assert.equal((await s.getSession('a'))!.deadWhy, null, 'the dead record lifted');
@@ -115,7 +116,7 @@ export function scaleContract(store: () => Store): void {
     const open = async () => (await s.listSessions({ includeEnded: false, includeDead: false })).map((x) => x.id);
     assert.deepEqual(await open(), ['a', 'b']);
     const mark = (x: SessionRecord, why = 'pid gone') => ({ id: x.id, lastSeenAt: x.lastSeenAt, owner: x.owner, why });
-    assert.equal(await s.recordDead([mark(a)]), 1);
+    assert.equal((await s.recordDead([mark(a)])).length, 1);
     assert.deepEqual(await open(), ['b']);
     assert.equal((await s.getSession('a'))?.deadWhy, 'pid gone');
     assert.deepEqual(await s.recordedDead(), [{ id: 'a', createdAt: a.createdAt, host: 'h', worktree: '/r' }]);
@@ -137,8 +138,8 @@ export function scaleContract(store: () => Store): void {
       'the dead are still listed by default (they need attention)',
     );
     // Judged on a stale read: the session changed since (owner or last seen), nothing is recorded.
-    assert.equal(await s.recordDead([{ ...mark(b), lastSeenAt: b.lastSeenAt - 1 }]), 0);
-    assert.equal(await s.recordDead([{ ...mark(b), owner: { ...b.owner, pid: 4242 } }]), 0);
+    assert.equal((await s.recordDead([{ ...mark(b), lastSeenAt: b.lastSeenAt - 1 }])).length, 0);
+    assert.equal((await s.recordDead([{ ...mark(b), owner: { ...b.owner, pid: 4242 } }])).length, 0);
     assert.deepEqual(await open(), ['b']);
     // A heartbeat (a lapsed lease renewed by its own holder) or a re-attach lifts the record.
     await new Promise((r) => setTimeout(r, 3));
@@ -146,21 +147,21 @@ export function scaleContract(store: () => Store): void {
     assert.equal((await s.getSession('a'))?.deadWhy, null);
     assert.deepEqual(await open(), ['a', 'b']);
     const again = (await s.getSession('a'))!;
-    assert.equal(await s.recordDead([mark(again, 'lease lapsed')]), 1);
+    assert.equal((await s.recordDead([mark(again, 'lease lapsed')])).length, 1);
     await new Promise((r) => setTimeout(r, 3));
     const re = await s.attachSession({ ...session('a', 100) });
     assert.equal(re.session.deadWhy, null);
     assert.deepEqual(await open(), ['a', 'b']);
     // A claim is a sign of life too: it lifts the record (a claim by a fresh session need not
     // rewrite its row, one by a session recorded dead always does).
-    assert.equal(await s.recordDead([mark((await s.getSession('a'))!)]), 1);
+    assert.equal((await s.recordDead([mark((await s.getSession('a'))!)])).length, 1);
     await new Promise((r) => setTimeout(r, 3));
     assert.ok((await s.acquireClaims('a', [{ scope: 'global', kind: 'lock', name: 'L' }], judge)).ok);
     assert.equal((await s.getSession('a'))?.deadWhy, null);
     assert.deepEqual(await open(), ['a', 'b']);
     // An ended session is never recorded dead, and an ended one is not "dead".
     await s.endSession('b', 'done');
-    assert.equal(await s.recordDead([mark(b)]), 0);
+    assert.equal((await s.recordDead([mark(b)])).length, 0);
     assert.equal((await s.getSession('b'))?.deadWhy, null);
     assert.deepEqual(await open(), ['a']);
   });
@@ -192,7 +193,10 @@ export function scaleContract(store: () => Store): void {
     const a = await s.insertSession(session('a', DEAD_PID));
     await s.acquireClaims('a', [{ scope: REPO, kind: 'path', name: 'src/a/' }], judge);
     const judged = (await s.getSession('a'))!;
-    assert.equal(await s.recordDead([{ id: 'a', lastSeenAt: judged.lastSeenAt, owner: a.owner, why: 'gone' }]), 1);
+    assert.equal(
+      (await s.recordDead([{ id: 'a', lastSeenAt: judged.lastSeenAt, owner: a.owner, why: 'gone' }])).length,
+      1,
+    );
     const now = await s.now();
     assert.deepEqual(
       (await s.deadSessions({ seenBefore: now + 1, limit: 10 })).map((x) => x.id),

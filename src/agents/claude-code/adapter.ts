@@ -7,7 +7,16 @@ import { parseClaudeShaped, renderClaudeShaped } from '../claude-shaped.js';
 // environment adds the agent's pid and the file whose exports reach its shell commands.
 export const claudeCode: AgentAdapter = {
   name: 'claude-code',
-  events: ['session-start', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'],
+  events: [
+    'session-start',
+    'pre-tool-use',
+    'post-tool-use',
+    'stop',
+    'session-end',
+    'notification',
+    'stop-failure',
+    'user-prompt-submit',
+  ],
   parse(event: string, payload: Payload, env: Env): HookEvent {
     const id = text(payload, 'session_id') ?? env['CLAUDE_CODE_SESSION_ID'];
     if (!id) throw badInput('claude-code', 'the payload has no session_id');

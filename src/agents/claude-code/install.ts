@@ -1,4 +1,5 @@
 import type { InstallSpec } from '../install-spec.js';
+import { WAITING_NOTIFICATIONS } from '../claude-shaped.js';
 
 // Timeouts in seconds. SessionEnd hooks share ~1.5 s in Claude Code; lanes ends within it.
 export const claudeCodeInstall: InstallSpec = {
@@ -14,6 +15,17 @@ export const claudeCodeInstall: InstallSpec = {
     { event: 'PostToolUse', arg: 'post-tool-use', matcher: 'Edit|Write|MultiEdit|NotebookEdit', timeout: 10 },
     { event: 'Stop', arg: 'stop', timeout: 30 },
     { event: 'SessionEnd', arg: 'session-end', timeout: 5 },
+    // Attention (services/notify): a permission prompt or a question shows the session waiting;
+    // a new prompt, working again. Notification and StopFailure only observe: run async.
+    {
+      event: 'Notification',
+      arg: 'notification',
+      matcher: WAITING_NOTIFICATIONS.join('|'),
+      timeout: 10,
+      extra: { async: true },
+    },
+    { event: 'StopFailure', arg: 'stop-failure', timeout: 10, extra: { async: true } },
+    { event: 'UserPromptSubmit', arg: 'user-prompt-submit', timeout: 10 },
   ],
   notes: [],
   mcp: {

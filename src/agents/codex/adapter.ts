@@ -10,7 +10,9 @@ const SHELL_TOOLS = new Set(['Bash', 'shell', 'exec_command', 'local_shell']);
 
 export const codex: AgentAdapter = {
   name: 'codex',
-  events: ['session-start', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'],
+  // Codex has no event for a wait on its person (no Notification; PermissionRequest also fires when
+  // nobody is asked): its sessions show finished and denied, never waiting.
+  events: ['session-start', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end', 'user-prompt-submit'],
   parse(event: string, payload: Payload): HookEvent {
     const id = text(payload, 'session_id');
     if (!id) throw badInput('codex', 'the payload has no session_id');

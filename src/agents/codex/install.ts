@@ -15,6 +15,7 @@ export const codexInstall: InstallSpec = {
     { event: 'PostToolUse', arg: 'post-tool-use', timeout: 10 },
     { event: 'Stop', arg: 'stop', timeout: 30 },
     { event: 'SessionEnd', arg: 'session-end', timeout: 3 },
+    { event: 'UserPromptSubmit', arg: 'user-prompt-submit', timeout: 10 },
   ],
   notes: [
     'Codex runs these hooks only after you trust them: open `/hooks` in Codex and approve the lanes entries.',

@@ -4,7 +4,9 @@ import {
   SILENT,
   absolute,
   asEdit,
+  asPrompt,
   asShell,
+  asWaiting,
   badInput,
   baseEvent,
   cwdOf,
@@ -42,7 +44,16 @@ function toolArgs(payload: Payload): { args: Payload; raw: string | null } {
 
 export const copilot: AgentAdapter = {
   name: 'copilot',
-  events: ['session-start', 'pre-tool-use', 'post-tool-use', 'agent-stop', 'session-end'],
+  events: [
+    'session-start',
+    'pre-tool-use',
+    'post-tool-use',
+    'agent-stop',
+    'session-end',
+    'notification',
+    'user-prompt-submitted',
+    'error-occurred',
+  ],
   parse(event: string, payload: Payload, env: Env): HookEvent {
     // COPILOT_AGENT_SESSION_ID: given to the shell commands and MCP servers it starts (changelog 1.0.x).
     const id = text(payload, 'sessionId') ?? text(payload, 'session_id') ?? env['COPILOT_AGENT_SESSION_ID'];
@@ -57,6 +68,23 @@ export const copilot: AgentAdapter = {
         return lifecycle(e, 'session-end', text(payload, 'reason'));
       case 'agent-stop':
         return lifecycle(e, 'stop');
+      // notification (1.0.18+, fire and forget): permission_prompt when a prompt is shown, elicitation_dialog.
+      case 'notification': {
+        const type = text(payload, 'notification_type');
+        return type === 'permission_prompt' || type === 'elicitation_dialog'
+          ? asWaiting(e, text(payload, 'message') ?? type)
+          : e;
+      }
+      case 'error-occurred': {
+        const error = record(payload['error']);
+        if (payload['recoverable'] === true) return e;
+        return asWaiting(
+          e,
+          `the turn stopped on an error${text(error, 'message') ? `: ${text(error, 'message')}` : ''}`,
+        );
+      }
+      case 'user-prompt-submitted':
+        return asPrompt(e);
       case 'pre-tool-use':
       case 'post-tool-use': {
         const post = event === 'post-tool-use';

@@ -18,6 +18,9 @@ export const copilotInstall: InstallSpec = {
     { event: 'postToolUse', arg: 'post-tool-use', matcher: 'edit|create|apply_patch', timeout: 10 },
     { event: 'agentStop', arg: 'agent-stop', timeout: 30 },
     { event: 'sessionEnd', arg: 'session-end', timeout: 5 },
+    { event: 'notification', arg: 'notification', matcher: 'permission_prompt|elicitation_dialog', timeout: 10 },
+    { event: 'userPromptSubmitted', arg: 'user-prompt-submitted', timeout: 10 },
+    { event: 'errorOccurred', arg: 'error-occurred', timeout: 10 },
   ],
   notes: [
     'Copilot CLI loads .github/hooks/ only in a folder you trusted; `lanes hooks status` says whether this one is.',

@@ -4,6 +4,7 @@ import {
   SILENT,
   asEdit,
   asShell,
+  asWaiting,
   badInput,
   baseEvent,
   cwdOf,
@@ -38,8 +39,11 @@ export const cursor: AgentAdapter = {
         return lifecycle(e, 'session-start', text(payload, 'composer_mode'));
       case 'session-end':
         return lifecycle(e, 'session-end', text(payload, 'reason'));
+      // Cursor has no event for a wait on its person; a turn that ended on an error leaves it idle.
       case 'stop':
-        return lifecycle(e, 'stop');
+        return text(payload, 'status') === 'error'
+          ? asWaiting(e, 'the turn stopped on an error')
+          : lifecycle(e, 'stop');
       case 'after-file-edit':
         return asEdit(e, true, text(payload, 'file_path'));
       case 'before-shell-execution':

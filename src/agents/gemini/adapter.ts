@@ -1,6 +1,19 @@
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
 import type { AgentAdapter, Env, HookOutput, Payload } from '../adapter.js';
-import { asEdit, asShell, badInput, baseEvent, cwdOf, json, lifecycle, record, text } from '../adapter.js';
+import {
+  asEdit,
+  asPrompt,
+  asShell,
+  asWaiting,
+  badInput,
+  baseEvent,
+  cwdOf,
+  json,
+  lifecycle,
+  oneLine,
+  record,
+  text,
+} from '../adapter.js';
 
 // Gemini CLI: BeforeTool/AfterTool with write_file and replace (tool_input.file_path) and
 // run_shell_command (tool_input.command). A deny is {"decision":"deny","reason":…} on exit 0;
@@ -9,7 +22,7 @@ const EDIT_TOOLS = new Set(['write_file', 'replace']);
 
 export const gemini: AgentAdapter = {
   name: 'gemini',
-  events: ['session-start', 'before-tool', 'after-tool', 'after-agent', 'session-end'],
+  events: ['session-start', 'before-tool', 'after-tool', 'after-agent', 'session-end', 'notification', 'before-agent'],
   parse(event: string, payload: Payload, env: Env): HookEvent {
     const id = text(payload, 'session_id') ?? env['GEMINI_SESSION_ID'];
     if (!id) throw badInput('gemini', 'the payload has no session_id');
@@ -24,7 +37,16 @@ export const gemini: AgentAdapter = {
       case 'session-end':
         return lifecycle(e, 'session-end', text(payload, 'reason') ?? text(payload, 'trigger'));
       case 'after-agent':
-        return lifecycle(e, 'stop');
+        lifecycle(e, 'stop');
+        e.message = oneLine(text(payload, 'prompt_response'));
+        return e;
+      // Gemini's Notification is only ToolPermission, fired (and awaited) as its confirmation dialog opens.
+      case 'notification':
+        return text(payload, 'notification_type') === 'ToolPermission'
+          ? asWaiting(e, text(payload, 'message') ?? 'a tool call waits for confirmation')
+          : e;
+      case 'before-agent':
+        return asPrompt(e);
       case 'before-tool':
       case 'after-tool': {
         const post = event === 'after-tool';

@@ -15,6 +15,9 @@ export const geminiInstall: InstallSpec = {
     { event: 'AfterTool', arg: 'after-tool', matcher: 'write_file|replace', timeout: 10000 },
     { event: 'AfterAgent', arg: 'after-agent', timeout: 30000 },
     { event: 'SessionEnd', arg: 'session-end', timeout: 5000 },
+    // Gemini awaits its Notification hooks before the confirmation dialog: a short timeout.
+    { event: 'Notification', arg: 'notification', timeout: 3000 },
+    { event: 'BeforeAgent', arg: 'before-agent', timeout: 10000 },
   ],
   notes: [],
   mcp: { projectFile: '.gemini/settings.json', userFile: '.gemini/settings.json', format: 'json', notes: [] },

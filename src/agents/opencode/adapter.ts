@@ -3,7 +3,9 @@ import type { AgentAdapter, HookOutput, Payload } from '../adapter.js';
 import {
   absolute,
   asEdit,
+  asPrompt,
   asShell,
+  asWaiting,
   badInput,
   baseEvent,
   cwdOf,
@@ -31,7 +33,18 @@ const PATCH_TOOLS = new Set(['patch', 'apply_patch']);
 
 export const opencode: AgentAdapter = {
   name: 'opencode',
-  events: ['session.created', 'tool.execute.before', 'tool.execute.after', 'session.idle', 'session.deleted', 'exit'],
+  events: [
+    'session.created',
+    'tool.execute.before',
+    'tool.execute.after',
+    'session.idle',
+    'session.deleted',
+    'exit',
+    'permission.asked',
+    'question.asked',
+    'session.error',
+    'chat.message',
+  ],
   parse(event: string, payload: Payload): HookEvent {
     const id = text(payload, 'sessionID');
     if (!id) throw badInput('opencode', 'the payload has no sessionID');
@@ -44,7 +57,22 @@ export const opencode: AgentAdapter = {
       case 'session.created':
         return lifecycle(e, 'session-start', text(payload, 'source') ?? 'created');
       case 'session.idle':
-        return lifecycle(e, 'stop');
+        return lifecycle(e, 'stop', payload['afterError'] === true ? 'error' : null);
+      // permission.asked (permission.updated before 1.x): a permission prompt; question.asked: the question tool.
+      case 'permission.asked':
+        return asWaiting(
+          e,
+          `permission asked${text(payload, 'permission') ? ` for ${text(payload, 'permission')}` : ''}`,
+        );
+      case 'question.asked':
+        return asWaiting(e, 'a question waits for an answer');
+      case 'session.error':
+        return asWaiting(
+          e,
+          `the session stopped on an error${text(payload, 'error') ? `: ${text(payload, 'error')}` : ''}`,
+        );
+      case 'chat.message':
+        return asPrompt(e);
       case 'session.deleted':
         return lifecycle(e, 'session-end', 'deleted');
       case 'exit':

@@ -34,6 +34,12 @@ import { spawn, spawnSync } from 'node:child_process';
 const LANES = ${JSON.stringify(argv)};
 const ARGS = (event) => [...LANES.slice(1), 'hook', 'opencode', event];
 const TIMEOUT_MS = 10000;
+// The bus events of a wait on the person (permission.updated: its name before OpenCode 1.x).
+const WAITS = new Map([
+  ['permission.asked', 'permission.asked'],
+  ['permission.updated', 'permission.asked'],
+  ['question.asked', 'question.asked'],
+]);
 
 function parse(out) {
   try {
@@ -66,6 +72,7 @@ function ask(event, payload) {
 export const LanesPlugin = async ({ directory }) => {
   const parents = new Map(); // subagent session -> its parent
   const started = new Map(); // root session -> lanes' answer to its start
+  const errored = new Set(); // root sessions whose turn stopped on an error (session.error), until idle
   const root = (id) => (parents.has(id) ? root(parents.get(id)) : id);
   const start = (sessionID, source) => {
     if (!started.has(sessionID)) started.set(sessionID, ask('session.created', { sessionID, directory, source }));
@@ -89,11 +96,25 @@ export const LanesPlugin = async ({ directory }) => {
         if (typeof p.info.parentID === 'string') parents.set(id, p.info.parentID);
         else await start(id, 'created');
       } else if (event.type === 'session.idle' && !parents.has(id)) {
-        await ask('session.idle', { sessionID: id, directory });
+        // OpenCode goes idle after an error too: that turn did not finish, it stopped.
+        const afterError = errored.delete(id);
+        await ask('session.idle', { sessionID: id, directory, ...(afterError ? { afterError } : {}) });
+      } else if (WAITS.has(event.type)) {
+        // A permission prompt or a question: told, never awaited (the person is shown it at once).
+        void ask(WAITS.get(event.type), { sessionID: root(id), directory, permission: p.permission ?? p.type });
+      } else if (event.type === 'session.error' && !parents.has(id)) {
+        errored.add(id);
+        const error = p.error && ((p.error.data && p.error.data.message) || p.error.name);
+        void ask('session.error', { sessionID: id, directory, ...(typeof error === 'string' ? { error } : {}) });
       } else if (event.type === 'session.deleted' && !parents.has(id)) {
         started.delete(id);
         await ask('session.deleted', { sessionID: id, directory });
       }
+    },
+    // A new message from the person: the session works again (told, not awaited).
+    'chat.message': async (input) => {
+      if (input && typeof input.sessionID === 'string')
+        void ask('chat.message', { sessionID: root(input.sessionID), directory });
     },
     'experimental.chat.system.transform': async (input, output) => {
       if (!input || typeof input.sessionID !== 'string' || !output || !Array.isArray(output.system)) return;

@@ -15,12 +15,11 @@ export const command: CommandSpec = {
   summary: "Answer one agent hook call (the agent's JSON on stdin); installed by `lanes hooks install`.",
   usage: 'hook AGENT EVENT < payload.json',
   description:
-    `AGENT: ${AGENTS.join(', ')}. EVENT: the agent's event as written by \`lanes hooks install\`\n` +
-    '(claude-code/codex: session-start pre-tool-use post-tool-use stop session-end; gemini: session-start\n' +
-    'before-tool after-tool after-agent session-end; cursor: session-start pre-tool-use\n' +
-    'before-shell-execution after-file-edit stop session-end; copilot: session-start pre-tool-use\n' +
-    "post-tool-use agent-stop session-end; opencode, called by lanes' OpenCode plugin: session.created\n" +
-    'tool.execute.before tool.execute.after session.idle session.deleted exit).\n' +
+    `AGENT: ${AGENTS.join(', ')}. EVENT: the agent's event as written by \`lanes hooks install\`:\n` +
+    Object.values(ADAPTERS)
+      .map((a) => `${a.name}: ${a.events.join(' ')}`)
+      .join('\n') +
+    "\n(opencode's are called by lanes' OpenCode plugin).\n" +
     "Always exits 0 and answers in the agent's own output format. A deny always carries a reason.\n" +
     'Anything unexpected (bad JSON, unknown event, an unreachable store) fails open: the call is\n' +
     'allowed and one line on stderr says why.',

@@ -1,10 +1,9 @@
-import pc from 'picocolors';
 import { EXIT } from '../../core/errors.js';
 import { formatAge } from '../../core/duration.js';
 import { formatResource } from '../../core/resource.js';
 import type { SessionView } from '../../index.js';
 import type { CommandSpec } from '../command.js';
-import { Table, printJson, stateColor } from '../output.js';
+import { Table, printJson, sessionStateText } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'ls',
@@ -14,7 +13,9 @@ export const command: CommandSpec = {
     'By default: live sessions, and (the first 50) dead ones that still hold claims or have unsaved work',
     'in a worktree no live session shares; the other dead ones are counted (`lanes gc` ends them). --all lists every',
     'session, ended ones too, streamed as it is drawn. --json lists every session not ended (with --all:',
-    'every session).',
+    'every session). STATE of a live session says what its agent signalled through its hooks: waiting (for',
+    'you: a permission prompt, a question, a turn stopped on an error), finished (its turn), denied (lanes',
+    'denied a call this turn); else live. `lanes notify --help`: being told of these.',
   ].join('\n'),
   options: { all: { type: 'boolean', short: 'a', help: 'every session, ended and dead ones included' } },
   maxPositionals: 0,
@@ -43,8 +44,7 @@ export const command: CommandSpec = {
     const now = await lanes.now();
     const row = (s: SessionView) => [
       s.id + (s.id === lanes.sessionId ? ' *' : ''),
-      // Not proven either way (out of sight, unreadable facts): kept live, said as unknown.
-      s.state === 'live' && s.why.startsWith('unknown:') ? pc.yellow('unknown') : stateColor(s.state),
+      sessionStateText(s),
       formatAge(now - s.createdAt),
       s.agent,
       s.ticket,

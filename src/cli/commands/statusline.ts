@@ -21,7 +21,7 @@ export const command: CommandSpec = {
     'Reads the JSON Claude Code pipes to its statusLine command and prints one line: the lanes session',
     'of that Claude Code session, its ticket, its claims, how many other live sessions share the',
     'repository, and a warning when one of them edited a file this one edited, or works on the same',
-    'ticket. Store reads only. Always exits 0 (a status line has no error channel but its text).',
+    'ticket, and which other sessions wait for you (a permission prompt, a question). Store reads only. Always exits 0 (a status line has no error channel but its text).',
     'Installed by `lanes hooks install claude-code --statusline`.',
   ].join('\n'),
   options: {},
@@ -64,6 +64,10 @@ export function statusLine(g: SessionGlance): string {
     parts.push(`⚠ ${o.paths.slice(0, MAX_PATHS).join(', ')}${more} also edited by ${short(o.session)}`);
   }
   if (g.sameTicket.length) parts.push(`⚠ ${s.ticket} also worked on by ${g.sameTicket.map(short).join(', ')}`);
+  if (g.waiting.length)
+    parts.push(
+      `⚠ ${g.waiting.length === 1 ? `${short(g.waiting[0]!)} waits` : `${g.waiting.length} others wait`} for you`,
+    );
   return parts.join(' · ');
 }
 

@@ -1,7 +1,7 @@
 import type { LanesConfig } from '../../core/config.js';
 import type { ResourceRef } from '../../core/resource.js';
 import type { RepoInfo } from '../../git/repo.js';
-import type { ClaimRecord, SessionRecord, StateRecord } from '../../store/types.js';
+import type { AttentionState, ClaimRecord, SessionRecord, StateRecord } from '../../store/types.js';
 import type { EndResult } from '../sessions/end-session.js';
 import type { AttachOptions } from '../sessions/sessions.js';
 import type { SnapshotResult } from '../snapshots/snapshots.js';
@@ -34,4 +34,8 @@ export interface HookContext {
   snapshot(worktree: string, sessionId: string, why: string): Promise<SnapshotResult>;
   /** The one end: snapshot first, then end and release. */
   endSession(id: string, reason: string): Promise<EndResult>;
+  /** This call is the agent working (a tool call, a prompt): its waiting or finished is cleared as the call closes. */
+  working(): void;
+  /** Shows `state` on the session; notifies when it is new (true then). */
+  attend(session: SessionRecord, state: AttentionState, why: string | null): Promise<boolean>;
 }

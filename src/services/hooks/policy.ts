@@ -18,12 +18,17 @@ import { recordTouched, setTouched } from './touched.js';
 //   pre-edit       deny a path another live session claimed; warn when another live session changed it
 //   pre-shell      deny index-changing git commands in a worktree another live session shares
 //   post-edit      record the touched paths on the session (+ heartbeat, done by the caller); the warning again
-//   stop           heartbeat; a snapshot per turn with [snapshot] on_stop = true
+//   stop           heartbeat; the session shows finished; a snapshot per turn with [snapshot] on_stop = true
+//   waiting        the session shows waiting for its person (notified when new: services/notify)
+//   prompt         the agent works again (as every tool call: the closing heartbeat clears waiting and finished)
 //   session-end    snapshot dirty work, release claims and ports, end the session
 
 export async function decide(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
+  const working = ['session-start', 'pre-edit', 'pre-shell', 'post-edit', 'prompt'].includes(event.kind);
+  if (working) ctx.working();
   switch (event.kind) {
     case 'ignore':
+    case 'prompt':
       return ALLOW;
     case 'session-start':
       return sessionStart(ctx, event);
@@ -35,6 +40,9 @@ export async function decide(ctx: HookContext, event: HookEvent): Promise<HookDe
       return postEdit(ctx, event);
     case 'stop':
       return stop(ctx, event);
+    case 'waiting':
+      await ctx.attend(await ensureSession(ctx, event), 'waiting', event.message);
+      return ALLOW;
     case 'session-end':
       return sessionEnd(ctx, event);
   }
@@ -124,6 +132,8 @@ async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecisio
 
 async function stop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
   const session = await ensureSession(ctx, event);
+  // A turn that stopped on an error (OpenCode goes idle after one) leaves its waiting as it is.
+  if (event.source !== 'error') await ctx.attend(session, 'finished', event.message);
   if (!session.worktree || !existsSync(session.worktree)) return ALLOW;
   await refreshTouched(ctx, session);
   const config = await ctx.config(session.worktree);

@@ -89,6 +89,8 @@ export function hookEntry(event: HookEvent, d: HookDecision): JournalInput | nul
       command: event.command,
       holders: d.holders ?? [],
       notice: d.notice,
+      // The reason the model was given (the report and the page show why it was denied).
+      reason: d.reason ? d.reason.slice(0, 1000) : null,
     },
   };
 }

@@ -26,6 +26,14 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
       command: d.unsavedFiles ? `lanes adopt ${d.session.id}` : 'lanes gc',
     });
   }
+  for (const a of r.attention)
+    if (a.state === 'waiting')
+      out.push({
+        what: `${named(a.session)} waits for you${a.why ? `: ${a.why}` : ''}`,
+        command: `answer it in its terminal (agent pid ${a.pid}${a.session.host ? ` on ${a.session.host}` : ''}${a.worktree ? `, in ${a.worktree}` : ''})`,
+      });
+  for (const f of r.notifyFailing)
+    out.push({ what: `notifications by ${f.channel} fail: ${f.error}`, command: 'lanes notify test' });
   for (const t of r.tickets)
     for (const i of t.items)
       if (i.kind === 'interrupted')

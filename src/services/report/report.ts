@@ -17,7 +17,7 @@ export type { NightReport, NeedsYou, ReportItem, SessionName, TicketReport } fro
 // releases or allowed calls: the bulk of it), a page at a time.
 
 /** The journal kinds a report reads, and what each is to it. */
-const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended'>> = {
+const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended' | 'notify'>> = {
   land: 'landed',
   commit: 'committed',
   'claim.refuse': 'refused',
@@ -38,6 +38,8 @@ const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended'
   adopt: 'adopted',
   'session.start': 'started',
   'session.end': 'ended',
+  'notify.sent': 'notify',
+  'notify.fail': 'notify',
 };
 const PAGE = 5000;
 
@@ -78,9 +80,17 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     }
     return t;
   };
+  // The last word of each notification channel: a failure not followed by a delivery is still failing.
+  const channels = new Map<string, JournalEntry>();
   for (const e of entries) {
     const kind = READ[e.kind];
     if (!kind) continue;
+    if (kind === 'notify') {
+      const sent = e.kind === 'notify.sent' ? ((e.details['channels'] as string[] | undefined) ?? []) : [];
+      for (const c of sent) channels.delete(c);
+      if (e.kind === 'notify.fail') channels.set(String(e.details['channel'] ?? 'notify'), e);
+      continue;
+    }
     const s = e.session ? byId.get(e.session) : undefined;
     // Lands journaled before the fix carry the claim (`ticket:SEAT-1`) as their ticket.
     const t = ticketOf(e.repo ?? s?.repo ?? null, e.ticket?.replace(/^ticket:/, '') ?? s?.ticket ?? null);
@@ -163,6 +173,21 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     sharedWorktrees: group((s) => s.worktree ?? s.cwd).map((g) => ({ worktree: g.key, sessions: g.sessions })),
     sameTicket: group((s) => s.ticket).map((g) => ({ ticket: g.key, sessions: g.sessions })),
     waits,
+    attention: live
+      .filter((s) => s.attention)
+      .map((s) => ({
+        session: sessionName(s.id, s),
+        state: s.attention!.state,
+        since: s.attention!.at,
+        why: s.attention!.why,
+        worktree: s.worktree,
+        pid: s.owner.pid,
+      })),
+    notifyFailing: [...channels.values()].map((e) => ({
+      channel: String(e.details['channel'] ?? ''),
+      at: e.at,
+      error: String(e.details['error'] ?? ''),
+    })),
   };
   report.needsYou = needsYou(report, now);
   return report;

@@ -1,4 +1,5 @@
 import type { SessionState } from '../../core/liveness.js';
+import type { AttentionState } from '../../store/types.js';
 
 /** A session as the report names it: its label, agent and ticket first, the id beside them. */
 export interface SessionName {
@@ -72,4 +73,16 @@ export interface NightReport {
   sharedWorktrees: { worktree: string; sessions: SessionName[] }[];
   sameTicket: { ticket: string; sessions: SessionName[] }[];
   waits: { session: SessionName; resources: string[]; since: number; heldBy: SessionName[]; live: boolean }[];
+  /** Live sessions showing what their agent signalled: waiting for you, finished, denied (store/types.ts Attention). */
+  attention: {
+    session: SessionName;
+    state: AttentionState;
+    since: number;
+    why: string | null;
+    worktree: string | null;
+    /** The agent's pid: its terminal is where a waiting one is answered. */
+    pid: number;
+  }[];
+  /** Notification channels whose last delivery in the window failed (journal notify.fail). */
+  notifyFailing: { channel: string; at: number; error: string }[];
 }

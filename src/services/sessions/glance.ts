@@ -13,6 +13,8 @@ export interface SessionGlance {
   overlaps: { session: string; paths: string[] }[];
   /** Other live sessions on the same ticket. */
   sameTicket: string[];
+  /** Other live sessions of the repository waiting for their person (a prompt, a question): their labels, else ids. */
+  waiting: string[];
 }
 
 /**
@@ -38,5 +40,6 @@ export async function glance(ctx: LanesContext, id: string): Promise<SessionGlan
     .map((s) => ({ session: s.id, paths: (states.get(s.id) ?? []).filter((p) => mine.has(p)) }))
     .filter((o) => o.paths.length > 0);
   const sameTicket = session.ticket ? others.filter((s) => s.ticket === session.ticket).map((s) => s.id) : [];
-  return { session, claims, others: others.length, overlaps, sameTicket };
+  const waiting = others.filter((s) => s.attention?.state === 'waiting').map((s) => s.label ?? s.id);
+  return { session, claims, others: others.length, overlaps, sameTicket, waiting };
 }

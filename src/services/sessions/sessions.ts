@@ -240,9 +240,9 @@ export class SessionService {
    * Refreshes the session's lease; every lanes call made by a session does this. With `freshForMs`,
    * a lease refreshed that recently is left alone (no write: see SessionStore.touchSession).
    */
-  async heartbeat(freshForMs?: number): Promise<boolean> {
+  async heartbeat(freshForMs?: number, activity?: boolean): Promise<boolean> {
     if (!this.ctx.sessionId) return false;
-    return this.ctx.store.touchSession(this.ctx.sessionId, freshForMs);
+    return this.ctx.store.touchSession(this.ctx.sessionId, freshForMs, activity);
   }
 }
 

@@ -92,6 +92,10 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   CREATE UNIQUE INDEX journal_by_seq ON ${s}.journal (seq) WHERE seq IS NOT NULL;
   ${claimFunctions(s, true)}
   `,
+  // 6 (as SQLite's fifth): what the agent last signalled a person may want to see (store/types.ts Attention).
+  (s) => `
+  ALTER TABLE ${s}.sessions ADD COLUMN attention TEXT, ADD COLUMN attention_at BIGINT, ADD COLUMN attention_why TEXT;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -4,6 +4,7 @@ import { PG_NOW } from './schema.js';
 import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import { sessionEnded, sessionStarted } from '../shared/journal-entries.js';
+import { CLEARED_BY_ACTIVITY } from '../shared/attention.js';
 import { appendPgJournal } from './journal.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 
@@ -106,7 +107,7 @@ export function pgSessions(conn: PgConn): SessionStore {
     },
 
     async recordDead(marks) {
-      if (marks.length === 0) return 0;
+      if (marks.length === 0) return [];
       // One statement for all of them: each row is recorded only if unchanged since it was judged.
       const rows = await conn.query(
         `UPDATE ${conn.t('sessions')} AS s SET dead_seen_at = s.last_seen_at, dead_why = m.why
@@ -125,23 +126,40 @@ export function pgSessions(conn: PgConn): SessionStore {
           marks.map((m) => m.owner.startTime),
         ],
       );
-      return rows.length;
+      return (rows as { id: string }[]).map((r) => r.id);
     },
 
-    async touchSession(id, freshForMs = 0) {
+    async touchSession(id, freshForMs = 0, activity = false) {
       // One round trip: the open session read, and updated only when its lease is older than
-      // freshForMs or it is recorded dead (a fresh lease writes no row version).
+      // freshForMs, it is recorded dead, or (activity) it shows waiting or finished, which working
+      // again clears (a fresh lease writes no row version).
       const sessions = conn.t('sessions');
+      const shown = activity ? ` OR s.attention IN ${CLEARED_BY_ACTIVITY}` : '';
+      const clear = activity
+        ? `, attention = CASE WHEN t.attention IN ${CLEARED_BY_ACTIVITY} THEN NULL ELSE t.attention END`
+        : '';
       const rows = await conn.query(
-        `WITH s AS (SELECT id, last_seen_at, dead_seen_at FROM ${sessions} WHERE id = $1 AND ended_at IS NULL),
-           u AS (UPDATE ${sessions} t SET last_seen_at = ${PG_NOW} FROM s
+        `WITH s AS (SELECT id, last_seen_at, dead_seen_at, attention FROM ${sessions} WHERE id = $1 AND ended_at IS NULL),
+           u AS (UPDATE ${sessions} t SET last_seen_at = ${PG_NOW}${clear} FROM s
                  WHERE t.id = s.id AND t.ended_at IS NULL
-                   AND (s.last_seen_at <= ${PG_NOW} - $2 OR s.dead_seen_at IS NOT DISTINCT FROM s.last_seen_at)
+                   AND (s.last_seen_at <= ${PG_NOW} - $2 OR s.dead_seen_at IS NOT DISTINCT FROM s.last_seen_at${shown})
                  RETURNING t.id)
          SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM u) AS n`,
         [id, freshForMs],
       );
       return Number((rows[0] as { n: string | number }).n) > 0;
+    },
+
+    setAttention(id, state, why, entry) {
+      return conn.tx(async (q, now) => {
+        const changed = await q(
+          `UPDATE ${conn.t('sessions')} SET attention = $1, attention_at = $2, attention_why = $3
+           WHERE id = $4 AND ended_at IS NULL AND attention IS DISTINCT FROM $1 RETURNING id`,
+          [state, state === null ? null : now, state === null ? null : why, id],
+        );
+        if (changed.length > 0 && entry) await appendPgJournal(conn, q, now, [entry]);
+        return { changed: changed.length > 0, session: await sessionIn(conn, q, id) };
+      });
     },
 
     updateSession(id, change) {

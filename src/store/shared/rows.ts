@@ -1,4 +1,12 @@
-import type { ClaimRecord, GateRecord, NewSession, SessionRecord, StateOwner, StateRecord } from '../types.js';
+import type {
+  AttentionState,
+  ClaimRecord,
+  GateRecord,
+  NewSession,
+  SessionRecord,
+  StateOwner,
+  StateRecord,
+} from '../types.js';
 
 export interface SessionRow {
   id: string;
@@ -19,6 +27,9 @@ export interface SessionRow {
   end_reason: string | null;
   dead_seen_at: number | null;
   dead_why: string | null;
+  attention: string | null;
+  attention_at: number | null;
+  attention_why: string | null;
 }
 
 export interface ClaimRow {
@@ -88,6 +99,10 @@ export function toSession(r: SessionRow): SessionRecord {
       r.ended_at === null && r.dead_seen_at !== null && Number(r.dead_seen_at) === Number(r.last_seen_at)
         ? r.dead_why
         : null,
+    attention:
+      r.attention === null || r.attention === undefined || r.ended_at !== null
+        ? null
+        : { state: r.attention as AttentionState, at: Number(r.attention_at), why: r.attention_why },
   };
 }
 

@@ -83,6 +83,13 @@ export const MIGRATIONS: string[] = [
   DROP TABLE journal;
   ALTER TABLE journal_v4 RENAME TO journal;
   `,
+  // What the agent last signalled a person may want to see (store/types.ts Attention): set by its
+  // hooks (a permission prompt, the turn's end, a denied call), cleared when it works again.
+  `
+  ALTER TABLE sessions ADD COLUMN attention TEXT;
+  ALTER TABLE sessions ADD COLUMN attention_at INTEGER;
+  ALTER TABLE sessions ADD COLUMN attention_why TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

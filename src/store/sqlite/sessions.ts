@@ -6,6 +6,7 @@ import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import { sessionEnded, sessionStarted } from '../shared/journal-entries.js';
 import { appendJournalRows } from './journal.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
+import { CLEARED_BY_ACTIVITY } from '../shared/attention.js';
 
 /** A session as the current transaction sees it (claims reads holders with it too). */
 export function sessionRow(conn: SqliteConn, id: string): SessionRecord | null {
@@ -139,44 +140,59 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
     },
 
     recordDead(marks) {
-      if (marks.length === 0) return Promise.resolve(0);
+      if (marks.length === 0) return Promise.resolve([]);
       return conn.immediate(() => {
         const mark = conn.stmt(
           `UPDATE sessions SET dead_seen_at = last_seen_at, dead_why = ?
            WHERE id = ? AND ended_at IS NULL AND last_seen_at = ? AND host = ? AND boot_id = ? AND pid = ? AND start_time = ?`,
         );
-        let n = 0;
-        for (const m of marks)
-          n += mark.run(
-            m.why,
-            m.id,
-            m.lastSeenAt,
-            m.owner.host,
-            m.owner.bootId,
-            m.owner.pid,
-            m.owner.startTime,
-          ).changes;
-        return n;
+        return marks
+          .filter(
+            (m) =>
+              mark.run(m.why, m.id, m.lastSeenAt, m.owner.host, m.owner.bootId, m.owner.pid, m.owner.startTime)
+                .changes > 0,
+          )
+          .map((m) => m.id);
       });
     },
 
-    async touchSession(id, freshForMs = 0) {
+    async touchSession(id, freshForMs = 0, activity = false) {
+      // Working again clears waiting and finished (a session showing either is not fresh).
+      const shown = activity ? ` AND (attention IS NULL OR attention NOT IN ${CLEARED_BY_ACTIVITY})` : '';
       if (freshForMs > 0) {
         // A plain read first: a fresh lease needs neither the write lock nor a WAL frame.
         const fresh = await conn.run(
           () =>
             conn
               .stmt(
-                `SELECT 1 AS fresh FROM sessions WHERE id = ? AND ended_at IS NULL AND last_seen_at > ${NOW} - ? AND dead_seen_at IS NOT last_seen_at`,
+                `SELECT 1 AS fresh FROM sessions WHERE id = ? AND ended_at IS NULL AND last_seen_at > ${NOW} - ? AND dead_seen_at IS NOT last_seen_at${shown}`,
               )
               .get(id, freshForMs) as { fresh: number } | undefined,
         );
         if (fresh) return true;
       }
+      const clear = activity
+        ? `, attention = CASE WHEN attention IN ${CLEARED_BY_ACTIVITY} THEN NULL ELSE attention END`
+        : '';
       return conn.immediate(
         (now) =>
-          conn.stmt(`UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL`).run(now, id).changes > 0,
+          conn.stmt(`UPDATE sessions SET last_seen_at = ?${clear} WHERE id = ? AND ended_at IS NULL`).run(now, id)
+            .changes > 0,
       );
+    },
+
+    setAttention(id, state, why, entry) {
+      return conn.immediate((now) => {
+        const changed =
+          conn
+            .stmt(
+              `UPDATE sessions SET attention = ?, attention_at = ?, attention_why = ?
+               WHERE id = ? AND ended_at IS NULL AND attention IS NOT ?`,
+            )
+            .run(state, state === null ? null : now, state === null ? null : why, id, state).changes > 0;
+        if (changed && entry) appendJournalRows(conn, now, [entry]);
+        return { changed, session: sessionRow(conn, id) };
+      });
     },
 
     updateSession(id, change) {

@@ -28,7 +28,18 @@ export function detailsText(details: Record<string, unknown>): string {
   return parts.join(' ');
 }
 
-/** Not proven either way (out of sight, facts unreadable): kept live by lanes, said as unknown here. */
-export function shownState(s: { state: string; why: string }): string {
-  return s.state === 'live' && s.why.startsWith('unknown:') ? 'unknown' : s.state;
+/**
+ * Not proven either way (out of sight, facts unreadable): kept live by lanes, said as unknown here.
+ * A live session showing what its agent signalled says that (waiting, finished, denied).
+ */
+export function shownState(s: { state: string; why: string; attention?: { state: string } | null }): string {
+  if (s.state === 'live' && s.why.startsWith('unknown:')) return 'unknown';
+  return s.state === 'live' && s.attention ? s.attention.state : s.state;
+}
+
+/** A path as text the browser breaks only after a separator (never mid-name). */
+export function pathParts(path: string): (string | { wbr: true })[] {
+  const out: (string | { wbr: true })[] = [];
+  for (const part of path.split(/(?<=\/)/)) out.push(part, { wbr: true });
+  return out.slice(0, -1);
 }

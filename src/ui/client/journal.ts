@@ -79,8 +79,7 @@ export function JournalPanel(props: { news: UiJournalEntry[][] }) {
                 <th scope="col">Time</th>
                 <th scope="col">Kind</th>
                 <th scope="col">Session</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Details</th>
+                <th scope="col">What happened</th>
               </tr>
             </thead>
             <tbody>
@@ -91,8 +90,13 @@ export function JournalPanel(props: { news: UiJournalEntry[][] }) {
                     <td>${localTime(e.at)}</td>
                     <td><span class=${`kind kind-${e.kind.split('.')[0]}`}>${e.kind}</span></td>
                     <td><code>${e.session ?? '–'}</code></td>
-                    <td><code>${e.subject}</code></td>
-                    <td class="details">${detailsText(e.details)}</td>
+                    <td class="details">
+                      ${e.text}
+                      <details>
+                        <summary>details</summary>
+                        <code>${e.subject}</code> ${detailsText(e.details)}
+                      </details>
+                    </td>
                   </tr>`,
               )}
             </tbody>

@@ -3,6 +3,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';
 import { age, dash, localTime, shownState } from './format.js';
+import { Path } from './path.js';
 
 const SHOWN = 100;
 
@@ -38,6 +39,7 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
   const shown = all ? picked : picked.slice(0, SHOWN);
   const count = (st: string) => fleet.sessions.filter((s) => s.state === st).length;
   const set = (k: keyof Filter) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
+  const flags = collisions(fleet.sessions);
   return html`
     <section id="sessions" aria-labelledby="sessions-h">
       <h2 id="sessions-h">Sessions</h2>
@@ -83,7 +85,6 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
                 <tr>
                   <th scope="col">Session</th>
                   <th scope="col">State</th>
-                  <th scope="col">Agent · ticket · label</th>
                   <th scope="col">Host · pid</th>
                   <th scope="col">Worktree · branch</th>
                   <th scope="col">Work</th>
@@ -98,7 +99,10 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
                 </tr>
               </thead>
               <tbody>
-                ${rows.map((s) => html`<${Row} s=${s} fleet=${fleet} onAction=${props.onAction} />`)}
+                ${rows.map(
+                  (s) =>
+                    html`<${Row} s=${s} fleet=${fleet} flags=${flags.get(s.id) ?? []} onAction=${props.onAction} />`,
+                )}
               </tbody>
             </table>
           </div>
@@ -114,8 +118,57 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
   `;
 }
 
-function Row(props: { s: UiSession; fleet: FleetView; onAction: (a: ActionName, s: UiSession) => void }) {
-  const { s, fleet, onAction } = props;
+/** A session as a person names it: its label (else its id), then agent and ticket. */
+export function sessionTitle(s: Pick<UiSession, 'id' | 'label' | 'agent' | 'ticket'>): string {
+  const extra = [s.agent, s.ticket].filter((x): x is string => !!x && x !== s.label);
+  return `${s.label ?? s.id}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+}
+
+/**
+ * What each live session collides on: a worktree (and so an index) another live session of its host
+ * uses, and a ticket another live session works on; each row that shares one says so.
+ */
+function collisions(sessions: UiSession[]): Map<string, string[]> {
+  const live = sessions.filter((s) => s.state === 'live');
+  const out = new Map<string, string[]>();
+  const flag = (key: (s: UiSession) => string | null, say: (others: UiSession[]) => string) => {
+    const m = new Map<string, UiSession[]>();
+    for (const s of live) {
+      const k = key(s);
+      if (k) m.set(k, [...(m.get(k) ?? []), s]);
+    }
+    for (const group of m.values())
+      if (group.length > 1)
+        for (const s of group) out.set(s.id, [...(out.get(s.id) ?? []), say(group.filter((o) => o !== s))]);
+  };
+  const names = (os: UiSession[]) =>
+    os.length > 3 ? `${os.length} live sessions` : os.map((o) => o.label ?? o.id).join(', ');
+  flag(
+    (s) => (s.worktree ? `${s.host}\u0000${s.worktree}` : null),
+    (os) => `shares its worktree and index with ${names(os)}`,
+  );
+  flag(
+    (s) => s.ticket,
+    (os) => `same ticket as ${names(os)}`,
+  );
+  return out;
+}
+
+function stateDetail(s: UiSession, at: number): string {
+  if (s.state !== 'live') return s.why;
+  const proven = s.why.startsWith('unknown:') ? s.why : `live since ${localTime(s.createdAt)}, pid ${s.pid} proven now`;
+  return s.attention
+    ? `${s.attention.why ?? ''}${s.attention.why ? ' · ' : ''}${age(s.attention.at, at)} · ${proven}`
+    : proven;
+}
+
+function Row(props: {
+  s: UiSession;
+  fleet: FleetView;
+  flags: string[];
+  onAction: (a: ActionName, s: UiSession) => void;
+}) {
+  const { s, fleet, onAction, flags } = props;
   const local = s.host === fleet.host;
   const button = (a: ActionName, text: string) =>
     html`<button type="button" data-action=${a} aria-label=${`${text} ${s.id}`} onClick=${() => onAction(a, s)}>
@@ -123,15 +176,18 @@ function Row(props: { s: UiSession; fleet: FleetView; onAction: (a: ActionName, 
     </button>`;
   return html`
     <tr data-session=${s.id} data-state=${s.state}>
-      <th scope="row"><code>${s.id}</code></th>
+      <th scope="row">
+        <div class="name">${sessionTitle(s)}</div>
+        <code class="id">${s.id}</code>
+        ${flags.map((t) => html`<div class="flag" data-flag>⚠ ${t}</div>`)}
+      </th>
       <td>
-        <span class=${`state state-${shownState(s)}`}>${shownState(s)}</span
-        >${s.why ? html`<div class="why">${s.why}</div>` : ''}
+        <span class=${`state state-${shownState(s)}`}>${shownState(s)}</span>
+        <div class="why">${stateDetail(s, fleet.at)}</div>
       </td>
-      <td>${dash(s.agent)} · ${dash(s.ticket)} · ${dash(s.label)}</td>
       <td>${s.host} · ${s.pid}</td>
       <td>
-        <code class="path">${dash(s.worktree)}</code>
+        <${Path} path=${s.worktree} />
         <div>${dash(s.branch)}</div>
       </td>
       <td class="work">

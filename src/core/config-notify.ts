@@ -1,0 +1,47 @@
+import { fail } from './config-fail.js';
+import type { ConfigSource } from './config-fail.js';
+
+/** What a person is told of (services/notify). died comes from liveness, the others from the agents' hooks. */
+export const NOTIFY_EVENTS = ['waiting', 'finished', 'denied', 'died'] as const;
+export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
+
+/** `[notify]` of the user config. */
+export interface NotifyConfig {
+  /** notify-send on Linux, osascript on macOS. */
+  desktop: boolean;
+  /** An http(s) URL that takes Slack-compatible JSON (`{"text": …}`), or null. */
+  webhook: string | null;
+  events: NotifyEventKind[];
+}
+
+const DEFAULT_EVENTS: NotifyEventKind[] = ['waiting', 'denied', 'died'];
+
+/** `[notify] desktop = true`, `webhook = "https://…"`, `events = ["waiting", "died"]`. */
+export function validateNotify(src: ConfigSource, t: Record<string, unknown>): NotifyConfig {
+  const out: NotifyConfig = { desktop: false, webhook: null, events: DEFAULT_EVENTS };
+  for (const [k, v] of Object.entries(t)) {
+    if (k === 'desktop') {
+      if (typeof v !== 'boolean') fail(src, 'notify', k, 'true or false', v);
+      out.desktop = v as boolean;
+    } else if (k === 'webhook') {
+      if (typeof v !== 'string' || !isHttpUrl(v))
+        fail(src, 'notify', k, 'an http:// or https:// URL (a Slack-compatible incoming webhook)', v);
+      out.webhook = v as string;
+    } else if (k === 'events') {
+      const known = NOTIFY_EVENTS as readonly unknown[];
+      if (!Array.isArray(v) || !v.every((e) => known.includes(e)))
+        fail(src, 'notify', k, `a list of events among ${NOTIFY_EVENTS.map((e) => `"${e}"`).join(', ')}`, v);
+      out.events = [...new Set(v as NotifyEventKind[])];
+    } else fail(src, 'notify', k, 'desktop, webhook or events (unknown key)');
+  }
+  return out;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}

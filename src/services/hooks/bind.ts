@@ -1,0 +1,96 @@
+import type { HookDecision, HookEvent } from '../../core/hook-event.js';
+import type { AttentionState, SessionRecord } from '../../store/types.js';
+import { loadConfig } from '../config.js';
+import type { LanesContext } from '../context.js';
+import type { EndOptions, EndResult } from '../sessions/end-session.js';
+import type { SessionService } from '../sessions/sessions.js';
+import type { SnapshotService } from '../snapshots/snapshots.js';
+import type { StateService } from '../state/state.js';
+import type { HookContext } from './context.js';
+
+/** The hook policy's view of one openLanes(), and whether its call was the agent working. */
+export interface BoundHooks {
+  context: HookContext;
+  /** Set by the policy for a tool call or a prompt: the closing heartbeat then clears waiting and finished. */
+  readonly active: () => boolean;
+  /** One hook call: the decision, journaled when it is a deny or a warning; a deny shows on the session. */
+  run(event: HookEvent): Promise<HookDecision>;
+}
+
+export function bindHooks(
+  ctx: LanesContext,
+  parts: {
+    sessions: SessionService;
+    state: StateService;
+    snapshots: SnapshotService;
+    end: (id: string, o: EndOptions) => Promise<EndResult>;
+  },
+): BoundHooks {
+  const { sessions, state, snapshots, end } = parts;
+  let active = false;
+  const context: HookContext = {
+    host: ctx.host,
+    repoId: (repo) => ctx.repoId(repo),
+    liveSessions: (which) => ctx.liveSessions(which),
+    findSession: (id) => sessions.find(id),
+    attachSession: (o) => sessions.attach(o),
+    claimsOf: (ids) => (ids.length ? ctx.store.listClaims({ sessionIds: ids }) : Promise.resolve([])),
+    conflictingClaims: (refs) => ctx.store.conflictingClaims(refs),
+    readStates: (ids) => ctx.store.readStates(ids),
+    mutateState: (id, fn) => state.mutate(id, fn),
+    config: (worktree) => loadConfig(ctx, worktree),
+    snapshot: (worktree, id, why) => snapshots.snapshot(worktree, id, why),
+    endSession: (id, reason) => end(id, { reason }),
+    working: () => void (active = true),
+    attend: (session, attention, why) => attend(ctx, session, attention, why),
+  };
+  return {
+    context,
+    active: () => active,
+    async run(event) {
+      const decision = await (await import('./policy.js')).decide(context, event);
+      // Only a deny or a warning is a decision to record (an allow writes nothing: the hot path).
+      const records = () => import('../journal/journal-records.js');
+      const e =
+        decision.permission === 'deny' || decision.context ? (await records()).hookEntry(event, decision) : null;
+      if (e) await ctx.journal.record(e);
+      if (decision.permission === 'deny') await attendDenied(context, event, decision.reason);
+      return decision;
+    },
+  };
+}
+
+async function attendDenied(h: HookContext, event: HookEvent, reason: string | null): Promise<void> {
+  const { hookSessionId } = await import('../../core/hook-event.js');
+  const found = await h.findSession(hookSessionId(event)).catch(() => null);
+  if (found && found.endedAt === null) await h.attend(found, 'denied', reason?.split('\n')[0] ?? null);
+}
+
+/**
+ * Shows the attention on the session (journaled for waiting and finished: a deny has its own
+ * entry) and, when it is new, notifies: one prompt is one notification however many hooks report it.
+ */
+async function attend(
+  ctx: LanesContext,
+  s: SessionRecord,
+  state: AttentionState,
+  why: string | null,
+): Promise<boolean> {
+  const entry =
+    state === 'denied'
+      ? undefined
+      : {
+          kind: 'attention' as const,
+          subject: s.id,
+          session: s.id,
+          repo: s.repo,
+          ticket: s.ticket,
+          details: { state, why, agent: s.agent },
+        };
+  const r = await ctx.store.setAttention(s.id, state, why, entry);
+  if (!r.changed || !r.session?.attention) return false;
+  const { notifyLater } = await import('../notify/dispatch.js');
+  const { notifyEventOf } = await import('../notify/events.js');
+  await notifyLater(ctx, [notifyEventOf(state, r.session, why, r.session.attention.at)]);
+  return true;
+}

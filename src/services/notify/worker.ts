@@ -1,0 +1,58 @@
+import { LanesError } from '../../core/errors.js';
+import { openStore } from '../../store/open.js';
+import { resolveStore } from '../config.js';
+import { deliver, deliveryEntries } from './deliver.js';
+import type { Delivery } from './deliver.js';
+import { NOTIFY_EVENTS_ENV } from './dispatch.js';
+import type { NotifyEvent } from './events.js';
+import { loadUserNotify } from './user-notify.js';
+
+/**
+ * `lanes notify deliver`, started detached by a hook (dispatch.ts): delivers the events in
+ * $LANES_NOTIFY_EVENTS to the channels [notify] turns on, then journals what was sent and what
+ * failed, in the store the hook used. Bounded: a channel gives up within ~20 s.
+ */
+export async function deliverNotifications(env: Record<string, string | undefined> = process.env): Promise<Delivery[]> {
+  const events = parseEvents(env[NOTIFY_EVENTS_ENV]);
+  const deliveries = await deliver(events, await loadUserNotify(env), env);
+  const store = await openStore(await resolveStore(undefined, env));
+  try {
+    await store.appendJournal(deliveryEntries(deliveries));
+  } finally {
+    await store.close();
+  }
+  return deliveries;
+}
+
+/** `lanes notify test`: one made-up event to every channel on, now, journaling nothing. */
+export async function testNotifications(
+  env: Record<string, string | undefined> = process.env,
+): Promise<{ deliveries: Delivery[]; channels: number }> {
+  const config = await loadUserNotify(env);
+  const channels = Number(config.desktop) + Number(!!config.webhook);
+  const event: NotifyEvent = {
+    kind: 'waiting',
+    session: 'lanes-test',
+    label: 'notify-test',
+    agent: 'lanes',
+    ticket: null,
+    worktree: null,
+    host: 'this machine',
+    why: 'this is a test of [notify] from `lanes notify test`',
+    at: Date.now(),
+  };
+  return { deliveries: await deliver([event], config, env), channels };
+}
+
+function parseEvents(text: string | undefined): NotifyEvent[] {
+  try {
+    const v = JSON.parse(text ?? '') as unknown;
+    if (Array.isArray(v) && v.every((e) => e && typeof e === 'object' && typeof e.session === 'string'))
+      return v as NotifyEvent[];
+  } catch {
+    // told below
+  }
+  throw new LanesError('E_USAGE', `lanes notify deliver: ${NOTIFY_EVENTS_ENV} holds no events`, {
+    hint: 'this command is started by lanes itself; to try your [notify] settings run `lanes notify test`',
+  });
+}
