@@ -109,7 +109,17 @@ const eventOf = (a: AgentName) =>
   fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...ADAPTERS[a].events) }, { weight: 1, arbitrary: text });
 const call = agent.chain((a) => fc.tuple(fc.constant(a), eventOf(a), payload, env));
 
-const KINDS = ['session-start', 'pre-edit', 'pre-shell', 'post-edit', 'stop', 'session-end', 'ignore'];
+const KINDS = [
+  'session-start',
+  'pre-edit',
+  'pre-shell',
+  'post-edit',
+  'stop',
+  'session-end',
+  'waiting',
+  'prompt',
+  'ignore',
+];
 
 function assertWellFormed(e: HookEvent): void {
   assert.ok((AGENTS as readonly string[]).includes(e.agent), `agent ${e.agent}`);
@@ -123,6 +133,11 @@ function assertWellFormed(e: HookEvent): void {
     assert.ok(e.paths.length > 0, 'an edit names its paths');
   if (e.kind === 'pre-shell') assert.ok(typeof e.command === 'string' && e.command.length > 0, 'a command');
   assert.ok(e.agentPid === null || (Number.isSafeInteger(e.agentPid) && e.agentPid > 0), `pid ${e.agentPid}`);
+  // What the agent said (a wait's message, the last words of a turn): one line, bounded.
+  assert.ok(
+    e.message === null || (typeof e.message === 'string' && e.message.length <= 300 && !/[\n\r]/.test(e.message)),
+    `message ${JSON.stringify(e.message)}`,
+  );
 }
 
 const decisions: HookDecision[] = [

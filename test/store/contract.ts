@@ -9,6 +9,7 @@ import type { ResourceRef } from '../../src/core/resource.js';
 import { gateOwnerContract } from './contract-gates.js';
 import { foldedClaimsContract, startClaimingContract } from './contract-start.js';
 import { scaleContract } from './contract-scale.js';
+import { attentionContract } from './contract-attention.js';
 import { journalContract } from './contract-journal.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
@@ -280,6 +281,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     startClaimingContract(() => store);
     foldedClaimsContract(() => store);
     scaleContract(() => store);
+    attentionContract(() => store);
     journalContract(
       () => store,
       () => url,

@@ -42,7 +42,9 @@ export function bindHooks(
     snapshot: (worktree, id, why) => snapshots.snapshot(worktree, id, why),
     endSession: (id, reason) => end(id, { reason }),
     working: () => void (active = true),
-    attend: (session, attention, why) => attend(ctx, session, attention, why),
+    // What the agent signalled is shown and notified beside the decision: a store that cannot take
+    // it (a full disk) never changes the answer, a deny above all.
+    attend: (session, attention, why) => attend(ctx, session, attention, why).catch(() => false),
   };
   return {
     context,
