@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { FakeModel, ToolCall, Turn } from './fake-model/server.js';
 import type { AgentRun, World } from './world.js';
 import { CLI } from '../helpers/env.js';
-import { OTHER, OTHER_ID, SEAT, SEAT_TEXT, SHARED, SHARED_TEXT, must } from './world.js';
+import { OTHER, SEAT, SEAT_TEXT, SHARED, SHARED_TEXT, must } from './world.js';
 
 /**
  * The one scenario every real agent plays, the model's side scripted: edit the claimed file

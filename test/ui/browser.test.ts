@@ -187,7 +187,15 @@ test(
     }
     const waiter = lanesChild(['claim', '--wait=60s', 'path:src/wa/', '--session', b.id], { env, cwd: repo });
     await page.waitForSelector(`li[data-wait="${b.id}"]:has-text("path:src/wa/")`, { timeout: 10_000 });
-    assert.match(await page.locator(`li[data-wait="${b.id}"]`).innerText(), new RegExp(`held by\\s+${a.id}`));
+    // Named by label first, the id beside (issue 26): "waits-b s-… waits since … held by waits-a s-…".
+    const wait = await page.locator(`li[data-wait="${b.id}"]`).innerText();
+    assert.match(wait, new RegExp(`^waits-b ${b.id} waits since \\S`));
+    assert.match(wait, new RegExp(`held by\\s+waits-a ${a.id}`));
+    // The waiting session's own row says it waits.
+    assert.match(
+      (await page.locator(`tr[data-session="${b.id}"] [data-flag]`).allInnerTexts()).join('\n'),
+      /waits for path:src\/wa\/, held by waits-a/,
+    );
     const closing = await lanes(['claim', '--wait=60s', 'path:src/wb/', '--session', a.id], { env, cwd: repo });
     assert.equal(closing.code, 3, `the wait that closes the cycle is refused at once: ${closing.stderr}`);
     await page.waitForSelector(`li[data-cycle]:has-text("${a.id}")`, { timeout: 5000 });

@@ -3,6 +3,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { FleetView } from '../view-types.js';
 import { age, detailsText, localTime, shownState } from './format.js';
+import { Who } from './who.js';
 
 const SHOWN = 100;
 
@@ -37,7 +38,7 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
                   <th scope="row"><code>${c.resource}</code></th>
                   <td>#${c.token}</td>
                   <td>
-                    <code>${c.session.id}</code>
+                    <${Who} id=${c.session.id} fleet=${fleet} />
                     <span class=${`state state-${shownState(c.session)}`}>${shownState(c.session)}</span>
                   </td>
                   <td title=${localTime(c.since)}>${age(c.since, fleet.at)}</td>
@@ -59,12 +60,15 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
               ${fleet.waits.map(
                 (w) =>
                   html`<li data-wait=${w.session}>
-                    <code>${w.session}</code>${w.live ? '' : ' (process gone)'} waits since ${localTime(w.since)} for
-                    ${w.resources.map((r) => html` <code>${r}</code>`)}
+                    <${Who} id=${w.session} fleet=${fleet} />${w.live ? '' : ' (process gone)'}
+                    ${` waits since ${localTime(w.since)} for`} ${w.resources.map((r) => html` <code>${r}</code>`)}
                     ${
                       w.heldBy.length
                         ? html`, held by
-                          ${w.heldBy.map((h) => html` <code>${h.session}</code> (${h.state}, <code>${h.resource}</code>)`)}`
+                          ${w.heldBy.map(
+                            (h) =>
+                              html` <${Who} id=${h.session} fleet=${fleet} /> (${h.state}, <code>${h.resource}</code>)`,
+                          )}`
                         : ''
                     }
                   </li>`,
@@ -80,8 +84,12 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
                 (c) =>
                   html`<li data-cycle=${c.seq}>
                     <span class="state state-dead">cycle refused</span> ${localTime(c.at)}:
-                    <code>${c.session ?? '?'}</code>
-                    ${c.subject} ${detailsText(c.details)}
+                    <${Who} id=${c.session} fleet=${fleet} />
+                    ${c.text}
+                    <details>
+                      <summary>details</summary>
+                      <code>${c.subject}</code> ${detailsText(c.details)}
+                    </details>
                   </li>`,
               )}
             </ul>`

@@ -2,6 +2,7 @@
 import { html } from 'htm/preact';
 import type { FleetView } from '../view-types.js';
 import { age } from './format.js';
+import { Who } from './who.js';
 
 export function ConflictsPanel(props: { fleet: FleetView }) {
   const { fleet } = props;
@@ -23,7 +24,7 @@ export function ConflictsPanel(props: { fleet: FleetView }) {
               ${c.pairs.map(
                 (p) =>
                   html`<li data-pair=${`${p.a} ${p.b}`}>
-                    <code>${p.a}</code> and <code>${p.b}</code> both changed
+                    <${Who} id=${p.a} fleet=${fleet} /> and <${Who} id=${p.b} fleet=${fleet} /> both changed
                     ${p.both.map((f) => html` <code>${f}</code>`)}
                     ${
                       p.conflicts.length
@@ -37,13 +38,14 @@ export function ConflictsPanel(props: { fleet: FleetView }) {
               ${c.sameTicket.map(
                 (t) =>
                   html`<li>
-                    Same ticket <code>${t.ticket}</code>: ${t.sessions.map((s) => html` <code>${s}</code>`)}
+                    Same ticket <code>${t.ticket}</code>:
+                    ${t.sessions.map((s) => html` <${Who} id=${s} fleet=${fleet} />`)}
                   </li>`,
               )}
               ${c.competing.map(
                 (x) =>
                   html`<li>
-                    <code>${x.session}</code> changed files ${x.target} also changed:
+                    <${Who} id=${x.session} fleet=${fleet} /> changed files ${x.target} also changed:
                     ${x.files.map((f) => html` <code>${f}</code>`)}
                   </li>`,
               )}

@@ -5,6 +5,6 @@ import { pathParts } from './format.js';
 export function Path(props: { path: string | null }) {
   if (!props.path) return html`–`;
   return html`<code class="path" title=${props.path}
-    >${pathParts(props.path).map((p) => (typeof p === 'string' ? p : html`<wbr />`))}</code
+    >${pathParts(props.path).map((p) => (typeof p === 'string' ? html`<span class="seg">${p}</span>` : html`<wbr />`))}</code
   >`;
 }

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';
 import { age, dash, localTime, shownState } from './format.js';
 import { Path } from './path.js';
+import { sessionTitle } from './who.js';
 
 const SHOWN = 100;
 
@@ -39,7 +40,7 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
   const shown = all ? picked : picked.slice(0, SHOWN);
   const count = (st: string) => fleet.sessions.filter((s) => s.state === st).length;
   const set = (k: keyof Filter) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
-  const flags = collisions(fleet.sessions);
+  const flags = collisions(fleet.sessions, fleet.waits);
   return html`
     <section id="sessions" aria-labelledby="sessions-h">
       <h2 id="sessions-h">Sessions</h2>
@@ -118,17 +119,11 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
   `;
 }
 
-/** A session as a person names it: its label (else its id), then agent and ticket. */
-export function sessionTitle(s: Pick<UiSession, 'id' | 'label' | 'agent' | 'ticket'>): string {
-  const extra = [s.agent, s.ticket].filter((x): x is string => !!x && x !== s.label);
-  return `${s.label ?? s.id}${extra.length ? ` (${extra.join(', ')})` : ''}`;
-}
-
 /**
  * What each live session collides on: a worktree (and so an index) another live session of its host
  * uses, and a ticket another live session works on; each row that shares one says so.
  */
-function collisions(sessions: UiSession[]): Map<string, string[]> {
+function collisions(sessions: UiSession[], waits: FleetView['waits']): Map<string, string[]> {
   const live = sessions.filter((s) => s.state === 'live');
   const out = new Map<string, string[]>();
   const flag = (key: (s: UiSession) => string | null, say: (others: UiSession[]) => string) => {
@@ -151,6 +146,16 @@ function collisions(sessions: UiSession[]): Map<string, string[]> {
     (s) => s.ticket,
     (os) => `same ticket as ${names(os)}`,
   );
+  // A session waiting for a claim says so on its own row, naming the holders.
+  const title = (id: string) => {
+    const s = sessions.find((x) => x.id === id);
+    return s ? (s.label ?? s.id) : id;
+  };
+  for (const w of waits) {
+    const held = [...new Set(w.heldBy.map((h) => title(h.session)))];
+    const say = `waits for ${w.resources.join(' ')}${held.length ? `, held by ${held.join(', ')}` : ''}`;
+    out.set(w.session, [...(out.get(w.session) ?? []), say]);
+  }
   return out;
 }
 
@@ -178,7 +183,7 @@ function Row(props: {
     <tr data-session=${s.id} data-state=${s.state}>
       <th scope="row">
         <div class="name">${sessionTitle(s)}</div>
-        <code class="id">${s.id}</code>
+        ${sessionTitle(s) === s.id ? '' : html`<code class="id">${s.id}</code>`}
         ${flags.map((t) => html`<div class="flag" data-flag>⚠ ${t}</div>`)}
       </th>
       <td>
