@@ -118,11 +118,12 @@ export async function assertScenario(
     const who = model.resultOf(4);
     assert.ok(who !== null, `request 6 lacks the result of lanes' MCP whoami: ${convo(5)}`);
     assert.ok(who.includes(session), `whoami did not answer for ${session}: ${who}`);
-    // The whole answer may name the other session (this one's attention: the deny it got names the holder).
+    // The whole answer may name the other session (this one's attention: the deny it got names the
+    // holder); the answer is JSON, or its text form wrapped by the agent (Gemini: <untrusted_context>).
     assert.equal(
-      (JSON.parse(who) as { session: { id: string } }).session.id,
+      (/\\?"session\\?":\s*\{\s*\\?"id\\?":\s*\\?"([^"\\]+)/.exec(who) ?? /You are session (\S+)/.exec(who))?.[1],
       session,
-      'whoami answered as another session',
+      `whoami answered as another session: ${who.slice(0, 300)}`,
     );
   }
 
@@ -136,5 +137,15 @@ export async function assertScenario(
   assert.ok(mine, `session ${session} is not in the store`);
   assert.equal(mine.state, 'ended', `session ${session} is ${mine.state} after the agent exited: ${context}`);
   assert.equal(sessions.find((s) => s.id === OTHER)?.state, 'live', 'the other session was touched');
+  // The agent's own end-of-turn event reached lanes (issue 26: attention): the turn finished, and
+  // before it lanes' deny showed on the session.
+  const log = (await must(['log', '--session', session, '--json', '--limit', '1000'], w))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string; details: Record<string, unknown> });
+  assert.ok(
+    log.some((e) => e.kind === 'attention' && e.details['state'] === 'finished'),
+    `no finished turn journaled for ${session}: ${log.map((e) => e.kind).join(', ')}`,
+  );
   return session;
 }
