@@ -50,6 +50,7 @@ const add = (id: string, kind: 'live' | 'dead' | 'ended', i: number) =>
     endReason: kind === 'ended' ? 'bench' : null,
     deadWhy: null,
     attention: null,
+    terminal: null,
   });
 // Live sessions are agent sessions (the hook acts as the first of them); the others plain ids.
 for (let i = 0; i < spec.live; i++) add(`claude-code:${uuid(i + 1)}`, 'live', i);

@@ -49,6 +49,8 @@ export interface LanesSessions {
   acting(options?: { from?: number; env?: string | null }): Promise<ActingSession | null>;
   /** Registers an agent's session under a fixed id, or re-attaches it to a new owner (resume, compact). */
   attach(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
+  /** Says where a live session runs (`tmux NAME`, `background LOGFILE`: lanes new); null when unknown or ended. */
+  setTerminal(id: string, terminal: string): Promise<SessionRecord | null>;
   /**
    * The one way a session ends (lanes end, `start -- CMD` exiting, the agents' session-end hook,
    * doctor --fix): its uncommitted work is snapshotted first, then the session ends and releases

@@ -125,6 +125,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       start: async (o) => (await import('./sessions/start-session.js')).startSession(ctx, sessions, claims, o),
       acting: (o = {}) => actingSession(ctx, o.env === undefined ? env['LANES_SESSION'] || null : o.env, o.from),
       attach: (o) => sessions.attach(o),
+      setTerminal: (id, terminal) => store.updateSession(id, { terminal }),
       end,
       current: () => sessions.current(),
       get: (id) => sessions.get(id),

@@ -6,7 +6,6 @@ import type { HeldClaim } from '../core/claim-plan.js';
 import type { OwnerToJudge, Verdict } from '../core/liveness.js';
 
 export type { Attention, AttentionState } from './shared/attention.js';
-export { ATTENTION_STATES } from './shared/attention.js';
 
 // The one storage interface. Every backend (SQLite, PostgreSQL) implements it and runs
 // the same contract suite (test/store/contract.ts). Times are milliseconds since the epoch on the
@@ -38,13 +37,16 @@ export interface SessionRecord {
    * turn finished, a call denied. Null while it works, or when it never said. Died is liveness, not this.
    */
   attention: Attention | null;
+  /** Where a session lanes started runs: `tmux NAME` (lanes new), `background LOGFILE`; null otherwise. */
+  terminal: string | null;
 }
 
 export type Attended = { changed: boolean; session: SessionRecord | null };
+export type SessionChange = { worktree?: string; ticket?: string; terminal?: string };
 
 export type NewSession = Omit<
   SessionRecord,
-  'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason' | 'deadWhy' | 'attention'
+  'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason' | 'deadWhy' | 'attention' | 'terminal'
 >;
 
 /** A session proven dead as it was read: recorded only if it has not changed since. */
@@ -168,9 +170,8 @@ export interface SessionStore {
   /** Several sessions by id, in order of creation (unknown ids are left out). */
   getSessions(ids: string[]): Promise<SessionRecord[]>;
   /**
-   * Records sessions a judge proved dead, each only if it is still open with the same owner and
-   * lastSeenAt as when judged (else it changed meanwhile and is judged again next time). The ids
-   * recorded by this call: each death is recorded (and so notified) once, however many judge it.
+   * Records sessions a judge proved dead, each only if still open with the same owner and lastSeenAt
+   * as judged (else it is judged again next time). The ids this call recorded: each death once.
    */
   recordDead(marks: DeadMark[]): Promise<string[]>;
   /**
@@ -193,8 +194,8 @@ export interface SessionStore {
    * keeping its id and history. One transaction.
    */
   attachSession(session: NewSession): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
-  /** Moves a live session to another worktree and/or ticket (lanes adopt). Null when unknown or ended. */
-  updateSession(id: string, change: { worktree?: string; ticket?: string }): Promise<SessionRecord | null>;
+  /** Moves a live session to another worktree or ticket (lanes adopt), or says where it runs. Null when unknown or ended. */
+  updateSession(id: string, change: SessionChange): Promise<SessionRecord | null>;
   /**
    * Ends the session and releases all its claims in one transaction. Null when unknown. With
    * `unchangedSince` (lanes gc), only if it is still open with that owner and last seen: a session

@@ -35,6 +35,7 @@ export function toUiSession(s: SessionView, progress: SessionProgress | undefine
     endedAt: s.endedAt,
     endReason: s.endReason,
     attention: s.state === 'live' ? s.attention : null,
+    terminal: s.terminal,
   };
 }
 

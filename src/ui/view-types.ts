@@ -33,6 +33,8 @@ export interface UiSession {
   lastSeenAt: number;
   endedAt: number | null;
   endReason: string | null;
+  /** Where lanes new started it (`tmux NAME`, `background LOGFILE`), or null. */
+  terminal: string | null;
   /** What its agent signalled through its hooks (waiting for you, finished, denied), or null. */
   attention: { state: 'waiting' | 'finished' | 'denied'; at: number; why: string | null } | null;
 }

@@ -34,6 +34,7 @@ async function world(store: Store, claimed: string[]): Promise<ClaimRecord[]> {
     endReason: null,
     deadWhy: null,
     attention: null,
+    terminal: null,
   }));
   const claims = claimed.map((name, i) => ({
     scope: i % 7 === 0 ? 'repo:/other/.git' : REPO,

@@ -49,7 +49,7 @@ export const command: CommandSpec = {
       s.agent,
       s.ticket,
       s.label,
-      `${s.owner.pid}@${s.owner.host}`,
+      `${s.owner.pid}@${s.owner.host}${s.terminal?.startsWith('tmux ') ? ` (${s.terminal})` : ''}`,
       s.worktree ?? s.cwd,
       s.claims.length ? s.claims.map(formatResource).join(' ') : '',
     ];

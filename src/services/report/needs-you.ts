@@ -30,7 +30,9 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
     if (a.state === 'waiting')
       out.push({
         what: `${named(a.session)} waits for you${a.why ? `: ${a.why}` : ''}`,
-        command: `answer it in its terminal (agent pid ${a.pid}${a.session.host ? ` on ${a.session.host}` : ''}${a.worktree ? `, in ${a.worktree}` : ''})`,
+        command: a.terminal?.startsWith('tmux ')
+          ? `lanes attach ${a.session.id}`
+          : `answer it in its terminal (agent pid ${a.pid}${a.session.host ? ` on ${a.session.host}` : ''}${a.worktree ? `, in ${a.worktree}` : ''})`,
       });
   for (const f of r.notifyFailing)
     out.push({ what: `notifications by ${f.channel} fail: ${f.error}`, command: 'lanes notify test' });

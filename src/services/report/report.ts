@@ -182,6 +182,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
         why: s.attention!.why,
         worktree: s.worktree,
         pid: s.owner.pid,
+        terminal: s.terminal,
       })),
     notifyFailing: [...channels.values()].map((e) => ({
       channel: String(e.details['channel'] ?? ''),

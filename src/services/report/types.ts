@@ -82,6 +82,8 @@ export interface NightReport {
     worktree: string | null;
     /** The agent's pid: its terminal is where a waiting one is answered. */
     pid: number;
+    /** Where lanes new started it (`tmux NAME`), or null. */
+    terminal: string | null;
   }[];
   /** Notification channels whose last delivery in the window failed (journal notify.fail). */
   notifyFailing: { channel: string; at: number; error: string }[];

@@ -92,9 +92,11 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   CREATE UNIQUE INDEX journal_by_seq ON ${s}.journal (seq) WHERE seq IS NOT NULL;
   ${claimFunctions(s, true)}
   `,
-  // 6 (as SQLite's fifth): what the agent last signalled a person may want to see (store/types.ts Attention).
+  // 6 (as SQLite's fifth): what the agent last signalled a person may want to see (store/types.ts
+  // Attention), and where a session lanes started runs (its tmux session).
   (s) => `
-  ALTER TABLE ${s}.sessions ADD COLUMN attention TEXT, ADD COLUMN attention_at BIGINT, ADD COLUMN attention_why TEXT;
+  ALTER TABLE ${s}.sessions ADD COLUMN attention TEXT, ADD COLUMN attention_at BIGINT, ADD COLUMN attention_why TEXT,
+    ADD COLUMN terminal TEXT;
   `,
 ];
 

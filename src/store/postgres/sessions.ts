@@ -165,8 +165,8 @@ export function pgSessions(conn: PgConn): SessionStore {
     updateSession(id, change) {
       return conn.tx(async (q, now) => {
         const rows = await q(
-          `UPDATE ${conn.t('sessions')} SET worktree = coalesce($1, worktree), ticket = coalesce($2, ticket), last_seen_at = $3 WHERE id = $4 AND ended_at IS NULL RETURNING id`,
-          [change.worktree ?? null, change.ticket ?? null, now, id],
+          `UPDATE ${conn.t('sessions')} SET worktree = coalesce($1, worktree), ticket = coalesce($2, ticket), terminal = coalesce($5, terminal), last_seen_at = $3 WHERE id = $4 AND ended_at IS NULL RETURNING id`,
+          [change.worktree ?? null, change.ticket ?? null, now, id, change.terminal ?? null],
         );
         return rows.length ? sessionIn(conn, q, id) : null;
       });

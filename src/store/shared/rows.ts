@@ -30,6 +30,7 @@ export interface SessionRow {
   attention: string | null;
   attention_at: number | null;
   attention_why: string | null;
+  terminal: string | null;
 }
 
 export interface ClaimRow {
@@ -103,6 +104,7 @@ export function toSession(r: SessionRow): SessionRecord {
       r.attention === null || r.attention === undefined || r.ended_at !== null
         ? null
         : { state: r.attention as AttentionState, at: Number(r.attention_at), why: r.attention_why },
+    terminal: r.terminal ?? null,
   };
 }
 

@@ -84,11 +84,13 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE journal_v4 RENAME TO journal;
   `,
   // What the agent last signalled a person may want to see (store/types.ts Attention): set by its
-  // hooks (a permission prompt, the turn's end, a denied call), cleared when it works again.
+  // hooks (a permission prompt, the turn's end, a denied call), cleared when it works again; and
+  // where a session lanes started runs (`tmux lanes-seat-3`, `lanes new`).
   `
   ALTER TABLE sessions ADD COLUMN attention TEXT;
   ALTER TABLE sessions ADD COLUMN attention_at INTEGER;
   ALTER TABLE sessions ADD COLUMN attention_why TEXT;
+  ALTER TABLE sessions ADD COLUMN terminal TEXT;
   `,
 ];
 

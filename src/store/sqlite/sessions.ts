@@ -199,9 +199,9 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
       return conn.immediate((now) => {
         const updated = conn
           .stmt(
-            `UPDATE sessions SET worktree = coalesce(?, worktree), ticket = coalesce(?, ticket), last_seen_at = ? WHERE id = ? AND ended_at IS NULL`,
+            `UPDATE sessions SET worktree = coalesce(?, worktree), ticket = coalesce(?, ticket), terminal = coalesce(?, terminal), last_seen_at = ? WHERE id = ? AND ended_at IS NULL`,
           )
-          .run(change.worktree ?? null, change.ticket ?? null, now, id).changes;
+          .run(change.worktree ?? null, change.ticket ?? null, change.terminal ?? null, now, id).changes;
         return updated ? sessionRow(conn, id) : null;
       });
     },

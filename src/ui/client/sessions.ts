@@ -190,7 +190,7 @@ function Row(props: {
         <span class=${`state state-${shownState(s)}`}>${shownState(s)}</span>
         <div class="why">${stateDetail(s, fleet.at)}</div>
       </td>
-      <td>${s.host} · ${s.pid}</td>
+      <td>${s.host} · ${s.pid}${s.terminal ? html`<div class="why" data-terminal>${s.terminal}</div>` : ''}</td>
       <td>
         <${Path} path=${s.worktree} />
         <div>${dash(s.branch)}</div>

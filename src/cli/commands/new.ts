@@ -1,0 +1,86 @@
+import { EXIT, LanesError } from '../../core/errors.js';
+import type { CommandSpec } from '../command.js';
+import { str, usageError } from '../command.js';
+import { AGENT_COMMANDS, launch } from '../launch.js';
+import type { Launched } from '../launch.js';
+import { printJson } from '../output.js';
+import { runChild } from '../run-child.js';
+
+export const command: CommandSpec = {
+  name: 'new',
+  summary: 'Start an agent on a ticket in its own worktree, detached in tmux; returns at once with how to attach.',
+  usage: 'new TICKET [--agent AGENT] [--label L] [--base REF] [--background] [-- CMD ARGS…]',
+  description: [
+    'Claims TICKET (refused, with its holder, when a live session has it: nothing is started), makes the',
+    "session's worktree and branch lanes/<slug> (with .worktreeinclude, and lanes' project hooks), and starts",
+    `the agent (its usual command: ${Object.entries(AGENT_COMMANDS)
+      .map(([a, c]) => `${a} ${c.join(' ')}`)
+      .join(', ')}; or CMD) in a detached tmux session named lanes-<slug>.`,
+    'A lanes wrapper in it owns the session as `lanes start -- CMD` does: LANES_SESSION is set, signals are',
+    'forwarded, and when the agent exits its work is snapshotted and the session ends. `lanes attach` joins it,',
+    '`lanes stop` ends it. --background: no tmux, the output goes to $LANES_HOME/logs/<session>.log.',
+  ].join('\n'),
+  options: {
+    agent: { type: 'string', arg: 'AGENT', help: 'the agent to start (its usual command unless -- CMD)' },
+    label: { type: 'string', arg: 'L', help: 'a human name for the session' },
+    base: { type: 'string', arg: 'REF', help: 'branch the worktree from REF (default: HEAD)' },
+    background: { type: 'boolean', help: 'no tmux: run detached, output in the session log' },
+    'run-as': { type: 'string', arg: 'SESSION', help: '(used by lanes new itself) run CMD as SESSION, its owner' },
+  },
+  acceptsRest: true,
+  minPositionals: 0,
+  maxPositionals: 1,
+  examples: ['lanes new SHOP-12 --agent claude-code', 'lanes new SHOP-15 --label rounding -- codex --full-auto'],
+  async run(args, io) {
+    const runAs = str(args.values['run-as']);
+    if (runAs !== undefined) return wrap(runAs, args.rest, io);
+    const ticket = args.positionals[0];
+    if (!ticket) throw usageError(this, 'give the TICKET to work on: lanes new TICKET');
+    const lanes = await io.lanes({ session: null });
+    const r = await launch(lanes, {
+      ticket,
+      agent: str(args.values['agent']) ?? null,
+      label: str(args.values['label']) ?? null,
+      base: str(args.values['base']) ?? null,
+      background: args.values['background'] === true,
+      cmd: args.rest,
+    });
+    if (io.json) printJson(io.stdout, launchedJson(r));
+    else io.stdout(launchedText(r));
+    return EXIT.ok;
+  },
+};
+
+export function launchedJson(r: Launched) {
+  return {
+    session: r.session.id,
+    ticket: r.session.ticket,
+    worktree: r.worktree,
+    branch: r.branch,
+    terminal: r.terminal,
+    attach: r.attach,
+  };
+}
+
+export function launchedText(r: Launched): string {
+  const name = r.session.label ? `${r.session.label} (${r.session.id})` : r.session.id;
+  return `${name} on ${r.session.ticket} in ${r.worktree} (branch ${r.branch}), ${r.terminal.startsWith('tmux ') ? `tmux session ${r.terminal.slice(5)}` : 'in the background'}\n  ${r.attach}\n`;
+}
+
+/** Inside tmux (or detached): take the session over, run the agent as it, end it when the agent exits. */
+async function wrap(id: string, cmd: string[], io: Parameters<CommandSpec['run']>[1]): Promise<number> {
+  if (cmd.length === 0) throw new LanesError('E_USAGE', 'lanes new --run-as SESSION needs the command after --');
+  const lanes = await io.lanes({ session: null });
+  const s = await lanes.sessions.get(id);
+  if (s.state === 'ended')
+    throw new LanesError('E_SESSION_ENDED', `session ${id} has ended (${s.endReason ?? 'ended'})`);
+  const cwd = s.worktree ?? s.cwd;
+  await lanes.sessions.attach({ id, agent: s.agent, cwd, pid: process.pid });
+  const { code, reason } = await runChild(cmd, { cwd, env: { ...process.env, LANES_SESSION: id } });
+  try {
+    await lanes.sessions.end(id, { reason });
+  } catch (e) {
+    io.stderr(`lanes: session ${id} was not ended (${(e as Error).message}); end it with \`lanes end ${id}\`\n`);
+  }
+  return code;
+}

@@ -1,0 +1,53 @@
+import { EXIT } from '../../core/errors.js';
+import type { CommandSpec } from '../command.js';
+import { str, usageError } from '../command.js';
+import { launch } from '../launch.js';
+import { printJson } from '../output.js';
+import { launchedJson, launchedText } from './new.js';
+
+export const command: CommandSpec = {
+  name: 'up',
+  summary: 'Start one agent per ticket (lanes new for each), each in its own worktree and tmux session.',
+  usage: 'up TICKET… [--agent AGENT] [--base REF] [--background] [-- CMD ARGS…]',
+  description: [
+    'For each TICKET in turn, what `lanes new TICKET` does. A ticket that cannot start (held by a live',
+    'session, …) is said with its reason and the others still start; exit 1 when one did not.',
+  ].join('\n'),
+  options: {
+    agent: { type: 'string', arg: 'AGENT', help: 'the agent to start for every ticket' },
+    base: { type: 'string', arg: 'REF', help: 'branch each worktree from REF (default: HEAD)' },
+    background: { type: 'boolean', help: 'no tmux: run detached, output in each session log' },
+  },
+  acceptsRest: true,
+  minPositionals: 1,
+  maxPositionals: 50,
+  examples: ['lanes up SHOP-12 SHOP-15 SHOP-19 --agent claude-code'],
+  async run(args, io) {
+    if (new Set(args.positionals).size !== args.positionals.length) throw usageError(this, 'a ticket is named twice');
+    const lanes = await io.lanes({ session: null });
+    const out: unknown[] = [];
+    let failed = 0;
+    for (const ticket of args.positionals) {
+      try {
+        const r = await launch(lanes, {
+          ticket,
+          agent: str(args.values['agent']) ?? null,
+          label: null,
+          base: str(args.values['base']) ?? null,
+          background: args.values['background'] === true,
+          cmd: args.rest,
+        });
+        out.push(launchedJson(r));
+        if (!io.json) io.stdout(launchedText(r));
+      } catch (e) {
+        failed++;
+        const error = e as Error & { code?: string; hint?: string };
+        out.push({ ticket, error: { code: error.code ?? 'E_INTERNAL', message: error.message } });
+        if (!io.json)
+          io.stderr(`lanes: ${ticket} not started: ${error.message}${error.hint ? `\n  fix: ${error.hint}` : ''}\n`);
+      }
+    }
+    if (io.json) printJson(io.stdout, out);
+    return failed > 0 ? EXIT.error : EXIT.ok;
+  },
+};

@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LanesError } from '../core/errors.js';
+import { lanesHome } from '../core/paths.js';
+import { refSafeSessionId } from '../core/slug.js';
+import type { Lanes, SessionRecord } from '../index.js';
+import { findTmux, tmux, tmuxHas, tmuxMissing, tmuxName } from './tmux.js';
+
+// `lanes new` and `lanes up`: a session on its ticket in its own worktree, with its agent started
+// detached (a tmux session, or --background) by a lanes wrapper that owns the session exactly as
+// `lanes start -- CMD` does: LANES_SESSION set, signals forwarded, the session ended (its work
+// snapshotted first) when the agent exits. Everything that can be refused (a ticket held, a bad
+// base) is refused here, before anything starts.
+
+/** Each agent's usual command. */
+export const AGENT_COMMANDS: Record<string, string[]> = {
+  'claude-code': ['claude'],
+  codex: ['codex'],
+  gemini: ['gemini'],
+  cursor: ['cursor-agent'],
+  copilot: ['copilot'],
+  opencode: ['opencode'],
+};
+
+export interface LaunchOptions {
+  ticket: string;
+  agent: string | null;
+  label: string | null;
+  base: string | null;
+  background: boolean;
+  cmd: string[];
+}
+
+export interface Launched {
+  session: SessionRecord;
+  worktree: string;
+  branch: string;
+  /** `tmux NAME` or `background LOGFILE`. */
+  terminal: string;
+  /** How to reach it. */
+  attach: string;
+}
+
+/** What the wrapper keeps from the caller's environment in a tmux server started elsewhere. */
+function carried(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(
+      ([k, v]) => v !== undefined && (k.startsWith('LANES_') || k.startsWith('XDG_') || k === 'PATH' || k === 'HOME'),
+    )
+    .flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+}
+
+export function commandFor(agent: string | null, cmd: string[]): string[] {
+  if (cmd.length > 0) return cmd;
+  const usual = agent ? AGENT_COMMANDS[agent] : undefined;
+  if (usual) return usual;
+  throw new LanesError('E_USAGE', agent ? `no usual command for agent ${JSON.stringify(agent)}` : 'nothing to start', {
+    hint: `give --agent (${Object.keys(AGENT_COMMANDS).join(', ')}) or the command after --: lanes new T -- CMD ARGS…`,
+  });
+}
+
+export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> {
+  const cmd = commandFor(o.agent, o.cmd);
+  if (!o.background && !findTmux()) throw tmuxMissing();
+  const started = await lanes.sessions.start({
+    pid: process.pid,
+    label: o.label,
+    agent: o.agent,
+    ticket: o.ticket,
+    command: cmd.join(' '),
+    newWorktree: { base: o.base },
+  });
+  const made = started.worktreeMade!;
+  const id = started.id;
+  const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
+  const wrapper = [process.execPath, cli, 'new', '--run-as', id, '--', ...cmd];
+  let terminal = '';
+  let attach: string;
+  try {
+    if (o.background) {
+      const dir = join(lanesHome(), 'logs');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const log = join(dir, `${refSafeSessionId(id)}.log`);
+      terminal = `background ${log}`;
+      attach = `tail -f ${log}`;
+      await lanes.sessions.setTerminal(id, terminal);
+      const fd = openSync(log, 'a', 0o600);
+      try {
+        const child = spawn(wrapper[0]!, wrapper.slice(1), {
+          cwd: made.path,
+          detached: true,
+          stdio: ['ignore', fd, fd],
+          env: { ...process.env, LANES_SESSION: id },
+        });
+        child.on('error', () => undefined);
+        child.unref();
+      } finally {
+        closeSync(fd);
+      }
+    } else {
+      let name = tmuxName(made.slug);
+      for (let n = 2; tmuxHas(name); n++) name = `${tmuxName(made.slug)}-${n}`;
+      terminal = `tmux ${name}`;
+      attach = `lanes attach ${id}`;
+      await lanes.sessions.setTerminal(id, terminal);
+      const env = { ...process.env, LANES_SESSION: id };
+      const r = tmux(['new-session', '-d', '-s', name, '-c', made.path, ...carried(env), '--', ...wrapper], env);
+      if (!r.ok)
+        throw new LanesError('E_PLATFORM', `tmux could not start the session: ${r.err}`, { hint: 'check `tmux ls`' });
+    }
+    await ownedByWrapper(lanes, id);
+  } catch (e) {
+    // Nothing left running: its tmux session closed, the session ended (the ticket free again).
+    if (terminal.startsWith('tmux ')) tmux(['kill-session', '-t', `=${terminal.slice(5)}`]);
+    await lanes.sessions
+      .end(id, { reason: `lanes new could not start it: ${(e as Error).message}` })
+      .catch(() => undefined);
+    throw e;
+  }
+  const session = (await lanes.sessions.get(id)) as SessionRecord;
+  return { session, worktree: made.path, branch: made.branch, terminal, attach };
+}
+
+/** Waits (10 s at most) for the wrapper to take the session over: then the agent runs as it. */
+async function ownedByWrapper(lanes: Lanes, id: string): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    const s = await lanes.sessions.get(id);
+    if (s.owner.pid !== process.pid) return;
+    if (s.state === 'ended') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new LanesError('E_TIMEOUT', `the agent's wrapper did not take session ${id} over within 10 s`, {
+    hint: 'the session was ended; run the same command with --background to see its output in the log',
+  });
+}
