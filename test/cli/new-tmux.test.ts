@@ -65,7 +65,7 @@ test(
     }
     assert.match(pane, new RegExp(`as ${s.id} in ${s.worktree}`));
     const wide = await lanes(['ls'], { ...opts, env: { ...opts.env, COLUMNS: '200' } });
-  assert.match(wide.stdout, new RegExp(`${s.owner.pid}@\\S+ \\(tmux lanes-shop-1\\)`));
+    assert.match(wide.stdout, new RegExp(`${s.owner.pid}@\\S+ \\(tmux lanes-shop-1\\)`));
 
     // The ticket is held: a second start is refused before anything starts.
     const again = await lanes(['new', 'SHOP-1', ...AGENT], opts);
