@@ -3,6 +3,7 @@
 // checks the README's command table against it. scripts/build.mjs leaves out of each bundle the
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
 import type { CommandSpec } from './command.js';
+import { FLEET_COMMANDS } from './registry-fleet.js';
 
 export interface CommandEntry {
   name: string;
@@ -15,6 +16,7 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
+  ...FLEET_COMMANDS,
   {
     name: 'start',
     hot: false,
@@ -70,34 +72,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/report.js'),
     usage: 'report [--since DURATION | --since-last] [--markdown] [--json]',
     summary: 'the night in one read: what landed, was refused, died, collided, and what needs you',
-  },
-  {
-    name: 'new',
-    hot: false,
-    load: () => import('./commands/new.js'),
-    usage: 'new TICKET [--agent AGENT] [-- CMD]',
-    summary: 'start an agent on a ticket in its own worktree, detached in tmux',
-  },
-  {
-    name: 'up',
-    hot: false,
-    load: () => import('./commands/up.js'),
-    usage: 'up TICKET…',
-    summary: 'lanes new for each ticket',
-  },
-  {
-    name: 'attach',
-    hot: false,
-    load: () => import('./commands/attach.js'),
-    usage: 'attach SESSION',
-    summary: 'join the tmux session of a session lanes new started',
-  },
-  {
-    name: 'stop',
-    hot: false,
-    load: () => import('./commands/stop.js'),
-    usage: 'stop SESSION',
-    summary: 'ask its agent to exit, then snapshot and end the session',
   },
   {
     name: 'notify',

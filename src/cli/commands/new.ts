@@ -5,6 +5,7 @@ import { AGENT_COMMANDS, launch } from '../launch.js';
 import type { Launched } from '../launch.js';
 import { printJson } from '../output.js';
 import { runChild } from '../run-child.js';
+import { leaveShellIn } from '../shell-cd.js';
 
 export const command: CommandSpec = {
   name: 'new',
@@ -25,6 +26,7 @@ export const command: CommandSpec = {
     label: { type: 'string', arg: 'L', help: 'a human name for the session' },
     base: { type: 'string', arg: 'REF', help: 'branch the worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in the session log' },
+    cd: { type: 'boolean', help: "leave your shell in the new worktree (needs `lanes shell-init`'s function)" },
     'run-as': { type: 'string', arg: 'SESSION', help: '(used by lanes new itself) run CMD as SESSION, its owner' },
   },
   acceptsRest: true,
@@ -47,6 +49,7 @@ export const command: CommandSpec = {
     });
     if (io.json) printJson(io.stdout, launchedJson(r));
     else io.stdout(launchedText(r));
+    if (args.values['cd'] === true) leaveShellIn(r.worktree, io);
     return EXIT.ok;
   },
 };

@@ -5,6 +5,7 @@ import { str, usageError } from '../command.js';
 import { callerPid } from '../../core/process-identity.js';
 import { printJson } from '../output.js';
 import { runChild } from '../run-child.js';
+import { leaveShellIn } from '../shell-cd.js';
 
 export const command: CommandSpec = {
   name: 'start',
@@ -28,6 +29,10 @@ export const command: CommandSpec = {
       help: 'give the session its own worktree <repo>.lanes/<slug> on a new branch lanes/<slug> (CMD runs inside it)',
     },
     base: { type: 'string', arg: 'REF', help: 'with --worktree: branch the new worktree from REF (default: HEAD)' },
+    cd: {
+      type: 'boolean',
+      help: "with --worktree and no CMD: leave your shell in the new worktree (needs `lanes shell-init`'s function)",
+    },
     join: {
       type: 'boolean',
       help: 'with --ticket: work beside the live session that holds it (not claimed; both flagged as sharing it)',
@@ -49,6 +54,8 @@ export const command: CommandSpec = {
     if (args.values['base'] !== undefined && !args.values['worktree'])
       throw usageError(this, '--base goes with --worktree');
     if (args.values['join'] && args.values['ticket'] === undefined) throw usageError(this, '--join goes with --ticket');
+    if (args.values['cd'] && (!args.values['worktree'] || args.rest.length > 0))
+      throw usageError(this, '--cd goes with --worktree and no CMD (with CMD, CMD runs in the worktree)');
     const lanes = await io.lanes({ session: null });
     const owner =
       args.rest.length > 0 ? process.pid : pidText !== undefined ? Number(pidText) : callerPid(process.ppid);
@@ -103,6 +110,7 @@ export const command: CommandSpec = {
       else io.stdout(session.id + '\n');
       if (!io.json && process.stdout.isTTY)
         io.stderr(`owner: pid ${session.owner.pid}; act as this session with: export LANES_SESSION=${session.id}\n`);
+      if (args.values['cd'] === true && made) leaveShellIn(made.path, io);
       return EXIT.ok;
     }
     if (io.json) printJson(io.stderr, json);

@@ -1,0 +1,40 @@
+// The commands that start and stop a fleet (issue 27): part of the one list in registry.ts.
+import type { CommandEntry } from './registry.js';
+
+export const FLEET_COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'new',
+    hot: false,
+    load: () => import('./commands/new.js'),
+    usage: 'new TICKET [--agent AGENT] [-- CMD]',
+    summary: 'start an agent on a ticket in its own worktree, detached in tmux',
+  },
+  {
+    name: 'up',
+    hot: false,
+    load: () => import('./commands/up.js'),
+    usage: 'up TICKET…',
+    summary: 'lanes new for each ticket',
+  },
+  {
+    name: 'attach',
+    hot: false,
+    load: () => import('./commands/attach.js'),
+    usage: 'attach SESSION',
+    summary: 'join the tmux session of a session lanes new started',
+  },
+  {
+    name: 'stop',
+    hot: false,
+    load: () => import('./commands/stop.js'),
+    usage: 'stop SESSION',
+    summary: 'ask its agent to exit, then snapshot and end the session',
+  },
+  {
+    name: 'shell-init',
+    hot: false,
+    load: () => import('./commands/shell-init.js'),
+    usage: 'shell-init bash|zsh|fish',
+    summary: 'the shell function that lets --cd leave you in a new worktree',
+  },
+];
