@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LanesError } from '../core/errors.js';
@@ -25,6 +25,8 @@ export const AGENT_COMMANDS: Record<string, string[]> = {
 };
 
 export interface LaunchOptions {
+  /** The store as resolved (--store, LANES_STORE, the user config): the wrapper opens the same one. */
+  store: string;
   ticket: string;
   agent: string | null;
   label: string | null;
@@ -43,13 +45,26 @@ export interface Launched {
   attach: string;
 }
 
-/** What the wrapper keeps from the caller's environment in a tmux server started elsewhere. */
-function carried(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env)
-    .filter(
-      ([k, v]) => v !== undefined && (k.startsWith('LANES_') || k.startsWith('XDG_') || k === 'PATH' || k === 'HOME'),
-    )
-    .flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+/**
+ * The caller's environment for the wrapper (and so the agent: its API keys, PATH, LANES_HOME), in a
+ * private file it reads once: never in tmux's argv (a store URL's password) nor in the tmux
+ * server's own environment (LANES_SESSION there would make every later shell of it this session).
+ */
+function envFileFor(id: string, store: string): string {
+  const env: NodeJS.ProcessEnv = { ...process.env, LANES_STORE: store };
+  for (const k of ['LANES_SESSION', 'TMUX', 'TMUX_PANE', 'LANES_CD_FILE']) delete env[k];
+  const dir = join(lanesHome(), 'run');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `new-${refSafeSessionId(id)}.env.json`);
+  writeFileSync(file, JSON.stringify(env), { mode: 0o600 });
+  return file;
+}
+
+/** The environment tmux itself runs with: the caller's, without a session. */
+function withoutSession(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env['LANES_SESSION'];
+  return env;
 }
 
 export function commandFor(agent: string | null, cmd: string[]): string[] {
@@ -75,10 +90,11 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
   const made = started.worktreeMade!;
   const id = started.id;
   const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
-  const wrapper = [process.execPath, cli, 'new', '--run-as', id, '--', ...cmd];
   let terminal = '';
   let attach: string;
+  let background: ReturnType<typeof spawn> | null = null;
   try {
+    const wrapper = [process.execPath, cli, 'new', '--run-as', id, '--env-file', envFileFor(id, o.store), '--', ...cmd];
     if (o.background) {
       const dir = join(lanesHome(), 'logs');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -88,14 +104,14 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
       await lanes.sessions.setTerminal(id, terminal);
       const fd = openSync(log, 'a', 0o600);
       try {
-        const child = spawn(wrapper[0]!, wrapper.slice(1), {
+        background = spawn(wrapper[0]!, wrapper.slice(1), {
           cwd: made.path,
           detached: true,
           stdio: ['ignore', fd, fd],
-          env: { ...process.env, LANES_SESSION: id },
+          env: withoutSession(),
         });
-        child.on('error', () => undefined);
-        child.unref();
+        background.on('error', () => undefined);
+        background.unref();
       } finally {
         closeSync(fd);
       }
@@ -105,22 +121,34 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
       terminal = `tmux ${name}`;
       attach = `lanes attach ${id}`;
       await lanes.sessions.setTerminal(id, terminal);
-      const env = { ...process.env, LANES_SESSION: id };
-      const r = tmux(['new-session', '-d', '-s', name, '-c', made.path, ...carried(env), '--', ...wrapper], env);
+      const r = tmux(['new-session', '-d', '-s', name, '-c', made.path, '--', ...wrapper], withoutSession());
       if (!r.ok)
         throw new LanesError('E_PLATFORM', `tmux could not start the session: ${r.err}`, { hint: 'check `tmux ls`' });
     }
     await ownedByWrapper(lanes, id);
+    await notGoneAtOnce(lanes, id);
   } catch (e) {
-    // Nothing left running: its tmux session closed, the session ended (the ticket free again).
-    if (terminal.startsWith('tmux ')) tmux(['kill-session', '-t', `=${terminal.slice(5)}`]);
+    // Nothing left running or behind: its tmux session closed (or its wrapper killed), the session
+    // ended (the ticket free again), its new worktree and branch removed (nothing was done there).
+    if (terminal.startsWith('tmux ')) tmux(['kill-session', '-t', `=${terminal.slice(5)}`], withoutSession());
+    background?.kill('SIGKILL');
     await lanes.sessions
-      .end(id, { reason: `lanes new could not start it: ${(e as Error).message}` })
+      .end(id, { reason: `lanes new could not start it: ${(e as Error).message}`, removeWorktree: true })
       .catch(() => undefined);
     throw e;
   }
   const session = (await lanes.sessions.get(id)) as SessionRecord;
   return { session, worktree: made.path, branch: made.branch, terminal, attach };
+}
+
+/** An agent that exits at once (a command not found, a bad flag) is said, not reported as started. */
+async function notGoneAtOnce(lanes: Lanes, id: string): Promise<void> {
+  await new Promise((r) => setTimeout(r, 500));
+  const s = await lanes.sessions.get(id);
+  if (s.state === 'ended')
+    throw new LanesError('E_PLATFORM', `the agent exited at once: ${s.endReason ?? 'ended'}`, {
+      hint: 'check the command (run it in a shell to see its output), or start it with --background to keep its output in the log',
+    });
 }
 
 /** Waits (10 s at most) for the wrapper to take the session over: then the agent runs as it. */

@@ -24,8 +24,14 @@ export function validateNotify(src: ConfigSource, t: Record<string, unknown>): N
       if (typeof v !== 'boolean') fail(src, 'notify', k, 'true or false', v);
       out.desktop = v as boolean;
     } else if (k === 'webhook') {
+      // The value is never echoed: a webhook's path is its secret (and errors reach the journal).
       if (typeof v !== 'string' || !isHttpUrl(v))
-        fail(src, 'notify', k, 'an http:// or https:// URL (a Slack-compatible incoming webhook)', v);
+        fail(
+          src,
+          'notify',
+          k,
+          'an http:// or https:// URL without a user or password (a Slack-compatible incoming webhook)',
+        );
       out.webhook = v as string;
     } else if (k === 'events') {
       const known = NOTIFY_EVENTS as readonly unknown[];
@@ -40,7 +46,7 @@ export function validateNotify(src: ConfigSource, t: Record<string, unknown>): N
 function isHttpUrl(text: string): boolean {
   try {
     const u = new URL(text);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && !u.username && !u.password;
   } catch {
     return false;
   }

@@ -144,6 +144,46 @@ test(
   },
 );
 
+test(
+  "lanes new: the agent gets the caller's environment, the tmux server never the session; --store reaches it; an agent that exits at once is said",
+  { skip },
+  async () => {
+    const { opts, env, tmux } = world();
+    const store = join(tmp(), 'elsewhere.db');
+    const mine = { ...opts, env: { ...env, MY_API_KEY: 'k-123', LANES_SESSION: 's-notthisone' } };
+    const r = await lanes(
+      ['new', 'ENV-1', '--store', store, '--', 'sh', '-c', 'echo "key=$MY_API_KEY as=$LANES_SESSION"; exec sleep 300'],
+      mine,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const [s] = JSON.parse((await lanes(['ls', '--json', '--store', store], opts)).stdout) as Listed[];
+    assert.ok(s, 'the session is in the store given with --store');
+    let pane = '';
+    for (let i = 0; i < 100 && !/key=/.test(pane); i++) {
+      pane = tmux('capture-pane', '-p', '-t', 'lanes-env-1:');
+      if (!/key=/.test(pane)) await new Promise((res) => setTimeout(res, 50));
+    }
+    assert.match(pane, new RegExp(`key=k-123 as=${s.id}`));
+    assert.doesNotMatch(
+      tmux('show-environment', '-g'),
+      /LANES_SESSION/,
+      "the tmux server's environment names no session",
+    );
+    assert.equal((await lanes(['stop', s.id, '--store', store], opts)).code, 0);
+    // A command that cannot run: said, and nothing left behind (no session live, no worktree, the ticket free).
+    const gone = await lanes(['new', 'ENV-2', '--', 'no-such-agent-binary'], opts);
+    assert.equal(gone.code, 1, gone.stdout);
+    assert.match(gone.stderr, /the agent exited at once: could not run the command \(ENOENT\)/);
+    const after = await list(opts, true);
+    assert.deepEqual(
+      after.map((x) => [x.ticket, x.state]),
+      [['ENV-2', 'ended']],
+    );
+    assert.equal(existsSync(after[0]!.worktree), false, 'its new worktree was removed');
+    assert.equal((await lanes(['new', 'ENV-2', ...AGENT], opts)).code, 0, 'the ticket is free again');
+  },
+);
+
 test('lanes new: bad input is a usage error naming it', { skip }, async () => {
   const { opts } = world();
   mkdirSync(join(opts.cwd, 'x'));

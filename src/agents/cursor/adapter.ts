@@ -4,7 +4,6 @@ import {
   SILENT,
   asEdit,
   asShell,
-  asWaiting,
   badInput,
   baseEvent,
   cwdOf,
@@ -41,9 +40,10 @@ export const cursor: AgentAdapter = {
         return lifecycle(e, 'session-end', text(payload, 'reason'));
       // Cursor has no event for a wait on its person; a turn that ended on an error leaves it idle.
       case 'stop':
-        return text(payload, 'status') === 'error'
-          ? asWaiting(e, 'the turn stopped on an error')
-          : lifecycle(e, 'stop');
+        if (text(payload, 'status') !== 'error') return lifecycle(e, 'stop');
+        lifecycle(e, 'stop', 'error');
+        e.message = 'the turn stopped on an error';
+        return e;
       case 'after-file-edit':
         return asEdit(e, true, text(payload, 'file_path'));
       case 'before-shell-execution':

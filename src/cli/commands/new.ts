@@ -1,4 +1,6 @@
+import { readFileSync, rmSync } from 'node:fs';
 import { EXIT, LanesError } from '../../core/errors.js';
+import { resolveStore } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { AGENT_COMMANDS, launch } from '../launch.js';
@@ -28,6 +30,7 @@ export const command: CommandSpec = {
     background: { type: 'boolean', help: 'no tmux: run detached, output in the session log' },
     cd: { type: 'boolean', help: "leave your shell in the new worktree (needs `lanes shell-init`'s function)" },
     'run-as': { type: 'string', arg: 'SESSION', help: '(used by lanes new itself) run CMD as SESSION, its owner' },
+    'env-file': { type: 'string', arg: 'FILE', help: '(used by lanes new itself) the environment to run CMD with' },
   },
   acceptsRest: true,
   minPositionals: 0,
@@ -35,11 +38,12 @@ export const command: CommandSpec = {
   examples: ['lanes new SHOP-12 --agent claude-code', 'lanes new SHOP-15 --label rounding -- codex --full-auto'],
   async run(args, io) {
     const runAs = str(args.values['run-as']);
-    if (runAs !== undefined) return wrap(runAs, args.rest, io);
+    if (runAs !== undefined) return wrap(runAs, str(args.values['env-file']), args.rest, io);
     const ticket = args.positionals[0];
     if (!ticket) throw usageError(this, 'give the TICKET to work on: lanes new TICKET');
     const lanes = await io.lanes({ session: null });
     const r = await launch(lanes, {
+      store: await resolveStore(str(args.values['store']), process.env),
       ticket,
       agent: str(args.values['agent']) ?? null,
       label: str(args.values['label']) ?? null,
@@ -71,8 +75,20 @@ export function launchedText(r: Launched): string {
 }
 
 /** Inside tmux (or detached): take the session over, run the agent as it, end it when the agent exits. */
-async function wrap(id: string, cmd: string[], io: Parameters<CommandSpec['run']>[1]): Promise<number> {
+async function wrap(
+  id: string,
+  envFile: string | undefined,
+  cmd: string[],
+  io: Parameters<CommandSpec['run']>[1],
+): Promise<number> {
   if (cmd.length === 0) throw new LanesError('E_USAGE', 'lanes new --run-as SESSION needs the command after --');
+  // The caller's environment, not the tmux server's: read once, then gone.
+  if (envFile) {
+    const env = JSON.parse(readFileSync(envFile, 'utf8')) as NodeJS.ProcessEnv;
+    rmSync(envFile, { force: true });
+    for (const k of Object.keys(process.env)) delete process.env[k];
+    Object.assign(process.env, env);
+  }
   const lanes = await io.lanes({ session: null });
   const s = await lanes.sessions.get(id);
   if (s.state === 'ended')

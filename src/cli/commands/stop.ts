@@ -1,4 +1,5 @@
-import { EXIT } from '../../core/errors.js';
+import { EXIT, LanesError } from '../../core/errors.js';
+import { bootId, hostId } from '../../core/process-identity.js';
 import { parseDuration } from '../../core/duration.js';
 import type { CommandSpec } from '../command.js';
 import { str } from '../command.js';
@@ -26,6 +27,11 @@ export const command: CommandSpec = {
     const name = tmuxOf(s.terminal);
     const snapshotsBefore = (await lanes.snapshots.list(s.id)).length;
     let how = 'already ended';
+    // Only a process of this machine is ever signalled (a team store's sessions run elsewhere).
+    if (s.state === 'live' && (s.owner.host !== hostId() || s.owner.bootId !== bootId()))
+      throw new LanesError('E_USAGE', `session ${s.id} runs on ${s.owner.host}, not on this machine`, {
+        hint: `stop it there (lanes stop ${s.id} on ${s.owner.host})`,
+      });
     if (s.state === 'live') {
       how = 'the agent exited';
       try {

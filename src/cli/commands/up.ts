@@ -1,6 +1,7 @@
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
+import { resolveStore } from '../../index.js';
 import { launch } from '../launch.js';
 import { printJson } from '../output.js';
 import { launchedJson, launchedText } from './new.js';
@@ -25,11 +26,13 @@ export const command: CommandSpec = {
   async run(args, io) {
     if (new Set(args.positionals).size !== args.positionals.length) throw usageError(this, 'a ticket is named twice');
     const lanes = await io.lanes({ session: null });
+    const store = await resolveStore(str(args.values['store']), process.env);
     const out: unknown[] = [];
     let failed = 0;
     for (const ticket of args.positionals) {
       try {
         const r = await launch(lanes, {
+          store,
           ticket,
           agent: str(args.values['agent']) ?? null,
           label: null,

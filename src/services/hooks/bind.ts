@@ -45,6 +45,9 @@ export function bindHooks(
     // What the agent signalled is shown and notified beside the decision: a store that cannot take
     // it (a full disk) never changes the answer, a deny above all.
     attend: (session, attention, why) => attend(ctx, session, attention, why).catch(() => false),
+    settle: async (id) => {
+      await ctx.store.setAttention(id, null, null).catch(() => undefined);
+    },
   };
   return {
     context,
@@ -65,7 +68,9 @@ export function bindHooks(
 async function attendDenied(h: HookContext, event: HookEvent, reason: string | null): Promise<void> {
   const { hookSessionId } = await import('../../core/hook-event.js');
   const found = await h.findSession(hookSessionId(event)).catch(() => null);
-  if (found && found.endedAt === null) await h.attend(found, 'denied', reason?.split('\n')[0] ?? null);
+  // Already shown denied this turn: no second write in the deny's path (nor a second notification).
+  if (found && found.endedAt === null && found.attention?.state !== 'denied')
+    await h.attend(found, 'denied', reason?.split('\n')[0] ?? null);
 }
 
 /**

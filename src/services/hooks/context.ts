@@ -38,4 +38,6 @@ export interface HookContext {
   working(): void;
   /** Shows `state` on the session; notifies when it is new (true then). */
   attend(session: SessionRecord, state: AttentionState, why: string | null): Promise<boolean>;
+  /** A new prompt: whatever the session showed (a deny of the last turn too) is over. */
+  settle(sessionId: string): Promise<void>;
 }

@@ -28,8 +28,12 @@ export async function decide(ctx: HookContext, event: HookEvent): Promise<HookDe
   if (working) ctx.working();
   switch (event.kind) {
     case 'ignore':
-    case 'prompt':
       return ALLOW;
+    case 'prompt': {
+      const s = await ctx.findSession(hookSessionId(event));
+      if (s?.attention) await ctx.settle(s.id);
+      return ALLOW;
+    }
     case 'session-start':
       return sessionStart(ctx, event);
     case 'pre-edit':
@@ -132,8 +136,9 @@ async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecisio
 
 async function stop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
   const session = await ensureSession(ctx, event);
-  // A turn that stopped on an error (OpenCode goes idle after one) leaves its waiting as it is.
-  if (event.source !== 'error') await ctx.attend(session, 'finished', event.message);
+  // A turn that stopped on an error (Cursor's stop with status error, OpenCode's idle after one)
+  // leaves the agent waiting for its person; else the turn finished.
+  await ctx.attend(session, event.source === 'error' ? 'waiting' : 'finished', event.message);
   if (!session.worktree || !existsSync(session.worktree)) return ALLOW;
   await refreshTouched(ctx, session);
   const config = await ctx.config(session.worktree);

@@ -7,6 +7,9 @@ import { postWebhook } from './webhook.js';
 
 export type NotifyChannel = 'desktop' | 'webhook';
 
+/** More events than this in one delivery go as one message. */
+const COALESCE_ABOVE = 3;
+
 export interface Delivery {
   event: NotifyEvent;
   channel: NotifyChannel;
@@ -28,21 +31,29 @@ export async function deliver(
   env: Record<string, string | undefined>,
 ): Promise<Delivery[]> {
   const out: Delivery[] = [];
+  // Many at once (a reboot's deaths): one message for them all, not one per event into a rate limit.
+  const many = events.length > COALESCE_ABOVE;
+  const batches = many ? [events] : events.map((e) => [e]);
   await Promise.all(
-    events.map(async (event) => {
-      const title = notifyTitle(event);
-      const text = notifyText(event);
+    batches.map(async (batch) => {
+      const title = many ? `lanes: ${batch.length} sessions need a look` : notifyTitle(batch[0]!);
+      const text = many
+        ? batch
+            .slice(0, 20)
+            .map((e) => `• ${notifyText(e)}`)
+            .join('\n') + (batch.length > 20 ? `\n… and ${batch.length - 20} more: lanes report` : '')
+        : notifyText(batch[0]!);
       const jobs: Promise<void>[] = [];
       if (config.desktop)
         jobs.push(
           showDesktop(title, text, env as NodeJS.ProcessEnv).then((error) => {
-            out.push({ event, channel: 'desktop', ok: error === null, attempts: 1, error });
+            for (const event of batch) out.push({ event, channel: 'desktop', ok: error === null, attempts: 1, error });
           }),
         );
       if (config.webhook)
         jobs.push(
           postWebhook(config.webhook, `*${title}*\n${text}`, backoffFrom(env)).then((r) => {
-            out.push({ event, channel: 'webhook', ...r });
+            for (const event of batch) out.push({ event, channel: 'webhook', ...r });
           }),
         );
       await Promise.all(jobs);

@@ -1,12 +1,18 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lanesHome } from '../../core/paths.js';
 import type { LanesContext } from '../context.js';
 import { loadUserNotify } from './user-notify.js';
 import type { NotifyEvent } from './events.js';
 
-/** The environment variable that hands the events to `lanes notify deliver`. */
-export const NOTIFY_EVENTS_ENV = 'LANES_NOTIFY_EVENTS';
+/**
+ * The environment variable naming the file that hands the events to `lanes notify deliver` (a
+ * file, not the environment: a reboot's hundreds of deaths would pass the kernel's limit).
+ */
+export const NOTIFY_EVENTS_ENV = 'LANES_NOTIFY_EVENTS_FILE';
 
 /**
  * Hands the events the user's [notify] asks for to a detached `lanes notify deliver`: a hook
@@ -23,10 +29,14 @@ export async function notifyLater(ctx: LanesContext, events: NotifyEvent[]): Pro
     // The binary beside this bundle (dist/cli.cjs next to dist/hot.cjs, main.cjs or index.js).
     const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
     if (!existsSync(cli)) throw new Error(`${cli} is missing`);
+    const dir = join(lanesHome(ctx.env), 'notify');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
+    writeFileSync(file, JSON.stringify(wanted), { mode: 0o600, flag: 'wx' });
     const child = spawn(process.execPath, [cli, 'notify', 'deliver'], {
       detached: true,
       stdio: 'ignore',
-      env: { ...ctx.env, LANES_STORE: ctx.location, [NOTIFY_EVENTS_ENV]: JSON.stringify(wanted) },
+      env: { ...ctx.env, LANES_STORE: ctx.location, [NOTIFY_EVENTS_ENV]: file },
     });
     child.on('error', () => undefined);
     child.unref();

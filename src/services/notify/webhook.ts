@@ -21,6 +21,14 @@ export function webhookShown(url: string): string {
   }
 }
 
+/**
+ * Slack's control characters escaped (its message formatting): an agent's words or a label never
+ * become a mention (`<!channel>`) or a disguised link.
+ */
+export function slackEscaped(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export async function postWebhook(url: string, text: string, backoffMs: number): Promise<WebhookResult> {
   let error = '';
   for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS; attempt++) {
@@ -29,7 +37,7 @@ export async function postWebhook(url: string, text: string, backoffMs: number):
       const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'lanes' },
-        body: JSON.stringify({ text }),
+        body: JSON.stringify({ text: slackEscaped(text) }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
         redirect: 'error',
       });
@@ -39,10 +47,11 @@ export async function postWebhook(url: string, text: string, backoffMs: number):
       retry = res.status === 429 || res.status >= 500;
     } catch (e) {
       const err = e as Error & { cause?: { code?: string } };
+      // fetch's own messages may quote the URL: only a code, or the message with the URL cut out.
       error =
         err.name === 'TimeoutError'
           ? `${webhookShown(url)} did not answer within ${TIMEOUT_MS / 1000} s`
-          : `${webhookShown(url)}: ${err.cause?.code ?? err.message}`;
+          : `${webhookShown(url)}: ${err.cause?.code ?? err.message.split(url).join(webhookShown(url))}`;
     }
     if (!retry) return { ok: false, attempts: attempt, error };
     if (attempt < WEBHOOK_ATTEMPTS) await new Promise((r) => setTimeout(r, backoffMs * 3 ** (attempt - 1)));

@@ -1,3 +1,4 @@
+import { readFileSync, rmSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
 import { openStore } from '../../store/open.js';
 import { resolveStore } from '../config.js';
@@ -13,7 +14,7 @@ import { loadUserNotify } from './user-notify.js';
  * failed, in the store the hook used. Bounded: a channel gives up within ~20 s.
  */
 export async function deliverNotifications(env: Record<string, string | undefined> = process.env): Promise<Delivery[]> {
-  const events = parseEvents(env[NOTIFY_EVENTS_ENV]);
+  const events = readEvents(env[NOTIFY_EVENTS_ENV]);
   const deliveries = await deliver(events, await loadUserNotify(env), env);
   const store = await openStore(await resolveStore(undefined, env));
   try {
@@ -44,15 +45,18 @@ export async function testNotifications(
   return { deliveries: await deliver([event], config, env), channels };
 }
 
-function parseEvents(text: string | undefined): NotifyEvent[] {
+/** The events dispatch.ts wrote, read once (the file goes). */
+function readEvents(file: string | undefined): NotifyEvent[] {
   try {
-    const v = JSON.parse(text ?? '') as unknown;
+    const text = readFileSync(file ?? '', 'utf8');
+    rmSync(file!, { force: true });
+    const v = JSON.parse(text) as unknown;
     if (Array.isArray(v) && v.every((e) => e && typeof e === 'object' && typeof e.session === 'string'))
       return v as NotifyEvent[];
   } catch {
     // told below
   }
-  throw new LanesError('E_USAGE', `lanes notify deliver: ${NOTIFY_EVENTS_ENV} holds no events`, {
+  throw new LanesError('E_USAGE', `lanes notify deliver: ${NOTIFY_EVENTS_ENV} names no file of events`, {
     hint: 'this command is started by lanes itself; to try your [notify] settings run `lanes notify test`',
   });
 }

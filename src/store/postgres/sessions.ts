@@ -115,6 +115,7 @@ export function pgSessions(conn: PgConn): SessionStore {
            AS m(id, seen, why, host, boot_id, pid, start_time)
          WHERE s.id = m.id AND s.ended_at IS NULL AND s.last_seen_at = m.seen AND s.host = m.host
            AND s.boot_id = m.boot_id AND s.pid = m.pid AND s.start_time = m.start_time
+           AND s.dead_seen_at IS DISTINCT FROM s.last_seen_at
          RETURNING s.id`,
         [
           marks.map((m) => m.id),

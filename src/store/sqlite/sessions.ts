@@ -144,7 +144,8 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
       return conn.immediate(() => {
         const mark = conn.stmt(
           `UPDATE sessions SET dead_seen_at = last_seen_at, dead_why = ?
-           WHERE id = ? AND ended_at IS NULL AND last_seen_at = ? AND host = ? AND boot_id = ? AND pid = ? AND start_time = ?`,
+           WHERE id = ? AND ended_at IS NULL AND last_seen_at = ? AND host = ? AND boot_id = ? AND pid = ? AND start_time = ?
+             AND dead_seen_at IS NOT last_seen_at`,
         );
         return marks
           .filter(
