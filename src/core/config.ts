@@ -3,6 +3,8 @@ import { LanesError } from './errors.js';
 import { fail, stringList, table } from './config-fail.js';
 import type { ConfigSource } from './config-fail.js';
 import { validateNotify } from './config-notify.js';
+import { DEFAULT_SESSION_CONFIG, validateSession } from './config-session.js';
+import type { SessionConfig } from './config-session.js';
 import type { NotifyConfig } from './config-notify.js';
 
 export type { ConfigSource } from './config-fail.js';
@@ -21,6 +23,8 @@ export interface LanesConfig {
   shared: { files: string[] };
   /** `[notify]`, user config only: who is told when an agent waits, finishes, is denied or dies. */
   notify: NotifyConfig;
+  /** `[session]`: setup and teardown commands of each session's worktree. */
+  session: SessionConfig;
 }
 
 /** The machine's shared CLI configs and credentials an agent edits only under a `file:` claim. */
@@ -49,6 +53,7 @@ export const DEFAULT_CONFIG: LanesConfig = {
   journal: { retentionMs: 30 * 86_400_000 },
   shared: { files: DEFAULT_SHARED_FILES },
   notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died'] },
+  session: DEFAULT_SESSION_CONFIG,
 };
 
 const PORT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
@@ -58,7 +63,7 @@ const PLACEHOLDER = /\{(repo|slug|session|ticket)\}/g;
 const STRIP = /^[A-Za-z0-9_*?]+$/;
 
 const USER_ONLY = ['worktree', 'journal', 'shared', 'notify'];
-const TABLES = ['ports', 'env', 'snapshot', ...USER_ONLY];
+const TABLES = ['ports', 'env', 'snapshot', 'session', ...USER_ONLY];
 
 /** Validates one file's data: unknown keys, wrong types and bad values are errors naming file, line and key. */
 export function validateConfig(
@@ -72,6 +77,7 @@ export function validateConfig(
   journal: LanesConfig['journal'];
   shared: LanesConfig['shared'];
   notify: LanesConfig['notify'];
+  session: Partial<SessionConfig>;
 }> {
   for (const key of Object.keys(src.data)) {
     if (key === 'store') {
@@ -175,6 +181,8 @@ export function validateConfig(
   }
   const notify = table(src, 'notify');
   if (Object.keys(notify).length) out.notify = validateNotify(src, notify);
+  const session = table(src, 'session');
+  if (Object.keys(session).length) out.session = validateSession(src, session);
   return out;
 }
 
@@ -205,6 +213,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.journal) c.journal = p.journal;
     if (p.shared) c.shared = p.shared;
     if (p.notify) c.notify = p.notify;
+    if (p.session) c.session = { ...c.session, ...p.session };
   }
   return c;
 }

@@ -49,6 +49,7 @@ export type ErrorCode =
   | 'E_FLAGGED'
   | 'E_IO'
   | 'E_PLATFORM'
+  | 'E_SETUP'
   | 'E_INTERNAL';
 
 const EXIT_BY_CODE: Record<ErrorCode, number> = {
@@ -87,6 +88,7 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   E_GIT: EXIT.error,
   // This OS gives lanes no way to prove liveness (unsupported, /proc hidden, ps missing).
   E_PLATFORM: EXIT.error,
+  E_SETUP: EXIT.error,
   E_REPO_STATE: EXIT.error,
   // The snapshot `end` takes first could not be made: the session is left open, nothing changed.
   E_SNAPSHOT: EXIT.error,

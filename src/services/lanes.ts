@@ -11,6 +11,7 @@ import type { Notice } from './context.js';
 import type { EndOptions, EndResult } from './sessions/end-session.js';
 import { HandoffService } from './handoffs/handoffs.js';
 import type { BoundHooks } from './hooks/bind.js';
+import type { EnvironmentOf } from './sessions/setup.js';
 import type { Lanes } from './lanes-api.js';
 import { actingSession, adoptActing } from './sessions/acting.js';
 import { SessionService } from './sessions/sessions.js';
@@ -69,9 +70,16 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   // Loaded on use (here and below): `lanes hook` and `lanes exec` open the library in every tool
   // call and need little of it. A string as the end's options is the reason alone (the library's
   // first API took it so).
+  // [session] setup/teardown run with what the session's own commands get (`lanes exec`'s environment).
+  const environmentOf = async (s: Parameters<EnvironmentOf>[0]) =>
+    (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs }, env)(s);
   const end = async (id: string, given: EndOptions | string = {}): Promise<EndResult> => {
     const o = typeof given === 'string' ? { reason: given } : given;
-    return (await import('./sessions/end-session.js')).endSession(sessions, snapshots, id, o);
+    const { endSession } = await import('./sessions/end-session.js');
+    // Teardown first, while the session still holds its ports; for an end that may not happen
+    // (gc's unchangedSince), only once it did.
+    const { withTeardown } = await import('./sessions/setup.js');
+    return withTeardown(ctx, store, id, environmentOf, !o.unchangedSince, () => endSession(sessions, snapshots, id, o));
   };
   const guard = async () => new (await import('./commits/guard.js')).GuardService(ctx, claims);
   // Reading the state of a session the store never knew is a mistake to say, not an empty state.
@@ -122,7 +130,16 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     repository: () => ctx.repo(),
     config: (worktree) => loadConfig(ctx, worktree),
     sessions: {
-      start: async (o) => (await import('./sessions/start-session.js')).startSession(ctx, sessions, claims, o),
+      start: async (o) => {
+        const started = await (await import('./sessions/start-session.js')).startSession(ctx, sessions, claims, o);
+        if (started.worktreeMade)
+          await (
+            await import('./sessions/setup.js')
+          ).setUp(started, await loadConfig(ctx, started.worktree), environmentOf, (reason) =>
+            end(started.id, { reason, removeWorktree: true }),
+          );
+        return started;
+      },
       acting: (o = {}) => actingSession(ctx, o.env === undefined ? env['LANES_SESSION'] || null : o.env, o.from),
       attach: (o) => sessions.attach(o),
       setTerminal: (id, terminal) => store.updateSession(id, { terminal }),

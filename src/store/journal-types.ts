@@ -25,6 +25,7 @@ export const JOURNAL_KINDS = [
   'attention',
   'notify.sent',
   'notify.fail',
+  'teardown.fail',
   'commit',
   'commit.intent',
   'commit.abort',

@@ -55,6 +55,7 @@ export function configMerged(files: Data[]): LanesConfig {
     journal: { retentionMs: 30 * 86_400_000 },
     shared: { files: DEFAULT_SHARED_FILES },
     notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died'] },
+    session: { setup: null, teardown: null, timeoutMs: 600_000 },
   };
   const templates = new Map<string, string>();
   for (const f of files) {
