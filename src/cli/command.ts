@@ -129,3 +129,14 @@ export function helpText(spec: CommandSpec, width = terminalWidth()): string {
 export function str(v: ParsedArgs['values'][string]): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
+
+/** One command of the registry (registry.ts): how it is listed and loaded. */
+export interface CommandEntry {
+  name: string;
+  /** The short usage shown in `lanes --help` (each command's --help has the whole of it). */
+  usage: string;
+  summary: string;
+  /** Runs inside every agent tool call or wraps every command: bundled into dist/hot.cjs. */
+  hot: boolean;
+  load: () => Promise<{ command: CommandSpec }>;
+}

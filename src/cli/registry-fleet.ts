@@ -1,5 +1,5 @@
 // The commands that start and stop a fleet (issue 27): part of the one list in registry.ts.
-import type { CommandEntry } from './registry.js';
+import type { CommandEntry } from './command.js';
 
 export const FLEET_COMMANDS: readonly CommandEntry[] = [
   {

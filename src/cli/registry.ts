@@ -2,18 +2,10 @@
 // bundles load commands through `load`, `lanes --help` prints `usage` and `summary`, and a test
 // checks the README's command table against it. scripts/build.mjs leaves out of each bundle the
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
-import type { CommandSpec } from './command.js';
+import type { CommandEntry } from './command.js';
 import { FLEET_COMMANDS } from './registry-fleet.js';
 
-export interface CommandEntry {
-  name: string;
-  /** The short usage shown in `lanes --help` (each command's --help has the whole of it). */
-  usage: string;
-  summary: string;
-  /** Runs inside every agent tool call or wraps every command: bundled into dist/hot.cjs. */
-  hot: boolean;
-  load: () => Promise<{ command: CommandSpec }>;
-}
+export type { CommandEntry } from './command.js';
 
 export const COMMANDS: readonly CommandEntry[] = [
   ...FLEET_COMMANDS,
