@@ -17,8 +17,8 @@ export interface Received {
 export interface Receiver {
   url: string;
   requests: Received[];
-  /** Resolves when `n` requests have arrived. */
-  count(n: number): Promise<Received[]>;
+  /** Resolves when `n` requests have arrived; rejects after `timeoutMs` (default 30 s). */
+  count(n: number, timeoutMs?: number): Promise<Received[]>;
   /** The status each request is answered with; 'hold' keeps it open until release(). */
   answer: number | 'hold';
   release(): void;
@@ -31,9 +31,22 @@ export async function receiver(): Promise<Receiver> {
     url: '',
     requests: [],
     answer: 200,
-    count(n) {
+    count(n, timeoutMs = 30_000) {
       if (r.requests.length >= n) return Promise.resolve(r.requests.slice());
-      return new Promise((resolve) => waiters.push({ n, resolve }));
+      // Bounded: a notification that never comes fails the test instead of hanging the run.
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`${n} webhook request(s) expected within ${timeoutMs} ms, ${r.requests.length} came`)),
+          timeoutMs,
+        );
+        waiters.push({
+          n,
+          resolve: (got) => {
+            clearTimeout(timer);
+            resolve(got);
+          },
+        });
+      });
     },
     release() {
       for (const res of held.splice(0)) res.writeHead(200).end('ok');
