@@ -48,6 +48,13 @@ export type { SweepFlag, SweepItem, SweepReport } from './services/snapshots/swe
 export type { LandMode, LandResult } from './services/land/land.js';
 export type { DoctorReport, Finding, FindingKind } from './services/doctor/doctor.js';
 export type { GcItem, GcOptions, GcReport } from './services/doctor/gc.js';
+export type {
+  WorktreeGcItem,
+  WorktreeGcOptions,
+  WorktreeGcReport,
+  WorktreeOutcome,
+} from './services/worktrees/gc-worktrees.js';
+export type { WorktreesApi } from './services/worktrees/facade.js';
 export type { CycleStep, JournalEntry, JournalKind, JournalQuery, WaitRecord } from './store/journal-types.js';
 export { JOURNAL_KINDS } from './store/journal-types.js';
 export { describeEntry } from './services/journal/describe-entry.js';

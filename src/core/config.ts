@@ -15,8 +15,11 @@ export interface LanesConfig {
   ports: { names: string[]; range: { low: number; high: number } };
   env: { templates: Record<string, string>; strip: string[] };
   snapshot: { onStop: boolean };
-  /** `[worktree]`, user config only: what `.worktreeinclude` may copy from outside the repository. */
-  worktree: { includeLinksOutside: boolean };
+  /**
+   * `[worktree]`, user config only: what `.worktreeinclude` may copy from outside the repository;
+   * which ignored directories `lanes gc --worktrees --reclaim` deletes (names, at any depth).
+   */
+  worktree: { includeLinksOutside: boolean; reclaim: string[] };
   /** `[journal]`, user config only: how long decisions are kept (`retention = "30d"`). */
   journal: { retentionMs: number };
   /** `[shared]`, user config only: files of this machine every session shares (`~/…` or absolute; `/` ends a directory). */
@@ -45,11 +48,14 @@ export const DEFAULT_SHARED_FILES = [
   '~/.cargo/credentials.toml',
 ];
 
+/** Heavy directories a build or an install makes again: what `lanes gc --worktrees --reclaim` deletes by default. */
+export const DEFAULT_RECLAIM = ['node_modules', 'dist', 'build', 'target', '.next', '.turbo', '.venv'];
+
 export const DEFAULT_CONFIG: LanesConfig = {
   ports: { names: [], range: { low: 20000, high: 29999 } },
   env: { templates: {}, strip: [] },
   snapshot: { onStop: false },
-  worktree: { includeLinksOutside: false },
+  worktree: { includeLinksOutside: false, reclaim: DEFAULT_RECLAIM },
   journal: { retentionMs: 30 * 86_400_000 },
   shared: { files: DEFAULT_SHARED_FILES },
   notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died'] },
@@ -61,6 +67,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SAFE_VALUE = /^[A-Za-z0-9_.:-]+$/;
 const PLACEHOLDER = /\{(repo|slug|session|ticket)\}/g;
 const STRIP = /^[A-Za-z0-9_*?]+$/;
+// A name, never a path: reclaiming `..` or `.git` would reach what is no build output.
+const RECLAIM_NAME = /^(?!\.{1,2}$)(?!\.git$)[^/\\\0]{1,255}$/;
 
 const USER_ONLY = ['worktree', 'journal', 'shared', 'notify'];
 const TABLES = ['ports', 'env', 'snapshot', 'session', ...USER_ONLY];
@@ -73,7 +81,7 @@ export function validateConfig(
   ports: Partial<LanesConfig['ports']>;
   env: Partial<LanesConfig['env']>;
   snapshot: Partial<LanesConfig['snapshot']>;
-  worktree: LanesConfig['worktree'];
+  worktree: Partial<LanesConfig['worktree']>;
   journal: LanesConfig['journal'];
   shared: LanesConfig['shared'];
   notify: LanesConfig['notify'];
@@ -157,9 +165,12 @@ export function validateConfig(
   }
   const worktree = table(src, 'worktree');
   for (const [k, v] of Object.entries(worktree)) {
-    if (k !== 'include_links_outside') fail(src, 'worktree', k, 'include_links_outside (unknown key)');
-    if (typeof v !== 'boolean') fail(src, 'worktree', k, 'true or false', v);
-    out.worktree = { includeLinksOutside: v as boolean };
+    out.worktree ??= {};
+    if (k === 'reclaim')
+      out.worktree.reclaim = stringList(src, 'worktree', k, v, RECLAIM_NAME, 'directory names (no /, not . or .git)');
+    else if (k !== 'include_links_outside') fail(src, 'worktree', k, 'include_links_outside or reclaim (unknown key)');
+    else if (typeof v !== 'boolean') fail(src, 'worktree', k, 'true or false', v);
+    else out.worktree.includeLinksOutside = v;
   }
   for (const [k, v] of Object.entries(table(src, 'journal'))) {
     if (k !== 'retention') fail(src, 'journal', k, 'retention (unknown key)');
@@ -209,7 +220,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.env?.templates) Object.assign(c.env.templates, p.env.templates);
     if (p.env?.strip) c.env.strip = [...new Set([...c.env.strip, ...p.env.strip])];
     if (p.snapshot?.onStop !== undefined) c.snapshot.onStop = p.snapshot.onStop;
-    if (p.worktree) c.worktree = p.worktree;
+    if (p.worktree) c.worktree = { ...c.worktree, ...p.worktree };
     if (p.journal) c.journal = p.journal;
     if (p.shared) c.shared = p.shared;
     if (p.notify) c.notify = p.notify;

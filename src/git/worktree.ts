@@ -8,6 +8,8 @@ export interface WorktreeEntry {
   branch: string | null;
   bare: boolean;
   locked: boolean;
+  /** Why it is locked, as `git worktree lock --reason` said ('' without a reason). */
+  lockReason: string | null;
   /** The directory is gone (git worktree prune would remove it). */
   prunable: boolean;
 }
@@ -28,13 +30,15 @@ export async function listWorktrees(cwd: string): Promise<WorktreeEntry[]> {
     const key = sp < 0 ? field : field.slice(0, sp);
     const value = sp < 0 ? '' : field.slice(sp + 1);
     if (key === 'worktree')
-      cur = { path: value, head: null, branch: null, bare: false, locked: false, prunable: false };
+      cur = { path: value, head: null, branch: null, bare: false, locked: false, lockReason: null, prunable: false };
     else if (!cur) continue;
     else if (key === 'HEAD') cur.head = /^0+$/.test(value) ? null : value;
     else if (key === 'branch') cur.branch = value;
     else if (key === 'bare') cur.bare = true;
-    else if (key === 'locked') cur.locked = true;
-    else if (key === 'prunable') cur.prunable = true;
+    else if (key === 'locked') {
+      cur.locked = true;
+      cur.lockReason = value;
+    } else if (key === 'prunable') cur.prunable = true;
   }
   if (cur) entries.push(cur);
   return entries;
@@ -49,8 +53,10 @@ export async function addWorktree(cwd: string, path: string, branch: string, bas
  * Removes a worktree; without force git itself refuses one with modified or untracked files.
  * Callers pass force only after proving the work is saved in a snapshot.
  */
-export async function removeWorktree(cwd: string, path: string, force = false): Promise<void> {
-  await git(['worktree', 'remove', ...(force ? ['--force'] : []), '--', path], { cwd });
+export async function removeWorktree(cwd: string, path: string, force = false, locked = false): Promise<void> {
+  // A locked worktree takes the force twice (git's rule); lanes locks the one it is removing.
+  const f = locked ? ['--force', '--force'] : force ? ['--force'] : [];
+  await git(['worktree', 'remove', ...f, '--', path], { cwd });
 }
 
 export async function pruneWorktrees(cwd: string): Promise<void> {

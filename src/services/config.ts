@@ -87,3 +87,9 @@ export async function userConfigOnly(
   const src = await readSource(userConfigPath(env));
   return src ? validateConfig(src, { user: true }) : {};
 }
+
+/** A whole number from the environment (LANES_LEASE_MS and the like), undefined when unset or not one. */
+export function envNumber(env: Record<string, string | undefined>, key: string): number | undefined {
+  const v = env[key];
+  return v && /^\d+$/.test(v) ? Number(v) : undefined;
+}

@@ -17,6 +17,7 @@ import type { DoctorReport } from './doctor/doctor.js';
 import type { EndOptions, EndResult } from './sessions/end-session.js';
 import type { SessionGlance } from './sessions/glance.js';
 import type { GcOptions, GcReport } from './doctor/gc.js';
+import type { WorktreesApi } from './worktrees/facade.js';
 import type { CommitCheck } from './commits/commit-check.js';
 import type { GuardStatus } from './commits/guard.js';
 import type { HandoffWritten } from './handoffs/handoffs.js';
@@ -252,6 +253,8 @@ export interface Lanes {
    * of ordinary commands (recorded dead for the grace period, a few per call).
    */
   gc(options?: GcOptions): Promise<GcReport>;
+  /** The worktrees lanes made: bulk cleanup that never loses work, and Claude Code's own (its hooks). */
+  worktrees: WorktreesApi;
   /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */
   hook(event: HookEvent): Promise<HookDecision>;
   /** Refreshes the current session's lease (close() does it too). */

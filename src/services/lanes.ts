@@ -5,7 +5,7 @@ import { formatResource } from '../core/resource.js';
 import type { JournalInput } from '../store/journal-types.js';
 import { openStore } from '../store/open.js';
 import { ClaimService } from './claims/claims.js';
-import { loadConfig, resolveStore } from './config.js';
+import { envNumber, loadConfig, resolveStore } from './config.js';
 import { LanesContext, unknownSession } from './context.js';
 import type { Notice } from './context.js';
 import type { EndOptions, EndResult } from './sessions/end-session.js';
@@ -17,6 +17,7 @@ import { actingSession, adoptActing } from './sessions/acting.js';
 import { SessionService } from './sessions/sessions.js';
 import { SnapshotService } from './snapshots/snapshots.js';
 import { StateService } from './state/state.js';
+import { worktreesFacade } from './worktrees/facade.js';
 
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
@@ -35,11 +36,6 @@ export interface LanesOptions {
   busyTimeoutMs?: number;
   /** Where wait notices go (default: stderr). false: nowhere. */
   notice?: Notice | false;
-}
-
-function envNumber(env: Record<string, string | undefined>, key: string): number | undefined {
-  const v = env[key];
-  return v && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
 export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
@@ -79,7 +75,9 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     // Teardown first, while the session still holds its ports; for an end that may not happen
     // (gc's unchangedSince), only once it did.
     const { withTeardown } = await import('./sessions/setup.js');
-    return withTeardown(ctx, store, id, environmentOf, !o.unchangedSince, () => endSession(sessions, snapshots, id, o));
+    return withTeardown(ctx, store, id, environmentOf, !o.unchangedSince, () =>
+      endSession(ctx, sessions, snapshots, id, o),
+    );
   };
   const guard = async () => new (await import('./commits/guard.js')).GuardService(ctx, claims);
   // Reading the state of a session the store never knew is a mistake to say, not an empty state.
@@ -228,6 +226,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       checkCommit: async () => (await guard()).checkCommit(),
     },
     createWorktree: async (o) => (await import('./worktrees/worktrees.js')).createSessionWorktree(ctx, o),
+    worktrees: worktreesFacade(ctx, { snapshots, sessions, claims, state, end }),
     commit: async (paths, message) => {
       // A commit refused for another session's claim is a decision the morning's reader must see;
       // the commit journals its own intent and outcome (commits/commit-intent.ts).

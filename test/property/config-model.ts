@@ -1,4 +1,4 @@
-import { DEFAULT_SHARED_FILES } from '../../src/core/config.js';
+import { DEFAULT_RECLAIM, DEFAULT_SHARED_FILES } from '../../src/core/config.js';
 // The rules of lanes.toml and the user config, as the README's "Configuration" section states them,
 // written as a model: which data is valid, and what two files merge to.
 import type { LanesConfig } from '../../src/core/config.js';
@@ -51,7 +51,7 @@ export function configMerged(files: Data[]): LanesConfig {
     ports: { names: [], range: { low: 20000, high: 29999 } },
     env: { templates: {}, strip: [] },
     snapshot: { onStop: false },
-    worktree: { includeLinksOutside: false },
+    worktree: { includeLinksOutside: false, reclaim: DEFAULT_RECLAIM },
     journal: { retentionMs: 30 * 86_400_000 },
     shared: { files: DEFAULT_SHARED_FILES },
     notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died'] },
@@ -71,7 +71,7 @@ export function configMerged(files: Data[]): LanesConfig {
     for (const s of (env['strip'] ?? []) as string[]) if (!c.env.strip.includes(s)) c.env.strip.push(s);
     if (typeof snapshot['on_stop'] === 'boolean') c.snapshot.onStop = snapshot['on_stop'];
     const links = ((f['worktree'] ?? {}) as Data)['include_links_outside'];
-    if (typeof links === 'boolean') c.worktree = { includeLinksOutside: links };
+    if (typeof links === 'boolean') c.worktree = { ...c.worktree, includeLinksOutside: links };
   }
   c.env.templates = Object.fromEntries(templates);
   return c;

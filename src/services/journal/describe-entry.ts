@@ -78,6 +78,14 @@ export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'detail
       return `guard refused a git commit in ${e.subject}: ${list(d['claimed']) || `index shared with ${list(d['sharedWith'])}, ${str(d['notClaimedCount'])} staged path(s) not claimed`}`;
     case 'guard.override':
       return `guard let a git commit through in ${e.subject} (${str(d['override'])}=1): ${str(d['notClaimedCount'])} staged path(s) not claimed`;
+    case 'teardown.fail':
+      return `the [session] teardown failed${d['code'] !== null && d['code'] !== undefined ? ` (exit ${str(d['code'])})` : ''}: ${str(d['why'])}`;
+    case 'worktree.remove':
+      return `${str(d['by'])} removed the worktree ${e.subject}${d['snapshot'] ? `, its work saved in ${str(d['snapshot'])}` : ''}${d['branchDeleted'] ? `, branch ${str(d['branchDeleted'])} deleted (merged)` : d['branch'] ? `, branch ${str(d['branch'])} kept` : ''}`;
+    case 'worktree.reclaim':
+      return `${str(d['by'])} deleted the rebuildable ${list(d['reclaimed'])} of ${e.subject} (not merged: the worktree stays)`;
+    case 'worktree.refuse':
+      return `${str(d['by'])} was refused removing the worktree ${e.subject}: ${str(d['why'])}`;
     case 'session.join':
       return `joined ${e.subject} beside ${str(d['holder'])} (token ${str(d['token'])})`;
     default:

@@ -2,17 +2,9 @@ import { existsSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
 import type { OwnerIdentity } from '../../core/process-identity.js';
 import { status } from '../../git/status.js';
-import { captureWorktree } from '../../git/snapshot.js';
-import {
-  defaultBranch,
-  deleteBranch,
-  isAncestor,
-  listWorktrees,
-  removeWorktree,
-  revParse,
-} from '../../git/worktree.js';
 import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { SessionService } from './sessions.js';
+import type { LanesContext } from '../context.js';
 import { notSaved } from '../snapshots/snapshots.js';
 import type { Snapshot, SnapshotService } from '../snapshots/snapshots.js';
 import type { SkippedPath } from '../../git/nested-repos.js';
@@ -55,6 +47,7 @@ export interface EndResult {
  * removal), and its branch only when merged into the main branch, or with force after the snapshot.
  */
 export async function endSession(
+  ctx: LanesContext,
   sessions: SessionService,
   snapshots: SnapshotService,
   id: string,
@@ -87,49 +80,10 @@ export async function endSession(
     notes.push('the session has no worktree on disk; nothing to remove');
     return result;
   }
-  const all = await listWorktrees(wt);
-  const mine = all.find((w) => w.path === wt);
-  if (!mine || all[0]?.path === wt) {
-    throw new LanesError('E_USAGE', `${wt} is the repository's main worktree; lanes removes only linked worktrees`, {
-      hint: 'omit --remove-worktree',
-    });
-  }
-  const dirty = (await status(wt)).length > 0;
-  if (dirty) {
-    // Saved means: the snapshot's tree is exactly what is on disk now (nothing changed since).
-    const now = await captureWorktree(wt);
-    if (now.skipped.length > 0 || skipped.length > 0)
-      throw new LanesError(
-        'E_REPO_STATE',
-        `${wt} holds what no snapshot can save; not removing it: ${notSaved(now.skipped)}`,
-        {
-          hint: 'move it out of the worktree (or commit it where it belongs), then remove the worktree with git worktree remove',
-        },
-      );
-    if (!snapshot || now.tree !== snapshot.tree) {
-      throw new LanesError(
-        'E_REPO_STATE',
-        `${wt} has uncommitted work that is not saved in a snapshot; not removing it`,
-        { hint: `run \`lanes snapshot --session ${id}\` and try again` },
-      );
-    }
-  }
-  const mainPath = all[0]?.path ?? wt;
-  await removeWorktree(mainPath, wt, dirty);
-  result.worktreeRemoved = true;
-  const branch = mine.branch?.replace(/^refs\/heads\//, '') ?? null;
-  const main = await defaultBranch(mainPath);
-  if (branch && main && branch !== main) {
-    const tip = await revParse(mainPath, `refs/heads/${branch}`);
-    const merged = tip !== null && (await isAncestor(mainPath, tip, `refs/heads/${main}`));
-    if (merged || options.force) {
-      await deleteBranch(mainPath, branch, true);
-      result.branchDeleted = branch;
-      if (!merged)
-        notes.push(
-          `branch ${branch} was not merged into ${main}; deleted with --force (its commits stay reachable from ${snapshot?.ref ?? 'the reflog'})`,
-        );
-    } else notes.push(`kept branch ${branch}: it is not merged into ${main} (delete it with --force)`);
-  }
+  const { removeNamedWorktree } = await import('../worktrees/remove-named.js');
+  const removal = await removeNamedWorktree(ctx, snapshots, s, wt, options);
+  result.worktreeRemoved = removal.removed;
+  result.branchDeleted = removal.branchDeleted;
+  notes.push(...removal.notes);
   return result;
 }

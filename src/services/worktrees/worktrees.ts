@@ -8,6 +8,7 @@ import type { LanesContext } from '../context.js';
 import { copyWorktreeIncludes } from '../runtime/worktree-include.js';
 import type { IncludeReport } from '../runtime/worktree-include.js';
 import { lanesWorktreeDir } from './worktree-dir.js';
+import { markMadeByLanes } from './made-by-lanes.js';
 
 export interface CreatedWorktree {
   path: string;
@@ -25,7 +26,7 @@ export interface CreatedWorktree {
  */
 export async function createSessionWorktree(
   ctx: LanesContext,
-  options: { ticket?: string | null; label?: string | null; base?: string | null },
+  options: { ticket?: string | null; label?: string | null; base?: string | null; by?: string },
 ): Promise<CreatedWorktree> {
   const repo = await ctx.repo();
   if (!repo)
@@ -64,6 +65,18 @@ export async function createSessionWorktree(
           hint: 'make a first commit',
         });
       }
+      throw e;
+    }
+    // What lets cleanup (lanes gc --worktrees) tell lanes' worktrees from anyone else's.
+    try {
+      markMadeByLanes(path, {
+        by: options.by ?? 'lanes start --worktree',
+        branch,
+        createdAt: Date.now(),
+        store: ctx.store.info.location,
+      });
+    } catch (e) {
+      await discardSessionWorktree(ctx, { path, branch }).catch(() => undefined);
       throw e;
     }
     // A copy that fails leaves no half-made worktree behind.

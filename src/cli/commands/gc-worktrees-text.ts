@@ -1,0 +1,68 @@
+import { relative } from 'node:path';
+import prettyBytes from 'pretty-bytes';
+import { formatAge } from '../../core/duration.js';
+import type { WorktreeGcItem, WorktreeGcReport } from '../../index.js';
+import { Table, pc } from '../output.js';
+
+const OUTCOME: Record<WorktreeGcItem['outcome'], string> = {
+  removed: pc.green('removed'),
+  'would-remove': pc.yellow('would remove'),
+  reclaimed: pc.green('reclaimed'),
+  'would-reclaim': pc.yellow('would reclaim'),
+  kept: 'kept',
+  failed: pc.red('failed'),
+};
+
+const size = (n: number | null): string => (n === null ? '?' : prettyBytes(n));
+
+function note(i: WorktreeGcItem): string {
+  const bits: string[] = [];
+  if (i.why) bits.push(i.why);
+  if (i.snapshot) bits.push(`work saved in ${i.snapshot}`);
+  if (i.branchDeleted) bits.push(`branch deleted (merged)`);
+  if (i.reclaimed.length) bits.push(`${i.reclaimed.length} rebuildable dir(s)`);
+  bits.push(...i.notes);
+  return bits.join('; ');
+}
+
+/** What `lanes gc --worktrees` prints for people: one row per worktree, then what was freed. */
+export function worktreeGcText(r: WorktreeGcReport, now: number, cwd: string): string {
+  // Relative to where the user stands when that is shorter: ../shop.lanes/fix-login.
+  const shown = (p: string): string => {
+    const rel = relative(cwd, p);
+    return rel && rel.length < p.length ? rel : p;
+  };
+  let out = '';
+  const endedNow = r.ended.items.filter((i) => i.outcome === 'reaped' || i.outcome === 'would-reap');
+  if (endedNow.length)
+    out += `${r.dryRun ? 'would end' : 'ended'} ${endedNow.length} dead session(s) first, their work snapshotted: ${endedNow.map((i) => i.session).join(', ')}\n`;
+  if (r.items.length === 0) out += `no worktrees made by lanes in ${r.repository}\n`;
+  else {
+    const rows = r.items.map((i) => [
+      OUTCOME[i.outcome],
+      shown(i.path),
+      i.branch ?? '(detached)',
+      i.merged ? 'yes' : 'no',
+      size(i.bytes),
+      i.unsaved ? `${i.unsaved} file(s)` : '-',
+      i.lastActivity === null ? '?' : `${formatAge(now - i.lastActivity)} ago`,
+      note(i),
+    ]);
+    out += new Table(['DONE', 'WORKTREE', 'BRANCH', 'MERGED', 'SIZE', 'UNSAVED', 'ACTIVE', 'NOTE'], rows, {
+      drop: ['BRANCH'],
+      shorten: { NOTE: 'end' },
+      keep: ['DONE', 'WORKTREE'],
+    }).toString();
+    const count = (o: WorktreeGcItem['outcome']) => r.items.filter((i) => i.outcome === o).length;
+    const parts = r.dryRun
+      ? [`${count('would-remove')} to remove`, `${count('would-reclaim')} to reclaim`]
+      : [`${count('removed')} removed`, `${count('reclaimed')} reclaimed`];
+    parts.push(`${count('kept')} kept`);
+    if (count('failed')) parts.push(pc.red(`${count('failed')} failed`));
+    out += `${r.dryRun ? 'would free' : 'freed'} ${prettyBytes(r.freedBytes)} (${parts.join(', ')})\n`;
+  }
+  if (r.notMadeByLanes) out += `${r.notMadeByLanes} other worktree(s) were not made by lanes: left alone\n`;
+  if (!r.processesChecked)
+    out += pc.yellow("processes' working directories could not be read here: only lanes sessions kept a worktree\n");
+  return out;
+}

@@ -1,0 +1,85 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { childProcess } from '../builtins.js';
+
+/** A process and the directory it works in. */
+export interface ProcessCwd {
+  pid: number;
+  name: string;
+  cwd: string;
+}
+
+/** Every process' working directory that can be read, and how many could not be (another user's). */
+export interface CwdScan {
+  processes: ProcessCwd[];
+  unreadable: number;
+}
+
+/**
+ * The working directories of this machine's processes, in one pass: Linux reads /proc/<pid>/cwd,
+ * macOS and the BSDs ask `lsof -d cwd` (present by default on macOS). Null where neither works:
+ * callers then say they could not check. Another user's processes are unreadable without root:
+ * counted, not guessed.
+ */
+export function scanProcessCwds(): CwdScan | null {
+  if (process.platform === 'linux') return scanProc();
+  if (process.platform === 'win32') return null;
+  return scanLsof();
+}
+
+function scanProc(): CwdScan | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  const processes: ProcessCwd[] = [];
+  let unreadable = 0;
+  for (const pid of pids) {
+    let cwd: string;
+    try {
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
+    } catch (e) {
+      // ENOENT: it ended meanwhile; EACCES: another user's.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') unreadable++;
+      continue;
+    }
+    let name = '';
+    try {
+      name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      // ended meanwhile: still in the list, nameless
+    }
+    processes.push({ pid: Number(pid), name, cwd });
+  }
+  return { processes, unreadable };
+}
+
+function scanLsof(): CwdScan | null {
+  let out: string;
+  try {
+    // -F pcn: records of p<pid>, c<command>, n<name>; -d cwd: only working directories.
+    out = childProcess().execFileSync('lsof', ['-nP', '-w', '-d', 'cwd', '-F', 'pcn'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 20_000,
+    });
+  } catch (e) {
+    // lsof exits 1 when some processes could not be read, with the rest still printed.
+    const stdout = (e as { stdout?: string }).stdout;
+    if (typeof stdout !== 'string' || stdout === '') return null;
+    out = stdout;
+  }
+  const processes: ProcessCwd[] = [];
+  let pid = 0;
+  let name = '';
+  for (const line of out.split('\n')) {
+    const tag = line[0];
+    const value = line.slice(1);
+    if (tag === 'p') pid = Number(value);
+    else if (tag === 'c') name = value;
+    else if (tag === 'n' && pid > 0) processes.push({ pid, name, cwd: value });
+  }
+  return { processes, unreadable: 0 };
+}

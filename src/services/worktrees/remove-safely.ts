@@ -1,0 +1,104 @@
+import { captureWorktree } from '../../git/snapshot.js';
+import { status } from '../../git/status.js';
+import { lockWorktree, unlockWorktree } from '../../git/worktree-lock.js';
+import { deleteBranch, isAncestor, removeWorktree, revParse } from '../../git/worktree.js';
+import type { WorktreeEntry } from '../../git/worktree.js';
+import type { LanesContext } from '../context.js';
+import { notSaved } from '../snapshots/snapshots.js';
+import type { Snapshot, SnapshotService } from '../snapshots/snapshots.js';
+import { mayDeleteWorktree } from './may-delete.js';
+import type { DeletionRule } from './may-delete.js';
+import { factsOf, readScene } from './worktree-facts.js';
+import type { WorktreeScene } from './worktree-facts.js';
+
+/** Why a removal was refused: a rule of may-delete.ts, or work a snapshot could not hold exactly. */
+export type RefusalRule = DeletionRule | 'cannot-save' | 'changed-while-saving';
+
+export interface Removal {
+  removed: boolean;
+  /** Set when it was not removed: the rule and the reason in words. */
+  refused: { rule: RefusalRule; why: string } | null;
+  snapshot: Snapshot | null;
+  branchDeleted: string | null;
+  notes: string[];
+}
+
+export interface RemoveOptions {
+  /** Whose snapshot the uncommitted work goes into (a session id, or orphanOwner()). */
+  owner: string;
+  reason: string;
+  /** Who asks, left out of the live checks (the session being ended, the agent removing its own). */
+  ignore?: { sessions?: ReadonlySet<string>; pids?: ReadonlySet<number> };
+  /** The main branch: the worktree's branch is deleted only when merged into it. */
+  mainBranch: string | null;
+  /** Delete the branch even when it is not merged (lanes end --force; its commits stay in the reflog). */
+  forceBranch?: boolean;
+  /** A person named this worktree (lanes end --remove-worktree): lanes need not have made it. */
+  named?: boolean;
+}
+
+const LOCK_REASON = 'lanes: removing this worktree';
+
+/**
+ * Removes one worktree without losing work: the rules of may-delete.ts first; then git's lock
+ * (another remover, git worktree prune and Claude Code leave it alone) and the live checks again,
+ * from a fresh read, so a session that started in it meanwhile is seen; its uncommitted work
+ * snapshotted, and the snapshot compared with the files right before removal; its branch deleted
+ * only when merged (or forced). Unlocked again when anything refuses.
+ */
+export async function removeWorktreeSafely(
+  ctx: LanesContext,
+  snapshots: SnapshotService,
+  scene: WorktreeScene,
+  entry: WorktreeEntry,
+  options: RemoveOptions,
+): Promise<Removal> {
+  const out: Removal = { removed: false, refused: null, snapshot: null, branchDeleted: null, notes: [] };
+  const refuse = (rule: RefusalRule, why: string): Removal => ({ ...out, refused: { rule, why } });
+  const judge = (s: WorktreeScene) => {
+    const facts = factsOf(s, entry, options.ignore);
+    return mayDeleteWorktree(options.named ? { ...facts, madeByLanes: true } : facts);
+  };
+  const first = judge(scene);
+  if (!first.ok) return refuse(first.rule, first.why);
+  const main = scene.mainWorktree;
+  if (!(await lockWorktree(main, entry.path, LOCK_REASON)))
+    return refuse('locked', 'it was locked meanwhile (another lanes, or git worktree lock)');
+  let removed = false;
+  try {
+    const again = judge(await readScene(ctx, { openOnly: true, also: scene.sessions }));
+    if (!again.ok) return refuse(again.rule, again.why);
+    const dirty = (await status(entry.path)).length > 0;
+    if (dirty) {
+      const r = await snapshots.snapshot(entry.path, options.owner, options.reason);
+      out.snapshot = r.snapshot;
+      const now = await captureWorktree(entry.path);
+      if (now.skipped.length > 0 || r.skipped.length > 0)
+        return refuse(
+          'cannot-save',
+          `it holds what no snapshot can save (${notSaved([...r.skipped, ...now.skipped])})`,
+        );
+      if (!r.snapshot || now.tree !== r.snapshot.tree)
+        return refuse('changed-while-saving', 'its files changed while they were being saved');
+    }
+    await removeWorktree(main, entry.path, dirty, true);
+    removed = true;
+    out.removed = true;
+  } finally {
+    if (!removed) await unlockWorktree(main, entry.path).catch(() => undefined);
+  }
+  const branch = entry.branch?.replace(/^refs\/heads\//, '') ?? null;
+  if (branch && options.mainBranch && branch !== options.mainBranch) {
+    const tip = await revParse(main, `refs/heads/${branch}`);
+    const merged = tip !== null && (await isAncestor(main, tip, `refs/heads/${options.mainBranch}`));
+    if (merged || options.forceBranch) {
+      await deleteBranch(main, branch, true);
+      out.branchDeleted = branch;
+      if (!merged)
+        out.notes.push(
+          `branch ${branch} was not merged into ${options.mainBranch}; deleted with --force (its commits stay reachable from ${out.snapshot?.ref ?? 'the reflog'})`,
+        );
+    } else out.notes.push(`kept branch ${branch}: it is not merged into ${options.mainBranch}`);
+  }
+  return out;
+}

@@ -1,0 +1,131 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { LanesError } from '../../core/errors.js';
+import { scanProcessCwds } from '../../core/platform/cwds.js';
+import type { CwdScan } from '../../core/platform/cwds.js';
+import { listWorktrees } from '../../git/worktree.js';
+import type { WorktreeEntry } from '../../git/worktree.js';
+import type { SessionRecord } from '../../store/types.js';
+import type { LanesContext, SessionLiveness } from '../context.js';
+import { madeByLanes, madeByOlderLanes } from './made-by-lanes.js';
+import type { MadeByLanes } from './made-by-lanes.js';
+import type { DeletionFacts } from './may-delete.js';
+import { within } from './may-delete.js';
+import { lanesWorktreeDir } from './worktree-dir.js';
+
+/** What every deletion decision of one repository reads, read once: its worktrees, this host's sessions, the processes' directories. */
+export interface WorktreeScene {
+  mainWorktree: string;
+  commonDir: string;
+  home: string | null;
+  lanesDir: string;
+  /** The linked worktrees (not the main one). */
+  linked: WorktreeEntry[];
+  /** This host's sessions, ended ones too, with their liveness. */
+  sessions: SessionRecord[];
+  states: Map<string, SessionLiveness>;
+  /** Each session's worktree and directory as real paths, resolved once (a store holds thousands). */
+  paths: Map<string, { worktree: string | null; cwd: string }>;
+  cwds: CwdScan | null;
+  /** The store asking (its display form), to tell a worktree made under another store. */
+  store: string;
+}
+
+export function real(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The scene of the repository of ctx.cwd. `openOnly` reads only open sessions (and `also`): what a
+ * single removal needs, where the whole history (thousands of ended sessions) is not.
+ */
+export async function readScene(
+  ctx: LanesContext,
+  options: { openOnly?: boolean; also?: SessionRecord[] } = {},
+): Promise<WorktreeScene> {
+  const repo = await ctx.repo();
+  if (!repo)
+    throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, {
+      hint: 'run it inside the repository whose worktrees to clean up',
+    });
+  const [main, ...linked] = await listWorktrees(ctx.cwd);
+  if (!main) throw new LanesError('E_GIT', `git lists no worktree for ${ctx.cwd}`);
+  // Other hosts' sessions work in directories of their own machines, not these.
+  const listed = await ctx.store.listSessions({ includeEnded: options.openOnly !== true });
+  const extra = (options.also ?? []).filter((a) => !listed.some((s) => s.id === a.id));
+  const sessions = [...listed, ...extra].filter((s) => s.owner.host === ctx.host);
+  return {
+    mainWorktree: real(main.path) ?? main.path,
+    commonDir: real(repo.commonDir) ?? repo.commonDir,
+    home: real(homedir()),
+    lanesDir: await lanesWorktreeDir(ctx.cwd, repo.commonDir),
+    linked: linked.filter((w) => !w.bare),
+    sessions,
+    states: await ctx.statesOf(sessions),
+    paths: new Map(
+      sessions.map((s) => [
+        s.id,
+        { worktree: s.worktree && (real(s.worktree) ?? s.worktree), cwd: real(s.cwd) ?? s.cwd },
+      ]),
+    ),
+    cwds: scanProcessCwds(),
+    store: ctx.store.info.location,
+  };
+}
+
+export interface WorktreeFacts extends DeletionFacts {
+  entry: WorktreeEntry;
+  made: MadeByLanes | null;
+  /** This host's sessions that worked in it, newest first. */
+  sessions: SessionRecord[];
+}
+
+/**
+ * The deletion facts of one worktree. `ignore` leaves out who asks: the session ending (its own
+ * directory) and the processes of the asker (lanes itself, an agent removing its own worktree).
+ */
+export function factsOf(
+  scene: WorktreeScene,
+  entry: WorktreeEntry,
+  ignore: { sessions?: ReadonlySet<string>; pids?: ReadonlySet<number> } = {},
+): WorktreeFacts {
+  const at = real(entry.path);
+  let symlink = false;
+  try {
+    symlink = lstatSync(entry.path).isSymbolicLink();
+  } catch {
+    // missing: said by real === null
+  }
+  const uses = (s: SessionRecord): boolean => {
+    const p = scene.paths.get(s.id);
+    return at !== null && p !== undefined && (p.worktree === at || within(p.cwd, at));
+  };
+  const sessions = scene.sessions.filter(uses).sort((a, b) => b.createdAt - a.createdAt);
+  const live = sessions.filter((s) => scene.states.get(s.id)?.state === 'live' && !ignore.sessions?.has(s.id));
+  const made = at ? madeByLanes(entry.path) : null;
+  const older = madeByOlderLanes(entry.path, entry.branch, scene.lanesDir, sessions.length > 0);
+  const skipPids = new Set([process.pid, ...(ignore.pids ?? [])]);
+  const inside =
+    scene.cwds && at ? scene.cwds.processes.filter((p) => !skipPids.has(p.pid) && within(p.cwd, at)) : null;
+  return {
+    path: entry.path,
+    real: at,
+    symlink,
+    mainWorktree: scene.mainWorktree,
+    commonDir: scene.commonDir,
+    home: scene.home,
+    madeByLanes: made !== null || older,
+    // A store that knows its sessions is the right one (lanes store copy moves them, not the markers).
+    otherStore: made?.store !== undefined && made.store !== scene.store && sessions.length === 0 ? made.store : null,
+    locked: entry.locked ? (entry.lockReason ?? '') : null,
+    liveSessions: live.map((s) => s.id + (s.label ? ` (${s.label})` : s.agent ? ` (${s.agent})` : '')),
+    processes: inside ? inside.map((p) => `pid ${p.pid} ${p.name}`.trim()) : null,
+    entry,
+    made,
+    sessions,
+  };
+}
