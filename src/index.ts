@@ -55,6 +55,7 @@ export type {
   WorktreeOutcome,
 } from './services/worktrees/gc-worktrees.js';
 export type { WorktreesApi } from './services/worktrees/facade.js';
+export type { AgentRemoval, AgentWorktree, AgentWorktreeRequest } from './services/worktrees/agent-worktrees.js';
 export type { CycleStep, JournalEntry, JournalKind, JournalQuery, WaitRecord } from './store/journal-types.js';
 export { JOURNAL_KINDS } from './store/journal-types.js';
 export { describeEntry } from './services/journal/describe-entry.js';

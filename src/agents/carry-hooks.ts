@@ -46,7 +46,16 @@ export function carryProjectHooks(
     if (!st.exists || st.error || !st.events?.length) continue;
     const prefix = installedPrefix(agent, st.file) ?? 'lanes';
     try {
-      const changes = planChanges([agent], { projectRoot: to, home, user: false, prefix, statusLine: false });
+      // Claude Code's worktree hooks go where they were (installed without them: not added here).
+      const worktreeHooks = st.events.includes('WorktreeCreate');
+      const changes = planChanges([agent], {
+        projectRoot: to,
+        home,
+        user: false,
+        prefix,
+        statusLine: false,
+        worktreeHooks,
+      });
       for (const c of changes) applyChange(c);
       carried.push({ agent, files: [...new Set(changes.filter((c) => c.after !== null).map((c) => c.file))] });
     } catch (e) {

@@ -16,6 +16,8 @@ export interface PlanOptions {
   /** How agents run lanes; null: uninstall. */
   prefix: string | null;
   statusLine: boolean;
+  /** Claude Code's WorktreeCreate/WorktreeRemove (default: installed; false: `--no-worktree-hooks`). */
+  worktreeHooks?: boolean;
 }
 
 export function planChanges(agents: AgentName[], o: PlanOptions): ConfigChange[] {
@@ -32,7 +34,7 @@ export function planChanges(agents: AgentName[], o: PlanOptions): ConfigChange[]
     const status = () => planStatusLine(hooksFile, o.prefix, current(hooksFile));
     const withStatus = agent === 'claude-code' && (o.statusLine || o.prefix === null);
     if (o.prefix !== null) {
-      add(planInstall(agent, hooksFile, o.prefix));
+      add(planInstall(agent, hooksFile, o.prefix, o.worktreeHooks === false ? { worktreeHooks: false } : {}));
       add(mcp());
       if (withStatus) add(status());
     } else {

@@ -11,6 +11,16 @@ export interface HookEntry {
   timeout: number;
   /** Keys this handler carries besides the spec's (Claude Code: "async": true, never delaying the agent). */
   extra?: Record<string, unknown>;
+  /**
+   * Installed unless asked not to (`--no-worktree-hooks`), and never counted missing: Claude Code's
+   * WorktreeCreate/WorktreeRemove, which replace its own worktree handling when present.
+   */
+  optional?: 'worktrees';
+}
+
+/** The spec without its optional worktree entries (`lanes hooks install --no-worktree-hooks`). */
+export function withoutWorktreeHooks(spec: InstallSpec): InstallSpec {
+  return { ...spec, entries: spec.entries.filter((e) => e.optional !== 'worktrees') };
 }
 
 export interface InstallSpec {

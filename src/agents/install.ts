@@ -22,6 +22,7 @@ import { geminiInstall } from './gemini/install.js';
 import { opencodeInstall } from './opencode/install.js';
 import { pluginEvents, pluginInstall, pluginUninstall } from './install-plugin.js';
 import type { InstallSpec } from './install-spec.js';
+import { withoutWorktreeHooks } from './install-spec.js';
 import { getRecord, setRecord } from './install-record.js';
 
 export const INSTALL_SPECS: Record<AgentName, InstallSpec> = {
@@ -77,9 +78,14 @@ export function readText(file: string): string | null {
   }
 }
 
-export function planInstall(agent: AgentName, file: string, commandPrefix: string): ConfigChange {
+export function planInstall(
+  agent: AgentName,
+  file: string,
+  commandPrefix: string,
+  options: { worktreeHooks?: boolean } = {},
+): ConfigChange {
   const before = readText(file);
-  const spec = INSTALL_SPECS[agent];
+  const spec = options.worktreeHooks === false ? withoutWorktreeHooks(INSTALL_SPECS[agent]) : INSTALL_SPECS[agent];
   if (spec.shape === 'plugin') {
     const { after, notes } = pluginInstall(spec, file, before, commandPrefix);
     const created = { file: before === null, hooks: true };
@@ -153,9 +159,10 @@ export interface HookStatus {
 
 export function hookStatus(agent: AgentName, file: string): HookStatus {
   const spec = INSTALL_SPECS[agent];
+  const required = withoutWorktreeHooks(spec).entries;
   const text = readText(file);
   if (text === null)
-    return { agent, file, exists: false, events: [], missing: spec.entries.map((e) => e.event), error: null };
+    return { agent, file, exists: false, events: [], missing: required.map((e) => e.event), error: null };
   try {
     const events = spec.shape === 'plugin' ? pluginEvents(spec, text) : lanesEvents(readConfig(file, text), spec);
     return {
@@ -163,7 +170,7 @@ export function hookStatus(agent: AgentName, file: string): HookStatus {
       file,
       exists: true,
       events,
-      missing: spec.entries.map((e) => e.event).filter((e) => !events.includes(e)),
+      missing: required.map((e) => e.event).filter((e) => !events.includes(e)),
       error: null,
     };
   } catch (e) {

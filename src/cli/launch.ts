@@ -6,6 +6,8 @@ import { LanesError } from '../core/errors.js';
 import { lanesHome } from '../core/paths.js';
 import { refSafeSessionId } from '../core/slug.js';
 import type { Lanes, SessionRecord } from '../index.js';
+import { carryHooksInto } from './carry.js';
+import type { CarryReport } from './carry.js';
 import { findTmux, tmux, tmuxHas, tmuxMissing, tmuxName } from './tmux.js';
 
 // `lanes new` and `lanes up`: a session on its ticket in its own worktree, with its agent started
@@ -43,6 +45,8 @@ export interface Launched {
   terminal: string;
   /** How to reach it. */
   attach: string;
+  /** Agents whose project hooks were carried into the worktree, and those that could not be. */
+  hooks: CarryReport | null;
 }
 
 /**
@@ -93,7 +97,10 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
   let terminal = '';
   let attach: string;
   let background: ReturnType<typeof spawn> | null = null;
+  let hooks: CarryReport | null = null;
   try {
+    // The agent starts in the worktree with lanes' project hooks, as `lanes start --worktree` gives them.
+    hooks = await carryHooksInto(lanes, made.path);
     const wrapper = [process.execPath, cli, 'new', '--run-as', id, '--env-file', envFileFor(id, o.store), '--', ...cmd];
     if (o.background) {
       const dir = join(lanesHome(), 'logs');
@@ -138,7 +145,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     throw e;
   }
   const session = (await lanes.sessions.get(id)) as SessionRecord;
-  return { session, worktree: made.path, branch: made.branch, terminal, attach };
+  return { session, worktree: made.path, branch: made.branch, terminal, attach, hooks };
 }
 
 /** An agent that exits at once (a command not found, a bad flag) is said, not reported as started. */

@@ -129,9 +129,24 @@ test(
     assert.match(refused.stderr, /tmux is not installed/);
     assert.match(refused.stderr, /apt install tmux.*--background/);
     assert.deepEqual(await list(opts, true), [], 'nothing was started');
+    // lanes' project hooks go with the agent into its worktree, as with lanes start --worktree.
+    assert.equal((await lanes(['hooks', 'install', 'claude-code'], opts)).code, 0);
     const r = await lanes(['new', 'BG-1', '--background', '--json', ...AGENT], noTmux);
     assert.equal(r.code, 0, r.stderr);
-    const started = JSON.parse(r.stdout) as { session: string; terminal: string };
+    const started = JSON.parse(r.stdout) as {
+      session: string;
+      terminal: string;
+      worktree: string;
+      hooks: { carried: { agent: string }[] };
+    };
+    assert.deepEqual(
+      started.hooks.carried.map((c) => c.agent),
+      ['claude-code'],
+    );
+    assert.match(
+      readFileSync(join(started.worktree, '.claude', 'settings.json'), 'utf8'),
+      /hook claude-code pre-tool-use/,
+    );
     const log = started.terminal.replace(/^background /, '');
     for (let i = 0; i < 100 && !(existsSync(log) && /as s-/.test(readFileSync(log, 'utf8'))); i++)
       await new Promise((res) => setTimeout(res, 50));

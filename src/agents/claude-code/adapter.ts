@@ -16,6 +16,9 @@ export const claudeCode: AgentAdapter = {
     'notification',
     'stop-failure',
     'user-prompt-submit',
+    // Answered apart (cli/hook-worktree.ts): they make and remove worktrees, and never fail open.
+    'worktree-create',
+    'worktree-remove',
   ],
   parse(event: string, payload: Payload, env: Env): HookEvent {
     const id = text(payload, 'session_id') ?? env['CLAUDE_CODE_SESSION_ID'];

@@ -26,8 +26,14 @@ export const claudeCodeInstall: InstallSpec = {
     },
     { event: 'StopFailure', arg: 'stop-failure', timeout: 10, extra: { async: true } },
     { event: 'UserPromptSubmit', arg: 'user-prompt-submit', timeout: 10 },
+    // Its own worktrees (claude --worktree, isolated subagents) become lanes worktrees and
+    // sessions: these replace Claude Code's git worktree handling (no matcher: it is ignored).
+    { event: 'WorktreeCreate', arg: 'worktree-create', timeout: 120, optional: 'worktrees' },
+    { event: 'WorktreeRemove', arg: 'worktree-remove', timeout: 120, optional: 'worktrees' },
   ],
-  notes: [],
+  notes: [
+    "Claude Code's own worktrees (claude --worktree, subagents with isolation: worktree) are now made by lanes in <repo>.lanes/ as lanes sessions; WorktreeRemove keeps one with uncommitted work (saved in a snapshot) or in use. Opt out with --no-worktree-hooks.",
+  ],
   mcp: {
     projectFile: '.mcp.json',
     userFile: '.claude.json',

@@ -10,6 +10,9 @@ import type { Lanes } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { readStdinJson } from '../stdin-json.js';
 
+// Not imported from hook-worktree.ts: the hot path loads only what every tool call needs.
+const WORKTREE_EVENTS = ['worktree-create', 'worktree-remove'];
+
 export const command: CommandSpec = {
   name: 'hook',
   summary: "Answer one agent hook call (the agent's JSON on stdin); installed by `lanes hooks install`.",
@@ -22,13 +25,19 @@ export const command: CommandSpec = {
     "\n(opencode's are called by lanes' OpenCode plugin).\n" +
     "Always exits 0 and answers in the agent's own output format. A deny always carries a reason.\n" +
     'Anything unexpected (bad JSON, unknown event, an unreachable store) fails open: the call is\n' +
-    'allowed and one line on stderr says why.',
+    'allowed and one line on stderr says why.\n' +
+    "Except claude-code worktree-create and worktree-remove (Claude Code's WorktreeCreate/WorktreeRemove):\n" +
+    'worktree-create makes a lanes worktree and prints its path (exit 0), or exits 1 with the reason on\n' +
+    'stderr (Claude Code has no fallback); worktree-remove exits 0 when the worktree was removed and 1\n' +
+    'when lanes kept it (in use, uncommitted work saved in a snapshot, not made by lanes): journaled.',
   options: {},
   minPositionals: 2,
   maxPositionals: 2,
   failOpen: true,
   async run(args, io) {
     const agent = agentName(args.positionals[0] ?? '');
+    if (agent === 'claude-code' && WORKTREE_EVENTS.includes(args.positionals[1] ?? ''))
+      return (await import('../hook-worktree.js')).claudeWorktreeHook(args.positionals[1]!, io);
     try {
       const { adapter, event } = parseHookCall(agent, args.positionals[1] ?? '', readStdinJson, process.env);
       if (event.kind === 'ignore') return emit(adapter.render(event, ALLOW));

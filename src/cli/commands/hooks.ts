@@ -6,6 +6,7 @@ import { agentName } from '../../agents/index.js';
 import { INSTALL_SPECS, applyChange, configFile, hookStatus } from '../../agents/install.js';
 import { planChanges } from '../../agents/install-plan.js';
 import { activation } from '../../agents/hooks-active.js';
+import { withoutWorktreeHooks } from '../../agents/install-spec.js';
 import type { ConfigChange } from '../../agents/install.js';
 import { EXIT } from '../../core/errors.js';
 import { AGENTS } from '../../core/hook-event.js';
@@ -37,6 +38,10 @@ export const command: CommandSpec = {
     statusline: {
       type: 'boolean',
       help: "with install claude-code: also set Claude Code's statusLine to `lanes statusline` (only when none is set)",
+    },
+    'no-worktree-hooks': {
+      type: 'boolean',
+      help: "with install claude-code: leave Claude Code's WorktreeCreate/WorktreeRemove out (it then makes its own worktrees)",
     },
     command: {
       type: 'string',
@@ -114,6 +119,8 @@ export const command: CommandSpec = {
     }
 
     const statusLine = args.values['statusline'] === true;
+    if (args.values['no-worktree-hooks'] === true && (action !== 'install' || !agents.includes('claude-code')))
+      throw usageError(this, '--no-worktree-hooks goes with install claude-code');
     if (statusLine && (action !== 'install' || !agents.includes('claude-code')))
       throw usageError(this, '--statusline goes with install claude-code (uninstall removes it with the hooks)');
     // Every file is planned (and so validated) before any is written: one bad config changes nothing.
@@ -123,6 +130,7 @@ export const command: CommandSpec = {
       user,
       prefix: action === 'install' ? prefix : null,
       statusLine,
+      worktreeHooks: args.values['no-worktree-hooks'] !== true,
     });
     if (!dryRun) for (const c of changes) applyChange(c);
     const notes = action === 'install' ? [...new Set(changes.flatMap((c) => c.notes))] : [];
@@ -169,7 +177,7 @@ export const command: CommandSpec = {
               ? c.before === null
                 ? 'installed the lanes plugin'
                 : 'updated the lanes plugin'
-              : `installed ${INSTALL_SPECS[c.agent].entries.length} hooks`
+              : `installed ${(args.values['no-worktree-hooks'] === true ? withoutWorktreeHooks(INSTALL_SPECS[c.agent]) : INSTALL_SPECS[c.agent]).entries.length} hooks`
             : `added the ${what}`
           : c.after === null
             ? `removed the ${what} (the file held nothing else and was deleted)`

@@ -66,12 +66,19 @@ export function launchedJson(r: Launched) {
     branch: r.branch,
     terminal: r.terminal,
     attach: r.attach,
+    hooks: r.hooks,
   };
 }
 
 export function launchedText(r: Launched): string {
   const name = r.session.label ? `${r.session.label} (${r.session.id})` : r.session.id;
-  return `${name} on ${r.session.ticket} in ${r.worktree} (branch ${r.branch}), ${r.terminal.startsWith('tmux ') ? `tmux session ${r.terminal.slice(5)}` : 'in the background'}\n  ${r.attach}\n`;
+  const hooks = r.hooks?.carried.length
+    ? `  project hooks of ${r.hooks.carried.map((c) => c.agent).join(', ')} installed in it\n`
+    : '';
+  const failed = (r.hooks?.failed ?? []).map(
+    (f) => `  warning: ${f.agent}'s project hooks could not be installed: ${f.reason}\n`,
+  );
+  return `${name} on ${r.session.ticket} in ${r.worktree} (branch ${r.branch}), ${r.terminal.startsWith('tmux ') ? `tmux session ${r.terminal.slice(5)}` : 'in the background'}\n  ${r.attach}\n${hooks}${failed.join('')}`;
 }
 
 /** Inside tmux (or detached): take the session over, run the agent as it, end it when the agent exits. */

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
@@ -6,6 +5,7 @@ import { callerPid } from '../../core/process-identity.js';
 import { printJson } from '../output.js';
 import { runChild } from '../run-child.js';
 import { leaveShellIn } from '../shell-cd.js';
+import { carryHooksInto } from '../carry.js';
 
 export const command: CommandSpec = {
   name: 'start',
@@ -70,8 +70,7 @@ export const command: CommandSpec = {
     });
     const made = session.worktreeMade;
     // lanes' project hooks of the worktree it was started from go with it (agents/carry-hooks.ts).
-    const from = made ? (await lanes.repository())?.worktreeRoot : undefined;
-    const carried = made && from ? await carryHooks(from, made.path) : null;
+    const carried = made ? await carryHooksInto(lanes, made.path) : null;
     if (carried && !io.json) {
       if (carried.carried.length)
         io.stderr(
@@ -135,10 +134,4 @@ export const command: CommandSpec = {
 function withoutWorktreeMade<T extends { worktreeMade: unknown }>(s: T): Omit<T, 'worktreeMade'> {
   const { worktreeMade: _made, ...rest } = s;
   return rest;
-}
-
-/** lanes' project hooks of worktree `from` (where this command runs), installed in `worktree`. */
-async function carryHooks(from: string, worktree: string) {
-  const { carryProjectHooks } = await import('../../agents/carry-hooks.js');
-  return carryProjectHooks(from, worktree, process.env['HOME'] || homedir());
 }

@@ -1,9 +1,12 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { childProcess } from '../builtins.js';
+import { readProcStat } from './proc.js';
 
 /** A process and the directory it works in. */
 export interface ProcessCwd {
   pid: number;
+  /** Its parent (0 when unknown): lets a caller leave out a whole process tree (an agent and its children). */
+  ppid: number;
   name: string;
   cwd: string;
 }
@@ -44,13 +47,8 @@ function scanProc(): CwdScan | null {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') unreadable++;
       continue;
     }
-    let name = '';
-    try {
-      name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    } catch {
-      // ended meanwhile: still in the list, nameless
-    }
-    processes.push({ pid: Number(pid), name, cwd });
+    const stat = readProcStat(Number(pid));
+    processes.push({ pid: Number(pid), ppid: stat?.ppid ?? 0, name: stat?.comm ?? '', cwd });
   }
   return { processes, unreadable };
 }
@@ -58,8 +56,8 @@ function scanProc(): CwdScan | null {
 function scanLsof(): CwdScan | null {
   let out: string;
   try {
-    // -F pcn: records of p<pid>, c<command>, n<name>; -d cwd: only working directories.
-    out = childProcess().execFileSync('lsof', ['-nP', '-w', '-d', 'cwd', '-F', 'pcn'], {
+    // -F pcRn: records of p<pid>, c<command>, R<parent pid>, n<name>; -d cwd: only working directories.
+    out = childProcess().execFileSync('lsof', ['-nP', '-w', '-d', 'cwd', '-F', 'pcRn'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       maxBuffer: 64 * 1024 * 1024,
@@ -73,13 +71,15 @@ function scanLsof(): CwdScan | null {
   }
   const processes: ProcessCwd[] = [];
   let pid = 0;
+  let ppid = 0;
   let name = '';
   for (const line of out.split('\n')) {
     const tag = line[0];
     const value = line.slice(1);
     if (tag === 'p') pid = Number(value);
+    else if (tag === 'R') ppid = Number(value);
     else if (tag === 'c') name = value;
-    else if (tag === 'n' && pid > 0) processes.push({ pid, name, cwd: value });
+    else if (tag === 'n' && pid > 0) processes.push({ pid, ppid, name, cwd: value });
   }
   return { processes, unreadable: 0 };
 }

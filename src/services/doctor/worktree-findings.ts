@@ -30,7 +30,11 @@ export async function unattendedWorktree(
   const dirty = (await status(w.path)).length;
   if (dirty === 0)
     return {
-      finding: finding('kept-worktree', `worktree ${w.path} ${whose} is kept; nothing uncommitted`, where),
+      finding: finding(
+        'kept-worktree',
+        `worktree ${w.path} ${whose} is kept; nothing uncommitted (\`lanes gc --worktrees\` removes such worktrees)`,
+        where,
+      ),
       unsaved: null,
     };
   const cap = await captureWorktree(w.path);
@@ -40,7 +44,7 @@ export async function unattendedWorktree(
     return {
       finding: finding(
         'kept-worktree',
-        `worktree ${w.path} ${whose} is kept; its ${dirty} uncommitted files are saved as ${last.ref}${skipped ? ` (${skipped})` : ''}`,
+        `worktree ${w.path} ${whose} is kept; its ${dirty} uncommitted files are saved as ${last.ref}${skipped ? ` (${skipped})` : ''} (\`lanes gc --worktrees\` removes such worktrees)`,
         where,
       ),
       unsaved: null,

@@ -4,6 +4,7 @@ import type { EndOptions, EndResult } from '../sessions/end-session.js';
 import type { SessionService } from '../sessions/sessions.js';
 import type { SnapshotService } from '../snapshots/snapshots.js';
 import type { StateService } from '../state/state.js';
+import type { AgentRemoval, AgentWorktree, AgentWorktreeRequest } from './agent-worktrees.js';
 import type { WorktreeGcOptions, WorktreeGcReport } from './gc-worktrees.js';
 
 export interface WorktreeServices {
@@ -22,10 +23,32 @@ export interface WorktreesApi {
    * them without losing work (gc-worktrees.ts); `dryRun` only reports.
    */
   gc(options?: WorktreeGcOptions): Promise<WorktreeGcReport>;
+  /**
+   * An agent's own worktree (Claude Code's WorktreeCreate): a lanes worktree from this directory's
+   * HEAD, with a session working in it (the agent's own when it is not live yet, else one for the worktree).
+   */
+  agentCreate(request: AgentWorktreeRequest): Promise<AgentWorktree>;
+  /**
+   * Claude Code's WorktreeRemove: removed when lanes made it, nobody else works in it and nothing is
+   * uncommitted (saved in a snapshot first either way); else kept, with the rule and reason (journaled).
+   * `pid`: the agent, whose processes may stand in it; `pids`: the hook's own (its shell).
+   */
+  /** Notes files lanes put in a worktree it made (the agents' hooks it carried): unchanged, they are not the session's work. */
+  markCarried(worktree: string, files: string[]): Promise<void>;
+  agentRemove(request: {
+    agent: string;
+    session: string;
+    path: string;
+    pid: number;
+    pids: number[];
+  }): Promise<AgentRemoval>;
 }
 
 export function worktreesFacade(ctx: LanesContext, deps: WorktreeServices): WorktreesApi {
   return {
+    agentCreate: async (r) => (await import('./agent-worktrees.js')).createAgentWorktree(ctx, deps.sessions, r),
+    agentRemove: async (r) => (await import('./agent-worktrees.js')).removeAgentWorktree(ctx, deps, r),
+    markCarried: async (w, f) => (await import('./made-by-lanes.js')).markCarried(w, f),
     gc: async (o = {}) => {
       const { gcWorktrees } = await import('./gc-worktrees.js');
       const { gc } = await import('../doctor/gc.js');

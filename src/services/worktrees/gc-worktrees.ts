@@ -10,6 +10,7 @@ import type { GcReport } from '../doctor/gc.js';
 import { orphanOwner } from '../snapshots/snapshots.js';
 import type { SnapshotService } from '../snapshots/snapshots.js';
 import { diskUsage, reclaimableDirs, removeDir } from './disk.js';
+import { ownChanges } from './made-by-lanes.js';
 import { mayDeleteWorktree } from './may-delete.js';
 import { removeWorktreeSafely } from './remove-safely.js';
 import type { RefusalRule } from './remove-safely.js';
@@ -176,7 +177,10 @@ async function describe(facts: WorktreeFacts, mainBranch: string | null, main: s
     branch !== mainBranch &&
     (await isAncestor(main, tip, `refs/heads/${mainBranch}`));
   const activity = sessions.map((s) => s.endedAt ?? s.lastSeenAt);
-  const [unsaved, bytes] = await Promise.all([status(entry.path).then((s) => s.length), diskUsage(entry.path)]);
+  const [unsaved, bytes] = await Promise.all([
+    status(entry.path).then((s) => ownChanges(entry.path, s).length),
+    diskUsage(entry.path),
+  ]);
   return {
     path: entry.path,
     branch,

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
+import { crypto } from '../../core/builtins.js';
 import { linkedGitDir } from '../../git/worktree-lock.js';
 
 /**
@@ -20,6 +21,12 @@ export interface MadeByLanes {
    * tell whether a session still works there, so cleanup from it leaves the worktree alone.
    */
   store?: string;
+  /**
+   * Files lanes itself put in the worktree (the agents' project hooks it carried, untracked or
+   * merged into a tracked config), by path relative to the worktree, with a hash of what lanes wrote: unchanged, they
+   * are lanes', not the session's work.
+   */
+  carried?: Record<string, string>;
 }
 
 export function markMadeByLanes(worktree: string, made: MadeByLanes): void {
@@ -39,6 +46,7 @@ export function madeByLanes(worktree: string): MadeByLanes | null {
           branch: data.branch,
           createdAt: data.createdAt,
           ...(typeof data.store === 'string' ? { store: data.store } : {}),
+          ...(data.carried && typeof data.carried === 'object' ? { carried: data.carried } : {}),
         }
       : null;
   } catch {
@@ -62,4 +70,32 @@ export function madeByOlderLanes(
     join(lanesDir, basename(worktree)) === worktree &&
     branch === `refs/heads/lanes/${basename(worktree)}`
   );
+}
+
+const hashOf = (file: string): string | null => {
+  try {
+    return crypto().createHash('sha256').update(readFileSync(file)).digest('hex');
+  } catch {
+    return null;
+  }
+};
+
+/** Records files lanes wrote into a worktree it made (carried hooks), as they are now. */
+export function markCarried(worktree: string, files: string[]): void {
+  const made = madeByLanes(worktree);
+  if (!made || files.length === 0) return;
+  const carried = { ...made.carried };
+  for (const f of files) {
+    const rel = relative(worktree, f);
+    const hash = hashOf(f);
+    if (hash && !rel.startsWith('..')) carried[rel.split(sep).join('/')] = hash;
+  }
+  markMadeByLanes(worktree, { ...made, carried });
+}
+
+/** The changes of `git status` that are the session's: not a file lanes carried in and nobody changed since. */
+export function ownChanges<T extends { code: string; path: string }>(worktree: string, changes: T[]): T[] {
+  const carried = madeByLanes(worktree)?.carried;
+  if (!carried) return changes;
+  return changes.filter((c) => !(carried[c.path] !== undefined && carried[c.path] === hashOf(join(worktree, c.path))));
 }

@@ -6,13 +6,14 @@ import type { WorktreeEntry } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
 import { notSaved } from '../snapshots/snapshots.js';
 import type { Snapshot, SnapshotService } from '../snapshots/snapshots.js';
+import { ownChanges } from './made-by-lanes.js';
 import { mayDeleteWorktree } from './may-delete.js';
 import type { DeletionRule } from './may-delete.js';
 import { factsOf, readScene } from './worktree-facts.js';
-import type { WorktreeScene } from './worktree-facts.js';
+import type { Askers, WorktreeScene } from './worktree-facts.js';
 
 /** Why a removal was refused: a rule of may-delete.ts, or work a snapshot could not hold exactly. */
-export type RefusalRule = DeletionRule | 'cannot-save' | 'changed-while-saving';
+export type RefusalRule = DeletionRule | 'cannot-save' | 'changed-while-saving' | 'uncommitted';
 
 export interface Removal {
   removed: boolean;
@@ -28,13 +29,15 @@ export interface RemoveOptions {
   owner: string;
   reason: string;
   /** Who asks, left out of the live checks (the session being ended, the agent removing its own). */
-  ignore?: { sessions?: ReadonlySet<string>; pids?: ReadonlySet<number> };
+  ignore?: Askers;
   /** The main branch: the worktree's branch is deleted only when merged into it. */
   mainBranch: string | null;
   /** Delete the branch even when it is not merged (lanes end --force; its commits stay in the reflog). */
   forceBranch?: boolean;
   /** A person named this worktree (lanes end --remove-worktree): lanes need not have made it. */
   named?: boolean;
+  /** Keep a worktree with uncommitted work, once it is saved (an agent removing its own: Claude Code's WorktreeRemove). */
+  keepUncommitted?: boolean;
 }
 
 const LOCK_REASON = 'lanes: removing this worktree';
@@ -68,7 +71,9 @@ export async function removeWorktreeSafely(
   try {
     const again = judge(await readScene(ctx, { openOnly: true, also: scene.sessions }));
     if (!again.ok) return refuse(again.rule, again.why);
-    const dirty = (await status(entry.path)).length > 0;
+    const changes = await status(entry.path);
+    // The agents' hooks lanes carried in, unchanged, are lanes' own: no work to save or to keep for.
+    const dirty = ownChanges(entry.path, changes).length > 0;
     if (dirty) {
       const r = await snapshots.snapshot(entry.path, options.owner, options.reason);
       out.snapshot = r.snapshot;
@@ -80,8 +85,13 @@ export async function removeWorktreeSafely(
         );
       if (!r.snapshot || now.tree !== r.snapshot.tree)
         return refuse('changed-while-saving', 'its files changed while they were being saved');
+      if (options.keepUncommitted)
+        return refuse(
+          'uncommitted',
+          `it has uncommitted work (saved in ${r.snapshot.ref}); commit or discard it first, or remove the worktree with \`lanes gc --worktrees\` once its session has ended`,
+        );
     }
-    await removeWorktree(main, entry.path, dirty, true);
+    await removeWorktree(main, entry.path, changes.length > 0, true);
     removed = true;
     out.removed = true;
   } finally {

@@ -2,6 +2,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { LanesError } from '../../core/errors.js';
 import { scanProcessCwds } from '../../core/platform/cwds.js';
+import { readCommandLine } from '../../core/process-identity.js';
 import type { CwdScan } from '../../core/platform/cwds.js';
 import { listWorktrees } from '../../git/worktree.js';
 import type { WorktreeEntry } from '../../git/worktree.js';
@@ -77,6 +78,16 @@ export async function readScene(
   };
 }
 
+/**
+ * Who asks for a removal, left out of its live checks: sessions; processes (`pids`: these alone,
+ * such as the shell that typed the command); process trees (`trees`: an agent with its shells and servers).
+ */
+export interface Askers {
+  sessions?: ReadonlySet<string>;
+  pids?: ReadonlySet<number>;
+  trees?: ReadonlySet<number>;
+}
+
 export interface WorktreeFacts extends DeletionFacts {
   entry: WorktreeEntry;
   made: MadeByLanes | null;
@@ -88,11 +99,7 @@ export interface WorktreeFacts extends DeletionFacts {
  * The deletion facts of one worktree. `ignore` leaves out who asks: the session ending (its own
  * directory) and the processes of the asker (lanes itself, an agent removing its own worktree).
  */
-export function factsOf(
-  scene: WorktreeScene,
-  entry: WorktreeEntry,
-  ignore: { sessions?: ReadonlySet<string>; pids?: ReadonlySet<number> } = {},
-): WorktreeFacts {
+export function factsOf(scene: WorktreeScene, entry: WorktreeEntry, ignore: Askers = {}): WorktreeFacts {
   const at = real(entry.path);
   let symlink = false;
   try {
@@ -108,9 +115,8 @@ export function factsOf(
   const live = sessions.filter((s) => scene.states.get(s.id)?.state === 'live' && !ignore.sessions?.has(s.id));
   const made = at ? madeByLanes(entry.path) : null;
   const older = madeByOlderLanes(entry.path, entry.branch, scene.lanesDir, sessions.length > 0);
-  const skipPids = new Set([process.pid, ...(ignore.pids ?? [])]);
-  const inside =
-    scene.cwds && at ? scene.cwds.processes.filter((p) => !skipPids.has(p.pid) && within(p.cwd, at)) : null;
+  const skip = askers(scene, new Set([process.pid, ...(ignore.trees ?? [])]), new Set(ignore.pids ?? []));
+  const inside = scene.cwds && at ? scene.cwds.processes.filter((p) => !skip(p.pid) && within(p.cwd, at)) : null;
   return {
     path: entry.path,
     real: at,
@@ -123,9 +129,22 @@ export function factsOf(
     otherStore: made?.store !== undefined && made.store !== scene.store && sessions.length === 0 ? made.store : null,
     locked: entry.locked ? (entry.lockReason ?? '') : null,
     liveSessions: live.map((s) => s.id + (s.label ? ` (${s.label})` : s.agent ? ` (${s.agent})` : '')),
-    processes: inside ? inside.map((p) => `pid ${p.pid} ${p.name}`.trim()) : null,
+    // Named by their command line (a few, read only for those found): `node` alone tells nobody which.
+    processes: inside
+      ? inside.map((p) => `pid ${p.pid} ${(readCommandLine(p.pid) || p.name).slice(0, 80)}`.trim())
+      : null,
     entry,
     made,
     sessions,
+  };
+}
+
+/** Whether a process is one of `pids`, or one of `trees` or runs under one. */
+function askers(scene: WorktreeScene, trees: ReadonlySet<number>, pids: ReadonlySet<number>): (pid: number) => boolean {
+  const parent = new Map((scene.cwds?.processes ?? []).map((p) => [p.pid, p.ppid]));
+  return (pid) => {
+    if (pids.has(pid)) return true;
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) if (trees.has(p)) return true;
+    return false;
   };
 }
