@@ -7,8 +7,9 @@ import { LineTransport } from './line-transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { OutageWatch, isLanesError, isOutage, openLanes } from '../index.js';
-import type { Lanes, LanesOptions } from '../index.js';
-import { identityOfAgent, sessionFor } from './identity.js';
+import type { LanesOptions } from '../index.js';
+import { identityOfAgent } from './identity.js';
+import { McpHandles } from './handles.js';
 import type { Identity } from './identity.js';
 import type { ToolDef } from './tool.js';
 import { check, claim, claims, release, sessions, whoami } from './tools-claims.js';
@@ -68,8 +69,11 @@ export function toolError(e: unknown, tool?: string): CallToolResult {
   };
 }
 
-export function buildServer(options: ServeOptions, me: Identity): McpServer {
-  const base: LanesOptions = { notice: false, ...(options.store ? { store: options.store } : {}) };
+export function buildServer(
+  options: ServeOptions,
+  me: Identity,
+  handles = new McpHandles(baseOf(options), me),
+): McpServer {
   const server = new McpServer({ name: 'lanes', version: options.version });
   const outage = new OutageWatch((m) => process.stderr.write(`${m}\n`), 'lanes mcp');
   for (const tool of TOOLS) {
@@ -83,29 +87,21 @@ export function buildServer(options: ServeOptions, me: Identity): McpServer {
         annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
       },
       async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
-        let finder: Lanes | undefined;
-        let lanes: Lanes | undefined;
-        let ok = false;
         try {
-          finder = await openLanes({ ...base, session: null });
-          const { id, how } = await sessionFor(finder, me);
-          const view = await finder.sessions.get(id);
-          await finder.close({ heartbeat: false });
-          finder = undefined;
-          // Opened as the session, in its worktree: relative paths are the worktree's.
-          lanes = await openLanes({ ...base, session: id, cwd: view.worktree ?? view.cwd });
-          const r = await tool.run({ lanes, session: id, how, signal: extra.signal }, args as never);
-          ok = true;
+          const { lanes, session, how } = await handles.forCall();
+          const r = await tool.run({ lanes, session, how, signal: extra.signal }, args as never);
+          await handles.acted();
           outage.up();
           return { content: [{ type: 'text', text: r.text }], structuredContent: r.data };
         } catch (e) {
-          // The call fails with the store's error (the agent decides); the server stays up and
-          // tells the outage on stderr once when it starts and once when it ends.
-          if (isOutage(e)) outage.failed(e);
+          // The call fails with the store's error (the agent decides); the server stays up, opens
+          // the store again on the next call, and tells the outage on stderr once when it starts
+          // and once when it ends.
+          if (isOutage(e)) {
+            outage.failed(e);
+            await handles.reset();
+          }
           return toolError(e, tool.name);
-        } finally {
-          await finder?.close({ heartbeat: false }).catch(() => undefined);
-          await lanes?.close({ heartbeat: ok }).catch(() => undefined);
         }
       },
     );
@@ -113,10 +109,16 @@ export function buildServer(options: ServeOptions, me: Identity): McpServer {
   return server;
 }
 
+const baseOf = (options: ServeOptions): LanesOptions => ({
+  notice: false,
+  ...(options.store ? { store: options.store } : {}),
+});
+
 /** Serves on stdin/stdout until the client closes the connection. */
 export async function serveMcp(options: ServeOptions): Promise<void> {
   const me = identityOfAgent(options.agent, process.env);
-  const server = buildServer(options, me);
+  const handles = new McpHandles(baseOf(options), me);
+  const server = buildServer(options, me, handles);
   const transport = new LineTransport();
   await server.connect(transport);
   await new Promise<void>((resolve) => {
@@ -124,6 +126,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     process.stdin.once('end', () => resolve());
   });
   await server.close().catch(() => undefined);
+  await handles.reset();
   await endRegistered(options, me);
 }
 

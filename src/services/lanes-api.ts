@@ -258,7 +258,7 @@ export interface Lanes {
   /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */
   hook(event: HookEvent): Promise<HookDecision>;
   /** Refreshes the current session's lease (close() does it too). */
-  heartbeat(): Promise<boolean>;
+  heartbeat(options?: { unlessFresh?: boolean }): Promise<boolean>;
   /**
    * Closes the store, first refreshing the session's lease unless it is fresh (refreshed by this
    * object within the last second, or in the store within a twelfth of the lease);

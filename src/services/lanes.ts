@@ -283,7 +283,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     },
     gc: async (o = {}) => (await import('./doctor/gc.js')).gc(ctx, { state, end }, o),
     hook: async (event) => (await hooks()).run(event),
-    heartbeat: () => heartbeat(),
+    heartbeat: (o = {}) => heartbeat(o.unlessFresh ? ctx.leaseMs / 12 : undefined),
     close: async (o = {}) => {
       // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,
       // an unreachable team store) must not turn a finished command into a failure. A lease

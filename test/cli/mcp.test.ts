@@ -174,3 +174,32 @@ test('without a hook session the server registers one for the agent process, and
   assert.equal(mine?.state, 'ended', JSON.stringify(mine));
   assert.deepEqual(mine?.claims, []);
 });
+
+test('the server keeps its store handles but follows the agent to a new session (its /clear ends one and starts another)', async () => {
+  const repo = gitRepo();
+  const env = lanesEnv();
+  const { client } = await mcpAgent('mcp-c1', repo, env);
+  const first = (await call(client, 'whoami')).structuredContent as {
+    session: { id: string; owner: { pid: number } };
+  };
+  assert.equal(first.session.id, 'claude-code:mcp-c1');
+  // The agent's /clear: its SessionEnd ends the session, its SessionStart registers the next one.
+  assert.equal((await lanes(['end', 'claude-code:mcp-c1'], { env, cwd: repo })).code, 0);
+  const started = await lanes(['hook', 'claude-code', 'session-start'], {
+    env: { ...env, CLAUDE_PID: String(first.session.owner.pid) },
+    cwd: repo,
+    input: JSON.stringify({ session_id: 'mcp-c2', cwd: repo, hook_event_name: 'SessionStart', source: 'clear' }),
+  });
+  assert.equal(started.code, 0, started.stderr);
+  const next = (await call(client, 'whoami')).structuredContent as { session: { id: string } };
+  assert.equal(next.session.id, 'claude-code:mcp-c2', 'the next call acts as the new session');
+  const claimed = await call(client, 'claim', { resources: ['ticket:AFTER-CLEAR'] });
+  assert.equal(errorCode(claimed), null, textOf(claimed));
+  const holders = JSON.parse((await lanes(['claims', '--json'], { env, cwd: repo })).stdout) as {
+    claim: { kind: string; name: string; sessionId: string };
+  }[];
+  assert.deepEqual(
+    holders.map((h) => [h.claim.kind, h.claim.name, h.claim.sessionId]),
+    [['ticket', 'AFTER-CLEAR', 'claude-code:mcp-c2']],
+  );
+});
