@@ -55,6 +55,15 @@ for wt in $(git worktree list --porcelain | sed -n 's/^worktree //p'); do
     c=$(echo snap | git -C "$wt" commit-tree "$t" -p HEAD); n=$((n+1)); git update-ref "refs/floor/$n" "$c"; rm -f "$idx"
   fi
 done`;
+// The same git work, GIT_PARALLEL (4) worktrees at a time, as lanes sweep runs them since issue 28.
+const SWEEP_FLOOR_PAR = `
+git worktree list --porcelain | sed -n 's/^worktree //p' | awk '{print NR" "$0}' | xargs -P 4 -n 2 sh -c '
+  i=$0; wt=$1
+  if [ -n "$(git -C "$wt" status --porcelain --untracked-files=all)" ]; then
+    gd=$(git -C "$wt" rev-parse --absolute-git-dir); idx="$gd/floor.index"; cp "$gd/index" "$idx"
+    GIT_INDEX_FILE="$idx" git -C "$wt" add -A; t=$(GIT_INDEX_FILE="$idx" git -C "$wt" write-tree)
+    c=$(echo snap | git -C "$wt" commit-tree "$t" -p HEAD); git -C "$wt" update-ref "refs/floor/p$R-$i" "$c"; rm -f "$idx"
+  fi'`;
 const rows = [];
 for (const count of COUNTS) {
   const repo = join(base, `repo-${count}`);
@@ -73,12 +82,15 @@ for (const count of COUNTS) {
   });
   const sweepLanes = [];
   const sweepFloor = [];
+  const sweepFloorPar = [];
   const confLanes = [];
   const confFloor = [];
   for (let r = 0; r < REPS; r++) {
     // Fresh snapshots each repetition for both: touch one file per worktree so each has new work.
     wts.forEach((wt, i) => writeFileSync(join(wt, `rep-${r}.txt`), `${r} ${i}\n`));
     sweepFloor.push(time(() => sh(`n=${r * 1000}; ${SWEEP_FLOOR}`, repo)));
+    wts.forEach((wt, i) => writeFileSync(join(wt, `rep-${r}-p.txt`), `${r} ${i}\n`));
+    sweepFloorPar.push(time(() => sh(`export R=${r}; ${SWEEP_FLOOR_PAR}`, repo)));
     wts.forEach((wt, i) => writeFileSync(join(wt, `rep-${r}-b.txt`), `${r} ${i}\n`));
     sweepLanes.push(time(() => lanes(['sweep', '--json'], repo)));
     confFloor.push(time(() => sh(`TMPF=${join(base, 'cf')}; ${CONFLICTS_FLOOR}`, repo)));
@@ -89,6 +101,12 @@ for (const count of COUNTS) {
     median(sweepFloor).toFixed(0),
     median(sweepLanes).toFixed(0),
     (median(sweepLanes) / median(sweepFloor)).toFixed(2) + 'x',
+  ]);
+  rows.push([
+    `sweep, ${count} worktrees (floor 4 at a time)`,
+    median(sweepFloorPar).toFixed(0),
+    median(sweepLanes).toFixed(0),
+    (median(sweepLanes) / median(sweepFloorPar)).toFixed(2) + 'x',
   ]);
   rows.push([
     `conflicts, ${count} worktrees`,

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { GIT_PARALLEL, inBatches } from '../../core/in-batches.js';
 import { LanesError } from '../../core/errors.js';
 import { foldPath } from '../../core/resource.js';
 import { ignoresCase } from '../../git/ignore-case.js';
@@ -50,22 +51,6 @@ export interface ConflictReport {
   found: boolean;
 }
 
-const PARALLEL = 4;
-
-/** fn over items, at most `width` at a time, results in the items' order. */
-async function inBatches<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-  return out;
-}
-
 /** The session's work as one commit: HEAD when clean, else a snapshot commit (unreferenced) on top of HEAD. */
 async function workOf(session: SessionRecord, target: string): Promise<SessionWork | null> {
   const wt = session.worktree;
@@ -103,11 +88,13 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
   // Sessions sharing one worktree share one work: count each worktree once.
   const seen = new Set<string>();
   const mine = sessions.filter((s) => s.worktree && !seen.has(s.worktree) && seen.add(s.worktree));
-  const works = (await inBatches(mine, PARALLEL, (s) => workOf(s, target))).filter((w): w is SessionWork => w !== null);
+  const works = (await inBatches(mine, GIT_PARALLEL, (s) => workOf(s, target))).filter(
+    (w): w is SessionWork => w !== null,
+  );
   const cwd = repo.worktreeRoot;
   // Every pair that shares a file costs one merge-tree (the part that grows with the square of
   // the sessions); each side's diffstat is read once per session, not once per pair, and up to
-  // PARALLEL merge-trees run at a time (each is one short git process).
+  // GIT_PARALLEL merge-trees run at a time (each is one short git process).
   const sharing: [SessionWork, SessionWork, string[]][] = [];
   const shared = new Map<SessionWork, Set<string>>();
   // One file on a case-insensitive file system, whatever the spelling of each side's change.
@@ -128,7 +115,7 @@ export async function findConflicts(ctx: LanesContext, options: { against?: stri
     stats.set(w, new Map((await diffStat(cwd, w.base ?? target, w.tip, [...files])).map((f) => [f.path, f])));
   const pick = (m: Map<string, FileStat> | undefined, files: string[]) =>
     files.flatMap((f) => (m?.get(f) ? [m.get(f) as FileStat] : []));
-  const pairs: PairFinding[] = await inBatches(sharing, PARALLEL, async ([a, b, both]) => ({
+  const pairs: PairFinding[] = await inBatches(sharing, GIT_PARALLEL, async ([a, b, both]) => ({
     a: a.session.id,
     b: b.session.id,
     both,

@@ -1,4 +1,5 @@
 import { existsSync, lstatSync } from 'node:fs';
+import { GIT_PARALLEL, inBatches } from '../../core/in-batches.js';
 import { join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import type { SessionState } from '../../core/liveness.js';
@@ -101,35 +102,31 @@ export async function sweep(
     defaultBranch(repo.worktreeRoot),
   ]);
   const states = new Map([...(await ctx.statesOf(sessions))].map(([id, l]) => [id, l.state]));
-  const items: SweepItem[] = [];
   const visible = worktrees.filter((w) => !w.bare);
   let done = 0;
-  for (const wt of visible) {
+  // GIT_PARALLEL worktrees at a time (each is a few git processes), listed in git's order.
+  const items: SweepItem[] = await inBatches(visible, GIT_PARALLEL, async (wt) => {
     options.onProgress?.(done++, visible.length, wt.path);
     const here = sessions
       .filter((s) => s.worktree === wt.path)
       .sort((a, b) => rank(states, b) - rank(states, a) || b.createdAt - a.createdAt);
     const primary: SessionRecord | undefined = here[0];
     const state = primary ? (states.get(primary.id) ?? 'dead') : null;
-    if (!existsSync(wt.path)) {
-      items.push(
-        item(
-          wt.path,
-          wt.branch,
-          primary,
-          state,
-          here,
-          0,
-          0,
-          0,
-          'missing',
-          null,
-          null,
-          'the worktree directory is gone (git worktree prune forgets it)',
-        ),
+    if (!existsSync(wt.path))
+      return item(
+        wt.path,
+        wt.branch,
+        primary,
+        state,
+        here,
+        0,
+        0,
+        0,
+        'missing',
+        null,
+        null,
+        'the worktree directory is gone (git worktree prune forgets it)',
       );
-      continue;
-    }
     const changes = await status(wt.path);
     const ahead =
       main && wt.branch && wt.branch !== `refs/heads/${main}`
@@ -169,11 +166,11 @@ export async function sweep(
           ? `abandoned (${primary ? `session ${primary.id} is ${state}` : 'no session'})${snap ? `; saved as ${snap.ref}` : ''}`
           : 'clean';
     const unsaved = notSaved(skipped);
-    items.push({
+    return {
       ...item(wt.path, wt.branch, primary, state, here, changes.length, ahead, when, verdict, snap, adopt, note),
       ...(unsaved ? { note: `${note}; ${unsaved}`, notSaved: skipped } : {}),
-    });
-  }
+    };
+  });
   for (const s of sessions) {
     if (s.endedAt !== null || !s.worktree || visible.some((w) => w.path === s.worktree)) continue;
     items.push(

@@ -1,6 +1,7 @@
 // Where each session's work stands in git, for the dashboard: its branch, how many files are
 // uncommitted and how many commits it is ahead of the repository's main branch. Read from the
 // session's worktree, so only for sessions of this host whose worktree still exists.
+import { GIT_PARALLEL, inBatches } from '../../core/in-batches.js';
 import { existsSync } from 'node:fs';
 import { commitsAhead, status } from '../../git/status.js';
 import { currentBranch, defaultBranch } from '../../git/worktree.js';
@@ -19,8 +20,6 @@ export interface SessionProgress {
   /** Commits on the session's HEAD that the main branch does not have (null without a main branch). */
   ahead: number | null;
 }
-
-const PARALLEL = 4;
 
 async function readWorktree(worktree: string): Promise<Omit<SessionProgress, 'session'> | null> {
   if (!existsSync(worktree)) return null;
@@ -51,11 +50,8 @@ export async function sessionProgress(ctx: LanesContext, ids: string[]): Promise
   // Sessions sharing a worktree share its state: read each worktree once.
   const worktrees = [...new Set(sessions.map((s) => s.worktree))];
   const read = new Map<string, Omit<SessionProgress, 'session'> | null>();
-  for (let i = 0; i < worktrees.length; i += PARALLEL) {
-    const batch = worktrees.slice(i, i + PARALLEL);
-    const results = await Promise.all(batch.map(readWorktree));
-    batch.forEach((wt, j) => read.set(wt, results[j] ?? null));
-  }
+  const results = await inBatches(worktrees, GIT_PARALLEL, readWorktree);
+  worktrees.forEach((wt, j) => read.set(wt, results[j] ?? null));
   return sessions.flatMap((s) => {
     const r = read.get(s.worktree);
     return r ? [{ session: s.id, ...r }] : [];
