@@ -28,9 +28,14 @@ const COLD_SERVICES = new Set(
     'conflicts/conflicts',
     'worktrees/worktrees', // `lanes start --worktree` only
     'worktrees/progress',
+    'worktrees/gc-worktrees', // lanes gc --worktrees
+    'worktrees/agent-worktrees', // Claude Code's WorktreeCreate/Remove: bin.ts sends those to main.cjs
+    'worktrees/remove-named', // lanes end --remove-worktree
+    'worktrees/made-by-lanes',
     'claims/waits-view',
   ].map((n) => `src/services/${n}.ts`),
-);
+  // The worktree hooks' CLI side, which bin.ts runs from main.cjs.
+).add('src/cli/hook-worktree.ts');
 // A name that no longer names a file (a service moved) would silently put it back in every tool call.
 for (const f of COLD_SERVICES) if (!existsSync(f)) throw new Error(`build: ${f} (a cold service) does not exist`);
 const stubs = (bundle, leaveOut) => ({

@@ -15,7 +15,10 @@ type Entry = { main(argv: string[]): Promise<number> };
 
 const argv = process.argv.slice(2);
 const here = dirname(fileURLToPath(import.meta.url));
-const hot = argv[0] !== undefined && __LANES_HOT_COMMANDS__.includes(argv[0]);
+// Claude Code's WorktreeCreate/WorktreeRemove make and remove worktrees (a few per session, never
+// per tool call): the full bundle, so the hot one carries no worktree code.
+const worktreeHook = argv[0] === 'hook' && /^worktree-(create|remove)$/.test(argv[2] ?? '');
+const hot = argv[0] !== undefined && __LANES_HOT_COMMANDS__.includes(argv[0]) && !worktreeHook;
 if (hot) watchStdio();
 const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs')) as Entry;
 

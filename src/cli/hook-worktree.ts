@@ -35,10 +35,11 @@ export async function claudeWorktreeHook(event: string, io: Io): Promise<number>
     io.stderr(`lanes: ${event}: the payload has no session_id\n`);
     return 1;
   }
-  const session = assertSessionId(`claude-code:${agentSession}`, 'claude-code session id');
   // The agent: the pid it names, else the first process above the hook's shell that is not a shell or lanes.
   const pid = pidFrom(process.env['CLAUDE_PID']) ?? agentPid(process.ppid);
   try {
+    // Inside: a bad id is this hook's exit 1, never the runner's fail-open exit 0 ("removed").
+    const session = assertSessionId(`claude-code:${agentSession}`, 'claude-code session id');
     if (event === 'worktree-create') return await create(payload, session, pid, io);
     return await remove(payload, session, pid, io);
   } catch (e) {

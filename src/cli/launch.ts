@@ -139,9 +139,12 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     // ended (the ticket free again), its new worktree and branch removed (nothing was done there).
     if (terminal.startsWith('tmux ')) tmux(['kill-session', '-t', `=${terminal.slice(5)}`], withoutSession());
     background?.kill('SIGKILL');
+    // The worktree may be kept (a process of the failed start still in it): said, never silently.
     await lanes.sessions
       .end(id, { reason: `lanes new could not start it: ${(e as Error).message}`, removeWorktree: true })
-      .catch(() => undefined);
+      .catch((kept: unknown) =>
+        process.stderr.write(`lanes: the session ended, but ${(kept as Error).message.split('\n')[0]}\n`),
+      );
     throw e;
   }
   const session = (await lanes.sessions.get(id)) as SessionRecord;

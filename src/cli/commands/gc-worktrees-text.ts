@@ -62,6 +62,10 @@ export function worktreeGcText(r: WorktreeGcReport, now: number, cwd: string): s
     out += `${r.dryRun ? 'would free' : 'freed'} ${prettyBytes(r.freedBytes)} (${parts.join(', ')})\n`;
   }
   if (r.notMadeByLanes) out += `${r.notMadeByLanes} other worktree(s) were not made by lanes: left alone\n`;
+  if (r.processesUnreadable > 0)
+    out += pc.yellow(
+      `${r.processesUnreadable} process(es) of other users could not be read (run as root to see them): a worktree only they use was not seen as used\n`,
+    );
   if (!r.processesChecked)
     out += pc.yellow("processes' working directories could not be read here: only lanes sessions kept a worktree\n");
   return out;

@@ -26,7 +26,10 @@ export const command: CommandSpec = {
     'whose work is not merged stays and loses only its rebuildable directories (ignored by git as a whole;',
     '[worktree] reclaim in ~/.config/lanes/config.toml, default node_modules dist build target .next .turbo',
     '.venv). Never touched: a worktree a live session or any process works in, the main worktree, one lanes',
-    'did not make, one holding the repository or the home directory, a locked one.',
+    'did not make, one holding the repository or the home directory, a locked one, one holding another',
+    'worktree, one with a rebase or merge half done or with submodules. A detached HEAD no ref holds is kept',
+    "under refs/lanes/kept/. Ignored files that are neither rebuildable nor copies of the main worktree's",
+    '(.env.local, notes/) keep their worktree unless --delete-ignored.',
     'Exit 0 when everything went (or, with --dry-run, always), 1 when something failed.',
   ].join('\n'),
   options: {
@@ -36,6 +39,10 @@ export const command: CommandSpec = {
     merged: { type: 'boolean', help: 'with --worktrees: only those whose branch is merged' },
     'older-than': { type: 'string', arg: 'D', help: 'with --worktrees: only those idle for longer than D (7d, 12h)' },
     reclaim: { type: 'boolean', help: 'with --worktrees: unmerged ones keep the worktree, lose only rebuildable dirs' },
+    'delete-ignored': {
+      type: 'boolean',
+      help: 'with --worktrees: also remove worktrees holding ignored files that are not rebuildable (.env.local, notes/)',
+    },
   },
   maxPositionals: 0,
   examples: [
@@ -47,7 +54,7 @@ export const command: CommandSpec = {
   ],
   async run(args, io) {
     if (args.values['worktrees'] === true) return worktrees(this, args, io);
-    for (const only of ['merged', 'older-than', 'reclaim'])
+    for (const only of ['merged', 'older-than', 'reclaim', 'delete-ignored'])
       if (args.values[only] !== undefined) throw usageError(this, `--${only} goes with --worktrees`);
     const limitText = str(args.values['limit']);
     if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText))
@@ -91,6 +98,7 @@ async function worktrees(spec: CommandSpec, args: ParsedArgs, io: Io): Promise<n
     dryRun: args.values['dry-run'] === true,
     merged: args.values['merged'] === true,
     reclaim: args.values['reclaim'] === true,
+    deleteIgnored: args.values['delete-ignored'] === true,
     ...(olderThanMs === undefined ? {} : { olderThanMs }),
   });
   if (io.json) printJson(io.stdout, report);

@@ -64,10 +64,12 @@ function scanLsof(): CwdScan | null {
       timeout: 20_000,
     });
   } catch (e) {
-    // lsof exits 1 when some processes could not be read, with the rest still printed.
-    const stdout = (e as { stdout?: string }).stdout;
-    if (typeof stdout !== 'string' || stdout === '') return null;
-    out = stdout;
+    // lsof exits 1 when some processes could not be read, with the rest still printed; killed
+    // (the timeout), what it printed is a part: unknown, never taken for the whole list.
+    const err = e as { stdout?: string; signal?: string | null; code?: string };
+    if (err.signal || err.code === 'ETIMEDOUT') return null;
+    if (typeof err.stdout !== 'string' || err.stdout === '') return null;
+    out = err.stdout;
   }
   const processes: ProcessCwd[] = [];
   let pid = 0;

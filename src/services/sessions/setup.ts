@@ -86,9 +86,15 @@ export async function setUp(
     r = { ok: false, code: null, output: '', why: (e as Error).message };
   }
   if (r.ok) return;
-  await undo(`[session] setup ${r.why}`).catch(() => undefined);
+  // The undo may keep the worktree (a process the setup left running works in it): then say so.
+  const kept = await undo(`[session] setup ${r.why}`).then(
+    () => null,
+    (e: unknown) => (e as Error).message.split('\n')[0] ?? String(e),
+  );
   throw new LanesError('E_SETUP', `[session] setup ${r.why}: ${command}${r.output ? `\n${r.output.trimEnd()}` : ''}`, {
-    hint: 'fix the command in lanes.toml ([session] setup) and start again; nothing was left behind (the session ended, its claims released, its new worktree and branch removed)',
+    hint: kept
+      ? `fix the command in lanes.toml ([session] setup) and start again; the session ended and its claims were released, but ${kept} (\`lanes gc --worktrees\` removes it once nothing works there)`
+      : 'fix the command in lanes.toml ([session] setup) and start again; nothing was left behind (the session ended, its claims released, its new worktree and branch removed)',
     details: { command, code: r.code, output: r.output },
   });
 }

@@ -1,4 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
+import { crypto } from '../../core/builtins.js';
+import { DEFAULT_RECLAIM } from '../../core/config.js';
 import { LanesError } from '../../core/errors.js';
 import { defaultBranch } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
@@ -8,7 +10,6 @@ import type { SnapshotService } from '../snapshots/snapshots.js';
 import { removeWorktreeSafely } from './remove-safely.js';
 import type { Removal } from './remove-safely.js';
 import { readScene, real } from './worktree-facts.js';
-import { createSessionWorktree } from './worktrees.js';
 import type { CreatedWorktree } from './worktrees.js';
 
 // An agent that makes worktrees of its own (Claude Code: `claude --worktree NAME`, EnterWorktree,
@@ -35,7 +36,11 @@ export interface AgentWorktree extends CreatedWorktree {
 
 /** The session of a worktree the agent made for something other than itself (a subagent, a mid-session EnterWorktree). */
 export function worktreeSessionId(agentSession: string, slug: string): string {
-  return `${agentSession}.${slug}`.slice(0, 200);
+  const id = `${agentSession}.${slug}`;
+  if (id.length <= 200) return id;
+  // Too long for a session id: the slug's hash keeps two worktrees of one agent apart.
+  const hash = crypto().createHash('sha256').update(slug).digest('hex').slice(0, 12);
+  return `${agentSession.slice(0, 200 - 13)}.${hash}`;
 }
 
 export async function createAgentWorktree(
@@ -48,6 +53,8 @@ export async function createAgentWorktree(
     throw new LanesError('E_USAGE', `${o.agent} asked for a worktree named ${JSON.stringify(o.name)}`, {
       hint: 'a worktree name is 1-200 characters on one line',
     });
+  // Loaded here, not with this module: the hot bundle need not carry worktree creation.
+  const { createSessionWorktree } = await import('./worktrees.js');
   const made = await createSessionWorktree(ctx, { label: name, by: o.agent });
   // Claude Code refuses a path with a symlink in it: the real one, as git made it.
   const path = realpathSync(made.path);
@@ -105,6 +112,8 @@ export async function removeAgentWorktree(
         },
         mainBranch: await defaultBranch(scene.mainWorktree),
         keepUncommitted: true,
+        ignored: 'refuse',
+        reclaim: DEFAULT_RECLAIM,
       })
     : {
         ...nothing,

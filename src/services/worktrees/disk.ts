@@ -1,4 +1,4 @@
-import { lstatSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { childProcess } from '../../core/builtins.js';
 import { git } from '../../git/run.js';
@@ -39,6 +39,8 @@ export async function reclaimableDirs(worktree: string, names: readonly string[]
     try {
       // A link named node_modules points elsewhere: what it points at is not this worktree's.
       if (!lstatSync(abs).isDirectory() || !within(abs, worktree)) continue;
+      // A repository of its own inside (a nested clone, a worktree): not build output.
+      if (existsSync(join(abs, '.git'))) continue;
     } catch {
       continue;
     }

@@ -11,10 +11,10 @@ import { orphanOwner } from '../snapshots/snapshots.js';
 import type { SnapshotService } from '../snapshots/snapshots.js';
 import { diskUsage, reclaimableDirs, removeDir } from './disk.js';
 import { ownChanges } from './made-by-lanes.js';
-import { mayDeleteWorktree } from './may-delete.js';
+import { mayDeleteWorktree, within } from './may-delete.js';
 import { removeWorktreeSafely } from './remove-safely.js';
 import type { RefusalRule } from './remove-safely.js';
-import { factsOf, readScene } from './worktree-facts.js';
+import { factsOf, readScene, real } from './worktree-facts.js';
 import type { WorktreeFacts, WorktreeScene } from './worktree-facts.js';
 
 export interface WorktreeGcOptions {
@@ -25,6 +25,8 @@ export interface WorktreeGcOptions {
   olderThanMs?: number;
   /** Unmerged worktrees keep their worktree and lose only their rebuildable directories. */
   reclaim?: boolean;
+  /** Ignored files that are neither rebuildable nor copies of the main worktree's go with their worktree (else it is kept). */
+  deleteIgnored?: boolean;
 }
 
 export type WorktreeOutcome = 'removed' | 'would-remove' | 'reclaimed' | 'would-reclaim' | 'kept' | 'failed';
@@ -66,6 +68,8 @@ export interface WorktreeGcReport {
   notMadeByLanes: number;
   /** False where the processes' working directories could not be read (then only sessions count). */
   processesChecked: boolean;
+  /** Processes whose working directory could not be read (another user's, without root): not seen. */
+  processesUnreadable: number;
 }
 
 export interface WorktreeGcDeps {
@@ -98,6 +102,7 @@ export async function gcWorktrees(
     freedBytes: 0,
     notMadeByLanes: 0,
     processesChecked: scene.cwds !== null,
+    processesUnreadable: scene.cwds?.unreadable ?? 0,
   };
   // In a dry run the dead are not ended yet: they would be, so they do not keep their worktree.
   const wouldEnd = new Set(dryRun ? ended.items.map((i) => i.session) : []);
@@ -108,9 +113,13 @@ export async function gcWorktrees(
       report.notMadeByLanes++;
       continue;
     }
-    const item = await describe(facts, mainBranch, scene.mainWorktree);
-    report.items.push(item);
     const verdict = mayDeleteWorktree(facts);
+    // A worktree lanes keeps anyway gets no git status: it may be a live agent's (and so no index.lock).
+    const item = await describe(facts, mainBranch, scene.mainWorktree, verdict.ok).catch((e: unknown) =>
+      failedItem(facts, e),
+    );
+    report.items.push(item);
+    if (item.outcome === 'failed') continue;
     const filtered = !verdict.ok ? null : filter(item, options, now);
     if (!verdict.ok || filtered) {
       item.outcome = 'kept';
@@ -120,15 +129,15 @@ export async function gcWorktrees(
     }
     try {
       if (!item.merged && options.reclaim) await reclaim(ctx, scene, item, entry, reclaimNames, dryRun);
-      else if (dryRun) {
-        item.outcome = 'would-remove';
-        item.freedBytes = item.bytes ?? 0;
-      } else {
+      else {
         const removal = await removeWorktreeSafely(ctx, deps.snapshots, scene, entry, {
           owner: facts.sessions[0]?.id ?? orphanOwner(entry.path),
           reason: 'lanes gc --worktrees',
           ...(wouldEnd.size ? { ignore: { sessions: wouldEnd } } : {}),
           mainBranch,
+          reclaim: reclaimNames,
+          ...(options.deleteIgnored ? { ignored: 'delete' as const } : {}),
+          dryRun,
         });
         item.snapshot = removal.snapshot?.ref ?? null;
         item.branchDeleted = removal.branchDeleted;
@@ -138,7 +147,7 @@ export async function gcWorktrees(
           item.why = removal.refused.why;
           item.rule = removal.refused.rule;
         } else {
-          item.outcome = 'removed';
+          item.outcome = dryRun ? 'would-remove' : 'removed';
           item.freedBytes = item.bytes ?? 0;
         }
       }
@@ -167,7 +176,40 @@ export async function gcWorktrees(
   return report;
 }
 
-async function describe(facts: WorktreeFacts, mainBranch: string | null, main: string): Promise<WorktreeGcItem> {
+function failedItem(facts: WorktreeFacts, e: unknown): WorktreeGcItem {
+  return {
+    ...blank(facts),
+    outcome: 'failed',
+    why: `could not read it: ${(e as Error).message.split('\n')[0] ?? String(e)}`,
+  };
+}
+
+function blank(facts: WorktreeFacts): WorktreeGcItem {
+  return {
+    path: facts.entry.path,
+    branch: facts.entry.branch?.replace(/^refs\/heads\//, '') ?? null,
+    sessions: facts.sessions.map((s) => s.id),
+    lastActivity: null,
+    merged: false,
+    unsaved: 0,
+    bytes: null,
+    outcome: 'kept',
+    why: null,
+    rule: null,
+    snapshot: null,
+    branchDeleted: null,
+    reclaimed: [],
+    freedBytes: 0,
+    notes: [],
+  };
+}
+
+async function describe(
+  facts: WorktreeFacts,
+  mainBranch: string | null,
+  main: string,
+  readStatus: boolean,
+): Promise<WorktreeGcItem> {
   const { entry, sessions } = facts;
   const branch = entry.branch?.replace(/^refs\/heads\//, '') ?? null;
   const tip = branch ? await revParse(main, `refs/heads/${branch}`) : entry.head;
@@ -178,25 +220,15 @@ async function describe(facts: WorktreeFacts, mainBranch: string | null, main: s
     (await isAncestor(main, tip, `refs/heads/${mainBranch}`));
   const activity = sessions.map((s) => s.endedAt ?? s.lastSeenAt);
   const [unsaved, bytes] = await Promise.all([
-    status(entry.path).then((s) => ownChanges(entry.path, s).length),
+    readStatus ? status(entry.path).then((s) => ownChanges(entry.path, s).length) : Promise.resolve(0),
     diskUsage(entry.path),
   ]);
   return {
-    path: entry.path,
-    branch,
-    sessions: sessions.map((s) => s.id),
+    ...blank(facts),
     lastActivity: activity.length ? Math.max(...activity) : (facts.made?.createdAt ?? null),
     merged,
     unsaved,
     bytes,
-    outcome: 'kept',
-    why: null,
-    rule: null,
-    snapshot: null,
-    branchDeleted: null,
-    reclaimed: [],
-    freedBytes: 0,
-    notes: [],
   };
 }
 
@@ -218,7 +250,9 @@ async function reclaim(
   dryRun: boolean,
 ): Promise<void> {
   const main = scene.mainWorktree;
-  const dirs = await reclaimableDirs(entry.path, names);
+  // Never a directory that is, or holds, another worktree (a dist/ checkout of gh-pages).
+  const others = [scene.mainWorktree, ...scene.linked.map((w) => real(w.path) ?? w.path)];
+  const dirs = (await reclaimableDirs(entry.path, names)).filter((d) => !others.some((w) => within(w, real(d) ?? d)));
   const sizes = await Promise.all(dirs.map((d) => diskUsage(d)));
   item.reclaimed = dirs;
   item.freedBytes = sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
@@ -228,7 +262,13 @@ async function reclaim(
   };
   if (dirs.length === 0) return keep('filter', `not merged, and nothing rebuildable in it (${names.join(', ')})`);
   if (dryRun) return;
-  if (!(await lockWorktree(main, entry.path, 'lanes: reclaiming rebuildable directories')))
+  if (
+    !(await lockWorktree(
+      main,
+      entry.path,
+      `lanes: reclaiming rebuildable directories (pid ${process.pid} on ${ctx.host})`,
+    ))
+  )
     return keep('locked', 'it was locked meanwhile (another lanes, or git worktree lock)');
   try {
     // Again from a fresh read, under the lock: a session that started in it meanwhile keeps it whole.

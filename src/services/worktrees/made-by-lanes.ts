@@ -16,6 +16,8 @@ export interface MadeByLanes {
   by: string;
   branch: string;
   createdAt: number;
+  /** Where it was made (its real path): one a person moved elsewhere is not removed by lanes. */
+  path?: string;
   /**
    * The store its sessions are recorded in (its display form: no password). Another store cannot
    * tell whether a session still works there, so cleanup from it leaves the worktree alone.
@@ -46,6 +48,7 @@ export function madeByLanes(worktree: string): MadeByLanes | null {
           branch: data.branch,
           createdAt: data.createdAt,
           ...(typeof data.store === 'string' ? { store: data.store } : {}),
+          ...(typeof data.path === 'string' ? { path: data.path } : {}),
           ...(data.carried && typeof data.carried === 'object' ? { carried: data.carried } : {}),
         }
       : null;

@@ -21,6 +21,10 @@ export interface DeletionFacts {
   home: string | null;
   /** Whether lanes made it (made-by-lanes.ts). */
   madeByLanes: boolean;
+  /** Where lanes made it, when that is not where it is now (a person moved it: git worktree move). */
+  movedFrom: string | null;
+  /** Other worktrees of the repository inside it (Claude Code's .claude/worktrees/, a dist/ checkout). */
+  nestedWorktrees: string[];
   /** The store its sessions are recorded in, when that is not the store asking (null: this one, or not known). */
   otherStore: string | null;
   /** git's lock reason ('' locked without one), null when not locked. */
@@ -37,6 +41,8 @@ export type DeletionRule =
   | 'system-directory'
   | 'contains-repository'
   | 'not-made-by-lanes'
+  | 'moved'
+  | 'contains-worktree'
   | 'other-store'
   | 'locked'
   | 'live-session'
@@ -58,6 +64,9 @@ export function mayDeleteWorktree(f: DeletionFacts): DeletionVerdict {
   if (within(f.mainWorktree, f.real) || within(f.commonDir, f.real))
     return no('contains-repository', 'it is the main worktree or holds the repository');
   if (!f.madeByLanes) return no('not-made-by-lanes', 'lanes did not create it');
+  if (f.movedFrom !== null) return no('moved', `it was moved here from ${f.movedFrom}, where lanes made it`);
+  if (f.nestedWorktrees.length > 0)
+    return no('contains-worktree', `other worktrees are inside it (${f.nestedWorktrees.slice(0, 3).join(', ')})`);
   if (f.otherStore !== null)
     return no(
       'other-store',

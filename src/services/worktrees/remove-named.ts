@@ -22,7 +22,8 @@ export async function removeNamedWorktree(
   wt: string,
   options: EndOptions,
 ): Promise<Removal> {
-  const scene = await readScene(ctx, { openOnly: true, also: [s] });
+  // The session's repository, wherever the command runs (lanes end from /tmp, or from another repository).
+  const scene = await readScene(ctx, { openOnly: true, also: [s], at: wt });
   const at = real(wt);
   const entry = scene.linked.find((w) => real(w.path) === at);
   if (!entry)
@@ -37,6 +38,8 @@ export async function removeNamedWorktree(
     mainBranch: await defaultBranch(scene.mainWorktree),
     forceBranch: options.force === true,
     named: true,
+    // A person named it: its ignored files go with it, as `git worktree remove --force` does.
+    ignored: 'delete',
   });
   if (removal.refused) {
     const { rule, why } = removal.refused;
@@ -47,7 +50,11 @@ export async function removeNamedWorktree(
           ? `run \`lanes snapshot --session ${s.id}\` and try again`
           : rule === 'contains-repository'
             ? 'omit --remove-worktree'
-            : 'end what still works there first, then remove it with `lanes gc --worktrees`';
+            : rule === 'locked'
+              ? `see why with \`git worktree list --verbose\`; \`git worktree unlock ${wt}\` if that lock is stale`
+              : rule === 'operation-in-progress'
+                ? 'finish or abort it in the worktree (git rebase --abort, git merge --abort, …), then remove it'
+                : 'end what still works there first, then remove it with `lanes gc --worktrees`';
     throw new LanesError('E_REPO_STATE', `not removing ${wt}: ${why}`, { hint, details: { rule } });
   }
   return removal;

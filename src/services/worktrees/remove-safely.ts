@@ -1,19 +1,27 @@
 import { captureWorktree } from '../../git/snapshot.js';
 import { status } from '../../git/status.js';
-import { lockWorktree, unlockWorktree } from '../../git/worktree-lock.js';
+import { linkedGitDir, lockWorktree, unlockWorktree } from '../../git/worktree-lock.js';
 import { deleteBranch, isAncestor, removeWorktree, revParse } from '../../git/worktree.js';
 import type { WorktreeEntry } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
 import { notSaved } from '../snapshots/snapshots.js';
 import type { Snapshot, SnapshotService } from '../snapshots/snapshots.js';
 import { ownChanges } from './made-by-lanes.js';
+import { hasSubmoduleRepos, ignoredUnsaved, keepDetachedHead, operationInProgress } from './worktree-hazards.js';
 import { mayDeleteWorktree } from './may-delete.js';
 import type { DeletionRule } from './may-delete.js';
-import { factsOf, readScene } from './worktree-facts.js';
+import { factsOf, readScene, staleLanesLock } from './worktree-facts.js';
 import type { Askers, WorktreeScene } from './worktree-facts.js';
 
 /** Why a removal was refused: a rule of may-delete.ts, or work a snapshot could not hold exactly. */
-export type RefusalRule = DeletionRule | 'cannot-save' | 'changed-while-saving' | 'uncommitted';
+export type RefusalRule =
+  | DeletionRule
+  | 'cannot-save'
+  | 'changed-while-saving'
+  | 'uncommitted'
+  | 'operation-in-progress'
+  | 'submodules'
+  | 'ignored-files';
 
 export interface Removal {
   removed: boolean;
@@ -38,6 +46,15 @@ export interface RemoveOptions {
   named?: boolean;
   /** Keep a worktree with uncommitted work, once it is saved (an agent removing its own: Claude Code's WorktreeRemove). */
   keepUncommitted?: boolean;
+  /**
+   * Ignored files that are neither rebuildable (`reclaim`) nor copies of the main worktree's:
+   * 'delete' them with the worktree (a person named it, or gc --delete-ignored), 'refuse' (an
+   * agent's removal), or by default refuse and name the flag.
+   */
+  ignored?: 'delete' | 'refuse';
+  reclaim?: readonly string[];
+  /** Check everything that can be checked without changing anything, then stop (removed stays false). */
+  dryRun?: boolean;
 }
 
 const LOCK_REASON = 'lanes: removing this worktree';
@@ -65,12 +82,33 @@ export async function removeWorktreeSafely(
   const first = judge(scene);
   if (!first.ok) return refuse(first.rule, first.why);
   const main = scene.mainWorktree;
-  if (!(await lockWorktree(main, entry.path, LOCK_REASON)))
+  const gitDir = linkedGitDir(entry.path);
+  const busy = gitDir ? operationInProgress(gitDir) : null;
+  if (busy) return refuse('operation-in-progress', `${busy} is in progress in it`);
+  if (gitDir && hasSubmoduleRepos(gitDir))
+    return refuse('submodules', 'its submodules keep their repositories in its git dir, with any unpushed commits');
+  if (options.ignored !== 'delete') {
+    const ignored = await ignoredUnsaved(entry.path, main, options.reclaim ?? []);
+    if (ignored.length > 0)
+      return refuse(
+        'ignored-files',
+        `it holds ignored files no snapshot saves (${ignored.slice(0, 5).join(', ')}${ignored.length > 5 ? `, ${ignored.length - 5} more` : ''})${options.ignored === 'refuse' ? '' : '; pass --delete-ignored to remove them too'}`,
+      );
+  }
+  // A dry run stops here: the rules and the worktree's own hazards said yes (its work is not saved yet).
+  if (options.dryRun) return out;
+  // A lanes removal killed half way left its lock: the rules above saw it as stale; take it back.
+  if (entry.locked && staleLanesLock(entry.lockReason, ctx.host))
+    await unlockWorktree(main, entry.path).catch(() => undefined);
+  const reason = `${LOCK_REASON} (pid ${process.pid} on ${ctx.host})`;
+  if (!(await lockWorktree(main, entry.path, reason)))
     return refuse('locked', 'it was locked meanwhile (another lanes, or git worktree lock)');
-  let removed = false;
+  let unlocked = false;
+  const unlock = async () => {
+    if (!unlocked) await unlockWorktree(main, entry.path).catch(() => undefined);
+    unlocked = true;
+  };
   try {
-    const again = judge(await readScene(ctx, { openOnly: true, also: scene.sessions }));
-    if (!again.ok) return refuse(again.rule, again.why);
     const changes = await status(entry.path);
     // The agents' hooks lanes carried in, unchanged, are lanes' own: no work to save or to keep for.
     const dirty = ownChanges(entry.path, changes).length > 0;
@@ -91,24 +129,37 @@ export async function removeWorktreeSafely(
           `it has uncommitted work (saved in ${r.snapshot.ref}); commit or discard it first, or remove the worktree with \`lanes gc --worktrees\` once its session has ended`,
         );
     }
-    await removeWorktree(main, entry.path, changes.length > 0, true);
-    removed = true;
+    if (!entry.branch && entry.head) {
+      const kept = await keepDetachedHead(main, entry.path, entry.head);
+      if (kept) out.notes.push(`its detached HEAD ${entry.head.slice(0, 12)} is kept as ${kept}`);
+    }
+    // Last, right before removal (a snapshot of a big worktree takes time): nobody started there meanwhile.
+    const again = judge(await readScene(ctx, { openOnly: true, also: scene.sessions, at: main }));
+    if (!again.ok) return refuse(again.rule, again.why);
+    await unlock();
+    // --force only when every change is saved (or lanes' own): with none, git checks the worktree itself.
+    await removeWorktree(main, entry.path, changes.length > 0);
     out.removed = true;
   } finally {
-    if (!removed) await unlockWorktree(main, entry.path).catch(() => undefined);
+    if (!out.removed) await unlock();
   }
   const branch = entry.branch?.replace(/^refs\/heads\//, '') ?? null;
   if (branch && options.mainBranch && branch !== options.mainBranch) {
-    const tip = await revParse(main, `refs/heads/${branch}`);
-    const merged = tip !== null && (await isAncestor(main, tip, `refs/heads/${options.mainBranch}`));
-    if (merged || options.forceBranch) {
-      await deleteBranch(main, branch, true);
-      out.branchDeleted = branch;
-      if (!merged)
-        out.notes.push(
-          `branch ${branch} was not merged into ${options.mainBranch}; deleted with --force (its commits stay reachable from ${out.snapshot?.ref ?? 'the reflog'})`,
-        );
-    } else out.notes.push(`kept branch ${branch}: it is not merged into ${options.mainBranch}`);
+    try {
+      const tip = await revParse(main, `refs/heads/${branch}`);
+      const merged = tip !== null && (await isAncestor(main, tip, `refs/heads/${options.mainBranch}`));
+      if (merged || options.forceBranch) {
+        await deleteBranch(main, branch, true);
+        out.branchDeleted = branch;
+        if (!merged)
+          out.notes.push(
+            `branch ${branch} was not merged into ${options.mainBranch}; deleted with --force (its commits stay reachable from ${out.snapshot?.ref ?? 'the reflog'})`,
+          );
+      } else out.notes.push(`kept branch ${branch}: it is not merged into ${options.mainBranch}`);
+    } catch (e) {
+      // The worktree is gone either way: a branch that could not be deleted is said, not a failure.
+      out.notes.push(`kept branch ${branch}: it could not be deleted (${(e as Error).message.split('\n')[0]})`);
+    }
   }
   return out;
 }

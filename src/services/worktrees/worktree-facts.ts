@@ -4,6 +4,7 @@ import { LanesError } from '../../core/errors.js';
 import { scanProcessCwds } from '../../core/platform/cwds.js';
 import { readCommandLine } from '../../core/process-identity.js';
 import type { CwdScan } from '../../core/platform/cwds.js';
+import { repoInfo } from '../../git/repo.js';
 import { listWorktrees } from '../../git/worktree.js';
 import type { WorktreeEntry } from '../../git/worktree.js';
 import type { SessionRecord } from '../../store/types.js';
@@ -30,6 +31,22 @@ export interface WorktreeScene {
   cwds: CwdScan | null;
   /** The store asking (its display form), to tell a worktree made under another store. */
   store: string;
+  host: string;
+}
+
+/**
+ * A lock lanes took to remove a worktree (`lanes: … (pid N on HOST)`) whose process is gone: a
+ * removal killed half way. It holds nothing and is taken over; any other lock is the user's.
+ */
+export function staleLanesLock(reason: string | null, host: string): boolean {
+  const m = /^lanes: .* \(pid (\d+) on (.+)\)$/.exec(reason ?? '');
+  if (!m || m[2] !== host) return false;
+  try {
+    process.kill(Number(m[1]), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 export function real(path: string): string | null {
@@ -46,15 +63,17 @@ export function real(path: string): string | null {
  */
 export async function readScene(
   ctx: LanesContext,
-  options: { openOnly?: boolean; also?: SessionRecord[] } = {},
+  options: { openOnly?: boolean; also?: SessionRecord[]; at?: string } = {},
 ): Promise<WorktreeScene> {
-  const repo = await ctx.repo();
+  // `at`: a directory of the repository to read (a session's worktree), else where ctx was opened.
+  const where = options.at ?? ctx.cwd;
+  const repo = options.at ? await repoInfo(options.at) : await ctx.repo();
   if (!repo)
     throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, {
       hint: 'run it inside the repository whose worktrees to clean up',
     });
-  const [main, ...linked] = await listWorktrees(ctx.cwd);
-  if (!main) throw new LanesError('E_GIT', `git lists no worktree for ${ctx.cwd}`);
+  const [main, ...linked] = await listWorktrees(where);
+  if (!main) throw new LanesError('E_GIT', `git lists no worktree for ${where}`);
   // Other hosts' sessions work in directories of their own machines, not these.
   const listed = await ctx.store.listSessions({ includeEnded: options.openOnly !== true });
   const extra = (options.also ?? []).filter((a) => !listed.some((s) => s.id === a.id));
@@ -63,7 +82,7 @@ export async function readScene(
     mainWorktree: real(main.path) ?? main.path,
     commonDir: real(repo.commonDir) ?? repo.commonDir,
     home: real(homedir()),
-    lanesDir: await lanesWorktreeDir(ctx.cwd, repo.commonDir),
+    lanesDir: await lanesWorktreeDir(where, repo.commonDir),
     linked: linked.filter((w) => !w.bare),
     sessions,
     states: await ctx.statesOf(sessions),
@@ -75,6 +94,7 @@ export async function readScene(
     ),
     cwds: scanProcessCwds(),
     store: ctx.store.info.location,
+    host: ctx.host,
   };
 }
 
@@ -125,9 +145,13 @@ export function factsOf(scene: WorktreeScene, entry: WorktreeEntry, ignore: Aske
     commonDir: scene.commonDir,
     home: scene.home,
     madeByLanes: made !== null || older,
+    movedFrom: made?.path !== undefined && at !== null && made.path !== at ? made.path : null,
+    nestedWorktrees: [scene.mainWorktree, ...scene.linked.map((w) => real(w.path) ?? w.path)].filter(
+      (w) => at !== null && w !== at && within(w, at),
+    ),
     // A store that knows its sessions is the right one (lanes store copy moves them, not the markers).
     otherStore: made?.store !== undefined && made.store !== scene.store && sessions.length === 0 ? made.store : null,
-    locked: entry.locked ? (entry.lockReason ?? '') : null,
+    locked: entry.locked && !staleLanesLock(entry.lockReason, scene.host) ? (entry.lockReason ?? '') : null,
     liveSessions: live.map((s) => s.id + (s.label ? ` (${s.label})` : s.agent ? ` (${s.agent})` : '')),
     // Named by their command line (a few, read only for those found): `node` alone tells nobody which.
     processes: inside

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { slugify } from '../../core/slug.js';
@@ -74,6 +74,7 @@ export async function createSessionWorktree(
         branch,
         createdAt: Date.now(),
         store: ctx.store.info.location,
+        path: realpathSync(path),
       });
     } catch (e) {
       await discardSessionWorktree(ctx, { path, branch }).catch(() => undefined);
