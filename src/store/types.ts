@@ -1,5 +1,6 @@
 import type { Attention, AttentionState } from './shared/attention.js';
 import type { JournalEntry, JournalInput, JournalStore, WaitStore } from './journal-types.js';
+import type { TouchedStore } from './touched-types.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
@@ -8,8 +9,7 @@ import type { OwnerToJudge, Verdict } from '../core/liveness.js';
 export type { Attention, AttentionState } from './shared/attention.js';
 
 // The one storage interface. Every backend (SQLite, PostgreSQL) implements it and runs
-// the same contract suite (test/store/contract.ts). Times are milliseconds since the epoch on the
-// STORE's clock: callers never pass their own "now", so leases agree across machines.
+// the same contract suite (test/store/contract.ts). Times: ms on the STORE's clock, so leases agree across hosts.
 
 export interface SessionRecord {
   id: string;
@@ -293,7 +293,7 @@ export interface DumpStore {
   load(dump: StoreDump, options: { replace: boolean }): Promise<void>;
 }
 
-export interface Store extends SessionStore, ClaimStore, GateStore, DumpStore, JournalStore, WaitStore {
+export interface Store extends SessionStore, ClaimStore, GateStore, DumpStore, JournalStore, WaitStore, TouchedStore {
   readonly info: StoreInfo;
   now(): Promise<number>;
   close(): Promise<void>;

@@ -98,6 +98,12 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   ALTER TABLE ${s}.sessions ADD COLUMN attention TEXT, ADD COLUMN attention_at BIGINT, ADD COLUMN attention_why TEXT,
     ADD COLUMN terminal TEXT;
   `,
+  // 7 (as SQLite's sixth migration): the index of the paths sessions edited (touched-types.ts).
+  (s) => `
+  CREATE TABLE ${s}.touched (repo TEXT NOT NULL, key TEXT NOT NULL, session_id TEXT NOT NULL, path TEXT NOT NULL,
+    PRIMARY KEY (repo, key, session_id, path));
+  CREATE INDEX touched_by_session ON ${s}.touched (session_id);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -1,4 +1,5 @@
 import { PgConn } from './conn.js';
+import { pgTouched } from './touched.js';
 import type { PgOptions } from './conn.js';
 import { pgSessions } from './sessions.js';
 import { pgClaims } from './claims.js';
@@ -37,6 +38,7 @@ export const PostgresStore = {
       ...pgDump(conn),
       ...pgJournal(conn),
       ...pgWaits(conn),
+      ...pgTouched(conn),
     };
   },
 };

@@ -92,6 +92,14 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE sessions ADD COLUMN attention_why TEXT;
   ALTER TABLE sessions ADD COLUMN terminal TEXT;
   `,
+  // The paths each session's agent edited, indexed by repository and folded path (touched-types.ts):
+  // a pre-edit check reads the rows of the path at hand, not every live session's list. Filled as
+  // sessions edit from now on (their state keeps the lists; a turn's end re-indexes the whole list).
+  `
+  CREATE TABLE touched (repo TEXT NOT NULL, key TEXT NOT NULL, session_id TEXT NOT NULL, path TEXT NOT NULL,
+    PRIMARY KEY (repo, key, session_id, path)) WITHOUT ROWID;
+  CREATE INDEX touched_by_session ON touched (session_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,6 +6,7 @@ import { sqliteGates } from './gates.js';
 import { sqliteDump } from './dump.js';
 import { sqliteJournal } from './journal.js';
 import { sqliteWaits } from './waits.js';
+import { sqliteTouched } from './touched.js';
 import type { Store } from '../types.js';
 
 export type { SqliteOptions };
@@ -30,6 +31,7 @@ export const SqliteStore = {
       ...sqliteDump(conn),
       ...sqliteJournal(conn),
       ...sqliteWaits(conn),
+      ...sqliteTouched(conn),
     };
   },
 };
