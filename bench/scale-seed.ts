@@ -22,6 +22,8 @@ interface Spec {
   dirs: number;
   /** Journal entries over the last 12 hours (a night's mix: mostly grants and releases). */
   journal?: number;
+  /** Paths each live session's agent edited (state `lanes:touched` and the index): pkgD/tI_K.ts. */
+  touched?: number;
 }
 
 const [location, specText] = process.argv.slice(2);
@@ -103,9 +105,22 @@ for (let i = 0; i < (spec.journal ?? 0); i++) {
             : { token: i },
   });
 }
+const live = sessions.filter((x) => x.endedAt === null && x.owner.startTime !== 'gone');
+const touchedOf = (i: number) =>
+  Array.from({ length: spec.touched ?? 0 }, (_, k) => `pkg${(i + k) % spec.dirs}/t${i}_${k}.ts`);
+const state = spec.touched
+  ? live.map((x, i) => ({
+      sessionId: x.id,
+      value: JSON.stringify({ 'lanes:touched': touchedOf(i) }),
+      version: 1,
+      updatedAt: now,
+    }))
+  : [];
 await store.load(
-  { sessions, claims, fences: claims.map((c) => ({ ...c, lastToken: 1 })), state: [], gates: [], journal },
+  { sessions, claims, fences: claims.map((c) => ({ ...c, lastToken: 1 })), state, gates: [], journal },
   { replace: true },
 );
+// The index follows the state, as the hooks keep it (not part of a dump: derived).
+if (spec.touched) for (const [i, x] of live.entries()) await store.indexTouched(x.id, spec.repo, touchedOf(i), true);
 await store.close();
 console.log(JSON.stringify({ sessions: sessions.length, claims: claims.length, journal: journal.length }));

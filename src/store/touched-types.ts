@@ -1,3 +1,5 @@
+import { foldPath } from '../core/resource.js';
+
 // The index of paths sessions' agents edited (the early-conflict warning): one row per session,
 // repository and path, looked up by a folded key, so a pre-edit check reads only the sessions that
 // touched the path at hand, never every live session's whole list. The session's state key
@@ -19,7 +21,5 @@ export interface TouchedStore {
   touchedAt(repo: string, keys: string[]): Promise<TouchedHit[]>;
 }
 
-/** The lookup key of a path: NFC and lower case, so a case-insensitive repository finds every spelling (callers compare exactly where case matters). */
-export function touchedKey(path: string): string {
-  return path.normalize('NFC').toLowerCase();
-}
+/** The lookup key of a path: folded (NFC, lower case), so a case-insensitive repository finds every spelling; callers compare exactly where case matters. */
+export const touchedKey = foldPath;

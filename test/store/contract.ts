@@ -10,6 +10,7 @@ import { gateOwnerContract } from './contract-gates.js';
 import { foldedClaimsContract, startClaimingContract } from './contract-start.js';
 import { scaleContract } from './contract-scale.js';
 import { attentionContract } from './contract-attention.js';
+import { touchedContract } from './contract-touched.js';
 import { journalContract } from './contract-journal.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
@@ -282,6 +283,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     foldedClaimsContract(() => store);
     scaleContract(() => store);
     attentionContract(() => store);
+    touchedContract(() => store);
     journalContract(
       () => store,
       () => url,

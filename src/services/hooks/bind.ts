@@ -32,6 +32,14 @@ export function bindHooks(
     host: ctx.host,
     repoId: (repo) => ctx.repoId(repo),
     liveSessions: (which) => ctx.liveSessions(which),
+    liveAmong: async (ids) => {
+      if (ids.length === 0) return [];
+      const found = await ctx.store.getSessions(ids);
+      const states = await ctx.statesOf(found);
+      return found.filter((s) => states.get(s.id)?.state === 'live');
+    },
+    touchedAt: (repo, keys) => ctx.store.touchedAt(repo, keys),
+    indexTouched: (id, repo, paths, replace) => ctx.store.indexTouched(id, repo, paths, replace),
     findSession: (id) => sessions.find(id),
     attachSession: (o) => sessions.attach(o),
     claimsOf: (ids) => (ids.length ? ctx.store.listClaims({ sessionIds: ids }) : Promise.resolve([])),

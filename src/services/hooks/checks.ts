@@ -10,8 +10,8 @@ import { repoInfo } from '../../git/repo.js';
 import { locateInRepo } from '../../git/repo-path.js';
 import type { RepoPath } from '../../git/repo-path.js';
 import type { ClaimRecord, SessionRecord } from '../../store/types.js';
+import { touchedKey } from '../../store/touched-types.js';
 import type { HookContext } from './context.js';
-import { touchedOfSessions } from './touched.js';
 import { checkOutsideEdit, expandHome, outsideWarning } from './file-check.js';
 import { FINISH_HINT, interruptedIn } from '../commits/interrupted.js';
 
@@ -66,7 +66,10 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
   const claims = wanted.length
     ? (await ctx.conflictingClaims(wanted)).filter((c) => c.kind === 'path' && c.sessionId !== self)
     : [];
-  const others = await liveOthers(ctx, self);
+  // Only the holders of those claims are judged: flat in the number of live sessions too.
+  const others = new Map(
+    (await ctx.liveAmong([...new Set(claims.map((c) => c.sessionId))])).map((s) => [s.id, s] as const),
+  );
   const blocked: { target: RepoPath; claim: ClaimRecord }[] = [];
   targets.forEach((target, i) => {
     const ref = refs[i];
@@ -89,7 +92,7 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
       holders: [...new Set(blocked.map((b) => b.claim.sessionId))],
     };
   }
-  return earlyWarning(ctx, targets, others);
+  return earlyWarning(ctx, self, targets, others);
 }
 
 /**
@@ -108,30 +111,39 @@ export async function warnEdit(ctx: HookContext, self: string, paths: string[]):
   }
   if (targets.length === 0)
     return outside.length === 0 ? ALLOW : outsideWarning(ctx, outside, await liveOthers(ctx, self));
-  return earlyWarning(ctx, targets, await liveOthers(ctx, self));
+  return earlyWarning(ctx, self, targets, new Map());
 }
 
 async function earlyWarning(
   ctx: HookContext,
+  self: string,
   targets: RepoPath[],
-  others: Map<string, SessionRecord>,
+  known: Map<string, SessionRecord>,
 ): Promise<HookDecision> {
   const warnings: string[] = [];
   const holders: string[] = [];
-  const sameRepo = [...others.values()].filter((s) => targets.some((t) => ctx.repoId(t.repo) === s.repo));
-  const touchedBy = await touchedOfSessions(
-    ctx,
-    sameRepo.map((s) => s.id),
-  );
-  for (const s of sameRepo) {
-    const mine = targets.filter((t) => ctx.repoId(t.repo) === s.repo);
+  // The rows of these paths in the index (touched-types.ts), per repository: only the sessions that
+  // touched them are read and judged, never every live session's whole list.
+  const byRepo = new Map<string, RepoPath[]>();
+  for (const t of targets) byRepo.set(ctx.repoId(t.repo), [...(byRepo.get(ctx.repoId(t.repo)) ?? []), t]);
+  const hits: { repo: string; sessionId: string; path: string }[] = [];
+  for (const [repo, mine] of byRepo)
+    for (const h of await ctx.touchedAt(repo, [...new Set(mine.map((t) => touchedKey(t.rel)))]))
+      if (h.sessionId !== self) hits.push({ repo, ...h });
+  const unknown = [...new Set(hits.map((h) => h.sessionId))].filter((id) => !known.has(id));
+  const live = new Map(known);
+  for (const s of await ctx.liveAmong(unknown)) live.set(s.id, s);
+  for (const s of live.values()) {
+    const theirs = hits.filter((h) => h.sessionId === s.id && h.repo === s.repo);
+    if (theirs.length === 0) continue;
+    const mine = byRepo.get(s.repo ?? '') ?? [];
     // On a case-insensitive file system `src/Cart.ts` and `src/cart.ts` are one file.
     const fold = mine.some((m) => ignoresCase(m.repo.commonDir));
     const key = (rel: string) => (fold ? foldPath(rel) : rel.normalize('NFC'));
-    const touched = new Set((touchedBy.get(s.id) ?? []).map(key));
-    const hits = mine.filter((t) => touched.has(key(t.rel))).map((t) => t.rel);
-    if (hits.length > 0) {
-      warnings.push(`${hits.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
+    const touched = new Set(theirs.map((h) => key(h.path)));
+    const found = mine.filter((t) => touched.has(key(t.rel))).map((t) => t.rel);
+    if (found.length > 0) {
+      warnings.push(`${found.join(', ')} also changed by ${who(s, s.id)} in ${s.worktree ?? s.cwd}, not landed yet`);
       holders.push(s.id);
     }
   }

@@ -2,6 +2,7 @@ import type { LanesConfig } from '../../core/config.js';
 import type { ResourceRef } from '../../core/resource.js';
 import type { RepoInfo } from '../../git/repo.js';
 import type { AttentionState, ClaimRecord, SessionRecord, StateRecord } from '../../store/types.js';
+import type { TouchedHit } from '../../store/touched-types.js';
 import type { EndResult } from '../sessions/end-session.js';
 import type { AttachOptions } from '../sessions/sessions.js';
 import type { SnapshotResult } from '../snapshots/snapshots.js';
@@ -18,6 +19,12 @@ export interface HookContext {
   repoId(repo: RepoInfo): string;
   /** Sessions that are live right now, among those `which` keeps. */
   liveSessions(which: (s: SessionRecord) => boolean): Promise<SessionRecord[]>;
+  /** Those of these sessions that are live right now (one read, one liveness proof each). */
+  liveAmong(ids: string[]): Promise<SessionRecord[]>;
+  /** The open sessions that touched these paths of a repository (touched-types.ts), through the index. */
+  touchedAt(repo: string, keys: string[]): Promise<TouchedHit[]>;
+  /** Keeps the index of touched paths up to date with a session's list (`replace`: the whole list). */
+  indexTouched(sessionId: string, repo: string, paths: string[], replace: boolean): Promise<void>;
   /** A session's record, or null when the store does not know it. */
   findSession(id: string): Promise<SessionRecord | null>;
   attachSession(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;

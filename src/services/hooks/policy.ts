@@ -123,7 +123,7 @@ async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecisio
     else if (!at) rels.push(resolve(p).normalize('NFC'));
   }
   if (rels.length === 0) return ALLOW;
-  const ok = await recordTouched(ctx, session.id, rels);
+  const ok = await recordTouched(ctx, session, rels);
   if (!ok)
     return {
       ...ALLOW,
@@ -158,7 +158,7 @@ async function refreshTouched(ctx: HookContext, session: SessionRecord): Promise
   );
   if (sharers.length > 0) return;
   const { changedNotLanded } = await import('../../git/worktree-changes.js');
-  await setTouched(ctx, session.id, await changedNotLanded(session.worktree as string));
+  await setTouched(ctx, session, await changedNotLanded(session.worktree as string));
 }
 
 async function sessionEnd(ctx: HookContext, event: HookEvent): Promise<HookDecision> {

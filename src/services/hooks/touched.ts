@@ -1,4 +1,5 @@
 import type { Json } from '../state/state.js';
+import type { SessionRecord } from '../../store/types.js';
 import type { HookContext } from './context.js';
 
 /** Session state key: the repository paths the session's agent edited (reserved for lanes). */
@@ -25,34 +26,54 @@ export async function touchedOfSessions(ctx: HookContext, sessionIds: string[]):
  */
 async function updateTouched(
   ctx: HookContext,
-  sessionId: string,
+  session: SessionRecord,
   next: (before: string[]) => string[] | null,
+  index: (before: string[], after: string[]) => { paths: string[]; replace: boolean },
 ): Promise<boolean> {
   let ok = true;
-  await ctx.mutateState(sessionId, (cur) => {
+  let change: { paths: string[]; replace: boolean } | null = null;
+  await ctx.mutateState(session.id, (cur) => {
     if (cur !== undefined && (cur === null || typeof cur !== 'object' || Array.isArray(cur))) {
       ok = false;
       return undefined;
     }
-    const paths = next(touchedOf(cur));
-    return paths === null
-      ? undefined
-      : { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: paths.slice(-MAX_TOUCHED) };
+    const before = touchedOf(cur);
+    const paths = next(before);
+    if (paths === null) return undefined;
+    const kept = paths.slice(-MAX_TOUCHED);
+    change = index(before, kept);
+    return { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: kept };
   });
+  // The index follows the state (the record): a write that fails costs a warning until the turn's
+  // end re-indexes the whole list, never the edit.
+  const c = change as { paths: string[]; replace: boolean } | null;
+  if (c && session.repo) await ctx.indexTouched(session.id, session.repo, c.paths, c.replace).catch(() => undefined);
   return ok;
 }
 
 /** Replaces the session's touched list with what its own worktree says (end of turn). */
-export function setTouched(ctx: HookContext, sessionId: string, paths: string[]): Promise<boolean> {
-  return updateTouched(ctx, sessionId, (before) =>
-    before.length === paths.length && before.every((p, i) => p === paths[i]) ? null : paths,
+export function setTouched(ctx: HookContext, session: SessionRecord, paths: string[]): Promise<boolean> {
+  return updateTouched(
+    ctx,
+    session,
+    (before) => (before.length === paths.length && before.every((p, i) => p === paths[i]) ? null : paths),
+    (_before, after) => ({ paths: after, replace: true }),
   );
 }
 
 /** Adds paths to the session's touched list (after an edit). */
-export function recordTouched(ctx: HookContext, sessionId: string, paths: string[]): Promise<boolean> {
-  return updateTouched(ctx, sessionId, (before) => {
-    const add = paths.filter((p) => !before.includes(p));
-    return add.length === 0 ? null : [...before, ...add];
-  });
+export function recordTouched(ctx: HookContext, session: SessionRecord, paths: string[]): Promise<boolean> {
+  return updateTouched(
+    ctx,
+    session,
+    (before) => {
+      const add = paths.filter((p) => !before.includes(p));
+      return add.length === 0 ? null : [...before, ...add];
+    },
+    // A list cut at MAX_TOUCHED dropped its oldest: the whole list then, so the index drops them too.
+    (before, after) =>
+      before.length > 0 && after[0] !== before[0]
+        ? { paths: after, replace: true }
+        : { paths: after.slice(before.length), replace: false },
+  );
 }
