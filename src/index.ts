@@ -89,3 +89,5 @@ export type { ResourceRef } from './core/resource.js';
 export { AGENTS, hookSessionId } from './core/hook-event.js';
 export type { AgentName, HookDecision, HookEvent, HookKind } from './core/hook-event.js';
 export { OutageWatch, isOutage } from './services/outage.js';
+export { spoolUnchecked } from './core/unchecked-spool.js';
+export type { UncheckedCall } from './core/unchecked-spool.js';

@@ -22,6 +22,7 @@ export const JOURNAL_KINDS = [
   'fence.refuse',
   'hook.deny',
   'hook.warn',
+  'hook.unchecked',
   'attention',
   'notify.sent',
   'notify.fail',

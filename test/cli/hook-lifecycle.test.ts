@@ -200,8 +200,34 @@ test('malformed or unexpected input never blocks the agent: exit 0, nothing or {
     cwd: repo,
     failOpen: true,
   });
-  assert.deepEqual([r.code, r.stdout], [0, '']);
-  assert.match(r.stderr, /failed open/);
+  // Allowed, but loudly: the model reads that lanes could not check it (PreToolUse context), the
+  // person the agent's message; the call is written down and journaled once the store answers.
+  assert.equal(r.code, 0);
+  const said = JSON.parse(r.stdout) as {
+    hookSpecificOutput: { hookEventName: string; additionalContext: string; permissionDecision?: string };
+    systemMessage: string;
+  };
+  assert.equal(said.hookSpecificOutput.hookEventName, 'PreToolUse');
+  assert.equal(said.hookSpecificOutput.permissionDecision, undefined, 'never "allow": the agent’s own prompts stay');
+  assert.match(said.hookSpecificOutput.additionalContext, /lanes could not check this call/);
+  assert.match(said.systemMessage, /lanes could not check this call/);
+  assert.match(r.stderr, /failed open \(the call was allowed, and the agent told\)/);
+  const back = await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, S), opts);
+  assert.equal(back.code, 0, back.stderr);
+  const log = await lanes(['log', '--kind', 'hook', '--json'], opts);
+  const unchecked = log.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string; session: string; details: { error: string } })
+    .filter((e) => e.kind === 'hook.unchecked');
+  assert.equal(unchecked.length, 1, log.stdout);
+  assert.equal(unchecked[0]!.session, `claude-code:${S}`);
+  assert.match(unchecked[0]!.details.error, /store-is-a-dir/);
+  // Journaled once: the next call finds nothing left to write.
+  await hook('claude-code', 'pre-tool-use', fixture('claude-code', 'pre-tool-use-edit', repo, S), opts);
+  const again = (await lanes(['log', '--kind', 'hook', '--json'], opts)).stdout.match(/hook\.unchecked/g) ?? [];
+  assert.equal(again.length, 1);
 });
 
 test('concurrent after-edit hooks of one session lose no edited path (the session state gate serializes them)', async () => {

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { AGENTS, ALLOW, hookSessionId } from '../../core/hook-event.js';
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
 import type { Lanes } from '../../index.js';
+import { spoolUnchecked } from '../../core/unchecked-spool.js';
 import type { CommandSpec } from '../command.js';
 import { readStdinJson } from '../stdin-json.js';
 
@@ -38,18 +39,21 @@ export const command: CommandSpec = {
     const agent = agentName(args.positionals[0] ?? '');
     if (agent === 'claude-code' && WORKTREE_EVENTS.includes(args.positionals[1] ?? ''))
       return (await import('../hook-worktree.js')).claudeWorktreeHook(args.positionals[1]!, io);
+    // Set once the input is good and lanes starts checking: a failure from there on is an unchecked call.
+    let checking: { adapter: AgentAdapter; event: HookEvent } | null = null;
     try {
       const { adapter, event } = parseHookCall(agent, args.positionals[1] ?? '', readStdinJson, process.env);
       if (event.kind === 'ignore') return emit(adapter.render(event, ALLOW));
-      const lanes = await io.lanes({ cwd: event.cwd, session: hookSessionId(event), notice: false });
+      const session = hookSessionId(event);
+      checking = { adapter, event };
+      const lanes = await io.lanes({ cwd: event.cwd, session, notice: false });
       const decision = await lanes.hook(event);
       return emit(adapter.render(event, await withMcpHint(event, decision, lanes)));
     } catch (e) {
       // Bad input, the store locked or unreadable, git failing, …: never block the agent for lanes' own trouble.
-      return emit(
-        silentFor(ADAPTERS[agent]),
-        `lanes hook: failed open (the call was allowed): ${(e as Error).message}`,
-      );
+      const why = (e as Error).message;
+      if (!checking) return emit(silentFor(ADAPTERS[agent]), `lanes hook: failed open (the call was allowed): ${why}`);
+      return emit(...uncheckedAnswer(checking.adapter, checking.event, why));
     }
   },
 };
@@ -70,6 +74,29 @@ async function withMcpHint(event: HookEvent, d: HookDecision, lanes: Lanes): Pro
     ? " Or call lanes' MCP tool `claim` (server lanes) with these resources and waitSeconds: 60."
     : "\nlanes' MCP server (lanes) is connected: its tools (claim, release, check, claims, whoami, commit, conflicts, handoff_put, handoff_get) act as this session too.";
   return deny ? { ...d, reason: `${d.reason}${hint}` } : { ...d, context: `${d.context}${hint}` };
+}
+
+/**
+ * A call lanes could not check (its store unreachable, lanes' own failure) is allowed, but loudly:
+ * the model reads it where the agent shows lanes' context (before an edit or a shell command, at
+ * session start), the person in the agent's message, and it is written down to be journaled when
+ * the store answers again (services/hooks/unchecked.ts).
+ */
+function uncheckedAnswer(adapter: AgentAdapter, event: HookEvent, why: string): [HookOutput, string] {
+  spoolUnchecked(process.env, {
+    at: Date.now(),
+    agent: event.agent,
+    event: event.kind,
+    session: event.agentSessionId ? `${event.agent}:${event.agentSessionId}` : null,
+    cwd: event.cwd,
+    subject: (event.paths.length ? event.paths.join(' ') : (event.command ?? '')).slice(0, 500),
+    error: why.slice(0, 500),
+  });
+  const said =
+    `lanes could not check this call (${why.split('\n')[0]?.slice(0, 300)}): it was allowed without looking at other ` +
+    "sessions' claims. Coordinate yourself until lanes answers again; `lanes claims` shows who holds what.";
+  const output = adapter.render(event, { ...ALLOW, context: said, notice: said });
+  return [output, `lanes hook: failed open (the call was allowed, and the agent told): ${why}`];
 }
 
 /** The agent's "allowed, nothing to say" (Gemini wants {} on stdout). */

@@ -68,6 +68,9 @@ export function bindHooks(
         decision.permission === 'deny' || decision.context ? (await records()).hookEntry(event, decision) : null;
       if (e) await ctx.journal.record(e);
       if (decision.permission === 'deny') await attendDenied(context, event, decision.reason);
+      // The store answered: calls it could not check during an outage are journaled now.
+      const { flushUnchecked } = await import('./unchecked.js');
+      await flushUnchecked(ctx).catch(() => 0);
       return decision;
     },
   };

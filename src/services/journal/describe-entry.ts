@@ -38,6 +38,8 @@ export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'detail
       return `${str(d['agent'])} ${str(d['event'])} denied: ${e.subject}${list(d['holders']) ? ` (held by ${list(d['holders'])})` : ''}`;
     case 'hook.warn':
       return `${str(d['agent'])} warned: ${e.subject} also changed by ${list(d['holders'])}`;
+    case 'hook.unchecked':
+      return `${str(d['agent'])} ${str(d['event'])} was NOT checked (lanes could not reach its store; allowed): ${e.subject}: ${str(d['error'])}`;
     case 'attention':
       return `${str(d['agent']) || 'the agent'} ${d['state'] === 'waiting' ? 'waits for you' : 'finished its turn'}${d['why'] ? `: ${str(d['why'])}` : ''}`;
     case 'notify.sent':

@@ -29,6 +29,7 @@ const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended'
   'handoff.refuse': 'refused',
   'claim.cycle': 'refused',
   'hook.deny': 'denied',
+  'hook.unchecked': 'unchecked',
   'guard.override': 'overridden',
   'claim.takeover': 'taken over',
   'land.abort': 'interrupted',
@@ -222,6 +223,8 @@ function describe(e: JournalEntry, who: (id: string) => string): string {
     }
     case 'hook.deny':
       return `${e.subject}: ${String(d['reason'] ?? d['message'] ?? 'denied').slice(0, 200)}`;
+    case 'hook.unchecked':
+      return `${String(d['agent'] ?? '?')} ${String(d['event'] ?? '')} NOT checked (store unreachable, allowed): ${e.subject}: ${String(d['error'] ?? '').slice(0, 160)}`;
     default: {
       const why = d['message'] ?? d['reason'] ?? d['why'] ?? d['code'];
       return `${e.subject}${why ? `: ${String(why).slice(0, 200)}` : ''}`;

@@ -18,6 +18,7 @@ export interface ReportItem {
     | 'committed'
     | 'refused'
     | 'denied'
+    | 'unchecked'
     | 'overridden'
     | 'taken over'
     | 'interrupted'
