@@ -1,6 +1,7 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { childProcess } from '../builtins.js';
 import { readProcStat } from './proc.js';
+import { platform } from './select.js';
 
 /** A process and the directory it works in. */
 export interface ProcessCwd {
@@ -24,9 +25,9 @@ export interface CwdScan {
  * counted, not guessed.
  */
 export function scanProcessCwds(): CwdScan | null {
-  if (process.platform === 'linux') return scanProc();
-  if (process.platform === 'win32') return null;
-  return scanLsof();
+  // The platform lanes judges liveness on (LANES_PLATFORM simulates the ps one on Linux).
+  const kind = platform()?.kind;
+  return kind === 'proc' ? scanProc() : kind === 'ps' ? scanLsof() : null;
 }
 
 function scanProc(): CwdScan | null {
