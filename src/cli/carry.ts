@@ -1,12 +1,9 @@
 import { homedir } from 'node:os';
+import type { carryProjectHooks } from '../agents/carry-hooks.js';
 import type { Lanes } from '../index.js';
 
-export interface CarryReport {
-  /** Agents whose project hooks the new worktree now has, and in which files. */
-  carried: { agent: string; files: string[] }[];
-  /** Agents whose config in the new worktree could not be edited, with why. */
-  failed: { agent: string; reason: string }[];
-}
+/** What agents/carry-hooks.ts carried (agents and files) and which agents' configs it could not edit. */
+export type CarryReport = ReturnType<typeof carryProjectHooks>;
 
 /**
  * lanes' project hooks of the worktree this runs in go to a worktree lanes just made, for every
@@ -22,5 +19,5 @@ export async function carryHooksInto(lanes: Lanes, worktree: string): Promise<Ca
     worktree,
     r.carried.flatMap((c) => c.files),
   );
-  return { carried: r.carried, failed: r.failed };
+  return r;
 }

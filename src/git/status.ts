@@ -25,6 +25,18 @@ export async function commitsAhead(cwd: string, base: string, tip = 'HEAD'): Pro
   return Number((await git(['rev-list', '--count', `${base}..${tip}`, '--'], { cwd })).trim());
 }
 
+/**
+ * What git ignores in a worktree, as `git ls-files --others --ignored --exclude-standard
+ * --directory` lists it: repository-relative, an ignored directory once and collapsed (`dir/`,
+ * only when nothing in it is tracked).
+ */
+export async function ignoredPaths(worktree: string): Promise<string[]> {
+  const out = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
+    cwd: worktree,
+  });
+  return out.split('\0').filter(Boolean);
+}
+
 /** Those of `files` (absolute, inside `worktree`) that git does not track there. */
 export async function untrackedOf(worktree: string, files: string[]): Promise<string[]> {
   if (files.length === 0) return [];

@@ -132,6 +132,12 @@ export async function isAncestor(cwd: string, commit: string, into: string): Pro
   }
 }
 
+/** Whether branch `branch` exists and is contained in branch `into` (both short names). */
+export async function branchMerged(cwd: string, branch: string, into: string): Promise<boolean> {
+  const tip = await revParse(cwd, `refs/heads/${branch}`);
+  return tip !== null && (await isAncestor(cwd, tip, `refs/heads/${into}`));
+}
+
 /** The repository's main branch: origin's HEAD if known, else main, else master, else the main worktree's branch. */
 export async function defaultBranch(cwd: string): Promise<string | null> {
   try {

@@ -28,10 +28,11 @@ async function updateTouched(
   ctx: HookContext,
   session: SessionRecord,
   next: (before: string[]) => string[] | null,
-  index: (before: string[], after: string[]) => { paths: string[]; replace: boolean },
+  /** The new list is the whole truth (the turn's end): the index is replaced, not added to. */
+  whole: boolean,
 ): Promise<boolean> {
   let ok = true;
-  let change: { paths: string[]; replace: boolean } | null = null;
+  let index: { paths: string[]; replace: boolean } | undefined;
   await ctx.mutateState(session.id, (cur) => {
     if (cur !== undefined && (cur === null || typeof cur !== 'object' || Array.isArray(cur))) {
       ok = false;
@@ -41,13 +42,18 @@ async function updateTouched(
     const paths = next(before);
     if (paths === null) return undefined;
     const kept = paths.slice(-MAX_TOUCHED);
-    change = index(before, kept);
+    // Replaced when the list is whole, or lost paths (cut at MAX_TOUCHED); else only the new ones are added.
+    const had = new Set(before);
+    const has = new Set(kept);
+    const replace = whole || before.some((p) => !has.has(p));
+    index = { paths: replace ? kept : kept.filter((p) => !had.has(p)), replace };
     return { ...(cur as Record<string, Json> | undefined), [TOUCHED_KEY]: kept };
   });
   // The index follows the state (the record): a write that fails costs a warning until the turn's
   // end re-indexes the whole list, never the edit.
-  const c = change as { paths: string[]; replace: boolean } | null;
-  if (c && session.repo) await ctx.indexTouched(session.id, session.repo, c.paths, c.replace).catch(() => undefined);
+  const change = index as { paths: string[]; replace: boolean } | undefined;
+  if (change && session.repo)
+    await ctx.indexTouched(session.id, session.repo, change.paths, change.replace).catch(() => undefined);
   return ok;
 }
 
@@ -57,7 +63,7 @@ export function setTouched(ctx: HookContext, session: SessionRecord, paths: stri
     ctx,
     session,
     (before) => (before.length === paths.length && before.every((p, i) => p === paths[i]) ? null : paths),
-    (_before, after) => ({ paths: after, replace: true }),
+    true,
   );
 }
 
@@ -70,10 +76,6 @@ export function recordTouched(ctx: HookContext, session: SessionRecord, paths: s
       const add = paths.filter((p) => !before.includes(p));
       return add.length === 0 ? null : [...before, ...add];
     },
-    // A list cut at MAX_TOUCHED dropped its oldest: the whole list then, so the index drops them too.
-    (before, after) =>
-      before.length > 0 && after[0] !== before[0]
-        ? { paths: after, replace: true }
-        : { paths: after.slice(before.length), replace: false },
+    false,
   );
 }

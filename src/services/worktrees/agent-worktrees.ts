@@ -1,6 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { crypto } from '../../core/builtins.js';
-import { DEFAULT_RECLAIM } from '../../core/config.js';
 import { LanesError } from '../../core/errors.js';
 import { defaultBranch } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
@@ -9,7 +8,8 @@ import type { SessionService } from '../sessions/sessions.js';
 import type { SnapshotService } from '../snapshots/snapshots.js';
 import { removeWorktreeSafely } from './remove-safely.js';
 import type { Removal } from './remove-safely.js';
-import { readScene, real } from './worktree-facts.js';
+import { linkedAt, readScene, real } from './worktree-facts.js';
+import { loadConfig } from '../config.js';
 import type { CreatedWorktree } from './worktrees.js';
 
 // An agent that makes worktrees of its own (Claude Code: `claude --worktree NAME`, EnterWorktree,
@@ -97,7 +97,7 @@ export async function removeAgentWorktree(
   if (!existsSync(o.path)) return out({ ...nothing, notes: ['nothing is there any more'] });
   const scene = await readScene(ctx, { openOnly: true });
   const at = real(o.path);
-  const entry = scene.linked.find((w) => real(w.path) === at);
+  const entry = linkedAt(scene, o.path);
   const mine = scene.sessions.filter(
     (s) => (s.id === o.session || s.id.startsWith(`${o.session}.`)) && scene.paths.get(s.id)?.worktree === at,
   );
@@ -113,7 +113,8 @@ export async function removeAgentWorktree(
         mainBranch: await defaultBranch(scene.mainWorktree),
         keepUncommitted: true,
         ignored: 'refuse',
-        reclaim: DEFAULT_RECLAIM,
+        // The user's [worktree] reclaim, as lanes gc --worktrees reads it.
+        reclaim: (await loadConfig(ctx, scene.mainWorktree)).worktree.reclaim,
       })
     : {
         ...nothing,

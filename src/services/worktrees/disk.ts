@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { childProcess } from '../../core/builtins.js';
-import { git } from '../../git/run.js';
+import { ignoredPaths } from '../../git/status.js';
 import { within } from './may-delete.js';
 
 /**
@@ -20,18 +20,14 @@ export function diskUsage(path: string): Promise<number | null> {
 }
 
 /**
- * The directories of `worktree` named in `names` (at any depth) that git ignores as a whole:
- * `git ls-files --others --ignored --exclude-standard --directory` lists an ignored directory
- * once, collapsed, and only when nothing in it is tracked. So nothing git tracks, and nothing
+ * The directories of `worktree` named in `names` (at any depth) that git ignores as a whole
+ * (ignoredPaths lists one only when nothing in it is tracked). So nothing git tracks, and nothing
  * untracked but not ignored (work a snapshot saves), is ever among them.
  */
 export async function reclaimableDirs(worktree: string, names: readonly string[]): Promise<string[]> {
   const wanted = new Set(names);
-  const out = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
-    cwd: worktree,
-  });
   const found: string[] = [];
-  for (const rel of out.split('\0')) {
+  for (const rel of await ignoredPaths(worktree)) {
     if (!rel.endsWith('/')) continue;
     const name = rel.slice(0, -1).split('/').pop() ?? '';
     if (!wanted.has(name)) continue;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { status } from '../../git/status.js';
 import { lockWorktree, unlockWorktree } from '../../git/worktree-lock.js';
-import { defaultBranch, isAncestor, revParse } from '../../git/worktree.js';
+import { branchMerged, defaultBranch, isAncestor } from '../../git/worktree.js';
 import type { WorktreeEntry } from '../../git/worktree.js';
 import { loadConfig } from '../config.js';
 import type { LanesContext } from '../context.js';
@@ -14,7 +14,7 @@ import { ownChanges } from './made-by-lanes.js';
 import { mayDeleteWorktree, within } from './may-delete.js';
 import { removeWorktreeSafely } from './remove-safely.js';
 import type { RefusalRule } from './remove-safely.js';
-import { factsOf, readScene, real } from './worktree-facts.js';
+import { factsOf, lanesLockReason, readScene, real } from './worktree-facts.js';
 import type { WorktreeFacts, WorktreeScene } from './worktree-facts.js';
 
 export interface WorktreeGcOptions {
@@ -212,12 +212,13 @@ async function describe(
 ): Promise<WorktreeGcItem> {
   const { entry, sessions } = facts;
   const branch = entry.branch?.replace(/^refs\/heads\//, '') ?? null;
-  const tip = branch ? await revParse(main, `refs/heads/${branch}`) : entry.head;
+  // A detached HEAD counts as merged when the main branch contains it.
   const merged =
-    tip !== null &&
     mainBranch !== null &&
     branch !== mainBranch &&
-    (await isAncestor(main, tip, `refs/heads/${mainBranch}`));
+    (branch
+      ? await branchMerged(main, branch, mainBranch)
+      : entry.head !== null && (await isAncestor(main, entry.head, `refs/heads/${mainBranch}`)));
   const activity = sessions.map((s) => s.endedAt ?? s.lastSeenAt);
   const [unsaved, bytes] = await Promise.all([
     readStatus ? status(entry.path).then((s) => ownChanges(entry.path, s).length) : Promise.resolve(0),
@@ -251,8 +252,9 @@ async function reclaim(
 ): Promise<void> {
   const main = scene.mainWorktree;
   // Never a directory that is, or holds, another worktree (a dist/ checkout of gh-pages).
-  const others = [scene.mainWorktree, ...scene.linked.map((w) => real(w.path) ?? w.path)];
-  const dirs = (await reclaimableDirs(entry.path, names)).filter((d) => !others.some((w) => within(w, real(d) ?? d)));
+  const dirs = (await reclaimableDirs(entry.path, names)).filter(
+    (d) => !scene.worktreeReals.some((w) => within(w, real(d) ?? d)),
+  );
   const sizes = await Promise.all(dirs.map((d) => diskUsage(d)));
   item.reclaimed = dirs;
   item.freedBytes = sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
@@ -262,13 +264,7 @@ async function reclaim(
   };
   if (dirs.length === 0) return keep('filter', `not merged, and nothing rebuildable in it (${names.join(', ')})`);
   if (dryRun) return;
-  if (
-    !(await lockWorktree(
-      main,
-      entry.path,
-      `lanes: reclaiming rebuildable directories (pid ${process.pid} on ${ctx.host})`,
-    ))
-  )
+  if (!(await lockWorktree(main, entry.path, lanesLockReason('reclaiming rebuildable directories', ctx.host))))
     return keep('locked', 'it was locked meanwhile (another lanes, or git worktree lock)');
   try {
     // Again from a fresh read, under the lock: a session that started in it meanwhile keeps it whole.

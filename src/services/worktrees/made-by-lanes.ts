@@ -25,8 +25,8 @@ export interface MadeByLanes {
   store?: string;
   /**
    * Files lanes itself put in the worktree (the agents' project hooks it carried, untracked or
-   * merged into a tracked config), by path relative to the worktree, with a hash of what lanes wrote: unchanged, they
-   * are lanes', not the session's work.
+   * merged into a tracked config), by path relative to the worktree, with a hash of what lanes
+   * wrote: unchanged, they are lanes', not the session's work.
    */
   carried?: Record<string, string>;
 }

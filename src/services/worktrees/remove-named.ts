@@ -7,7 +7,7 @@ import type { EndOptions } from '../sessions/end-session.js';
 import type { SnapshotService } from '../snapshots/snapshots.js';
 import { removeWorktreeSafely } from './remove-safely.js';
 import type { Removal } from './remove-safely.js';
-import { readScene, real } from './worktree-facts.js';
+import { linkedAt, readScene } from './worktree-facts.js';
 
 /**
  * `lanes end --remove-worktree`: the worktree of the session just ended, which a person named.
@@ -24,8 +24,7 @@ export async function removeNamedWorktree(
 ): Promise<Removal> {
   // The session's repository, wherever the command runs (lanes end from /tmp, or from another repository).
   const scene = await readScene(ctx, { openOnly: true, also: [s], at: wt });
-  const at = real(wt);
-  const entry = scene.linked.find((w) => real(w.path) === at);
+  const entry = linkedAt(scene, wt);
   if (!entry)
     throw new LanesError('E_USAGE', `${wt} is the repository's main worktree; lanes removes only linked worktrees`, {
       hint: 'omit --remove-worktree',

@@ -1,7 +1,7 @@
 import { captureWorktree } from '../../git/snapshot.js';
 import { status } from '../../git/status.js';
 import { linkedGitDir, lockWorktree, unlockWorktree } from '../../git/worktree-lock.js';
-import { deleteBranch, isAncestor, removeWorktree, revParse } from '../../git/worktree.js';
+import { branchMerged, deleteBranch, removeWorktree } from '../../git/worktree.js';
 import type { WorktreeEntry } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
 import { notSaved } from '../snapshots/snapshots.js';
@@ -10,7 +10,7 @@ import { ownChanges } from './made-by-lanes.js';
 import { hasSubmoduleRepos, ignoredUnsaved, keepDetachedHead, operationInProgress } from './worktree-hazards.js';
 import { mayDeleteWorktree } from './may-delete.js';
 import type { DeletionRule } from './may-delete.js';
-import { factsOf, readScene, staleLanesLock } from './worktree-facts.js';
+import { factsOf, lanesLockReason, readScene, staleLanesLock } from './worktree-facts.js';
 import type { Askers, WorktreeScene } from './worktree-facts.js';
 
 /** Why a removal was refused: a rule of may-delete.ts, or work a snapshot could not hold exactly. */
@@ -57,8 +57,6 @@ export interface RemoveOptions {
   dryRun?: boolean;
 }
 
-const LOCK_REASON = 'lanes: removing this worktree';
-
 /**
  * Removes one worktree without losing work: the rules of may-delete.ts first; then git's lock
  * (another remover, git worktree prune and Claude Code leave it alone) and the live checks again,
@@ -100,8 +98,7 @@ export async function removeWorktreeSafely(
   // A lanes removal killed half way left its lock: the rules above saw it as stale; take it back.
   if (entry.locked && staleLanesLock(entry.lockReason, ctx.host))
     await unlockWorktree(main, entry.path).catch(() => undefined);
-  const reason = `${LOCK_REASON} (pid ${process.pid} on ${ctx.host})`;
-  if (!(await lockWorktree(main, entry.path, reason)))
+  if (!(await lockWorktree(main, entry.path, lanesLockReason('removing this worktree', ctx.host))))
     return refuse('locked', 'it was locked meanwhile (another lanes, or git worktree lock)');
   let unlocked = false;
   const unlock = async () => {
@@ -146,8 +143,7 @@ export async function removeWorktreeSafely(
   const branch = entry.branch?.replace(/^refs\/heads\//, '') ?? null;
   if (branch && options.mainBranch && branch !== options.mainBranch) {
     try {
-      const tip = await revParse(main, `refs/heads/${branch}`);
-      const merged = tip !== null && (await isAncestor(main, tip, `refs/heads/${options.mainBranch}`));
+      const merged = await branchMerged(main, branch, options.mainBranch);
       if (merged || options.forceBranch) {
         await deleteBranch(main, branch, true);
         out.branchDeleted = branch;

@@ -23,6 +23,8 @@ export interface WorktreeScene {
   lanesDir: string;
   /** The linked worktrees (not the main one). */
   linked: WorktreeEntry[];
+  /** Real paths of the main worktree and of each linked one, in that order, resolved once. */
+  worktreeReals: string[];
   /** This host's sessions, ended ones too, with their liveness. */
   sessions: SessionRecord[];
   states: Map<string, SessionLiveness>;
@@ -39,6 +41,7 @@ export interface WorktreeScene {
  * removal killed half way. It holds nothing and is taken over; any other lock is the user's.
  */
 export function staleLanesLock(reason: string | null, host: string): boolean {
+  // The format of lanesLockReason.
   const m = /^lanes: .* \(pid (\d+) on (.+)\)$/.exec(reason ?? '');
   if (!m || m[2] !== host) return false;
   try {
@@ -47,6 +50,11 @@ export function staleLanesLock(reason: string | null, host: string): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+/** The reason lanes locks a worktree with while it works on it: staleLanesLock reads it back. */
+export function lanesLockReason(what: string, host: string): string {
+  return `lanes: ${what} (pid ${process.pid} on ${host})`;
 }
 
 export function real(path: string): string | null {
@@ -69,7 +77,7 @@ export async function readScene(
   const where = options.at ?? ctx.cwd;
   const repo = options.at ? await repoInfo(options.at) : await ctx.repo();
   if (!repo)
-    throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`, {
+    throw new LanesError('E_USAGE', `${where} is not inside a git repository`, {
       hint: 'run it inside the repository whose worktrees to clean up',
     });
   const [main, ...linked] = await listWorktrees(where);
@@ -78,12 +86,15 @@ export async function readScene(
   const listed = await ctx.store.listSessions({ includeEnded: options.openOnly !== true });
   const extra = (options.also ?? []).filter((a) => !listed.some((s) => s.id === a.id));
   const sessions = [...listed, ...extra].filter((s) => s.owner.host === ctx.host);
+  const mainWorktree = real(main.path) ?? main.path;
+  const open = linked.filter((w) => !w.bare);
   return {
-    mainWorktree: real(main.path) ?? main.path,
+    mainWorktree,
     commonDir: real(repo.commonDir) ?? repo.commonDir,
     home: real(homedir()),
     lanesDir: await lanesWorktreeDir(where, repo.commonDir),
-    linked: linked.filter((w) => !w.bare),
+    linked: open,
+    worktreeReals: [mainWorktree, ...open.map((w) => real(w.path) ?? w.path)],
     sessions,
     states: await ctx.statesOf(sessions),
     paths: new Map(
@@ -96,6 +107,13 @@ export async function readScene(
     store: ctx.store.info.location,
     host: ctx.host,
   };
+}
+
+/** The linked worktree of the scene at `path` (compared as real paths), if any. */
+export function linkedAt(scene: WorktreeScene, path: string): WorktreeEntry | undefined {
+  const at = real(path);
+  const i = scene.worktreeReals.indexOf(at ?? '');
+  return i > 0 ? scene.linked[i - 1] : undefined;
 }
 
 /**
@@ -146,9 +164,7 @@ export function factsOf(scene: WorktreeScene, entry: WorktreeEntry, ignore: Aske
     home: scene.home,
     madeByLanes: made !== null || older,
     movedFrom: made?.path !== undefined && at !== null && made.path !== at ? made.path : null,
-    nestedWorktrees: [scene.mainWorktree, ...scene.linked.map((w) => real(w.path) ?? w.path)].filter(
-      (w) => at !== null && w !== at && within(w, at),
-    ),
+    nestedWorktrees: scene.worktreeReals.filter((w) => at !== null && w !== at && within(w, at)),
     // A store that knows its sessions is the right one (lanes store copy moves them, not the markers).
     otherStore: made?.store !== undefined && made.store !== scene.store && sessions.length === 0 ? made.store : null,
     locked: entry.locked && !staleLanesLock(entry.lockReason, scene.host) ? (entry.lockReason ?? '') : null,

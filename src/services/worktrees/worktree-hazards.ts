@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { slugify } from '../../core/slug.js';
 import { git } from '../../git/run.js';
 import { createRef } from '../../git/snapshot.js';
+import { ignoredPaths } from '../../git/status.js';
 
 // What a worktree holds that neither its branch nor a snapshot keeps, checked right before it is
 // removed (remove-safely.ts): a git operation half done, submodules whose git data lives in the
@@ -42,17 +43,11 @@ const sameFile = (a: string, b: string): boolean => {
  * (.worktreeinclude copies: .env and the like). Collapsed as git lists them (`dir/`).
  */
 export async function ignoredUnsaved(worktree: string, main: string, reclaim: readonly string[]): Promise<string[]> {
-  const out = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
-    cwd: worktree,
-  });
   const names = new Set(reclaim);
-  return out
-    .split('\0')
-    .filter(Boolean)
-    .filter((rel) => {
-      if (rel.endsWith('/')) return !names.has(basename(rel.slice(0, -1)));
-      return !sameFile(join(worktree, rel), join(main, rel));
-    });
+  return (await ignoredPaths(worktree)).filter((rel) => {
+    if (rel.endsWith('/')) return !names.has(basename(rel.slice(0, -1)));
+    return !sameFile(join(worktree, rel), join(main, rel));
+  });
 }
 
 /**
