@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { homeDir } from '../core/builtins.js';
 import type { AgentName, HookEvent } from '../core/hook-event.js';
 import type { AgentAdapter, Env, Payload } from './adapter.js';
 import { badInput, baseEvent, cwdOf, workspaceRoots } from './adapter.js';
@@ -22,7 +22,7 @@ import { lanesHandlerPattern } from './install-spec.js';
  * runs Claude Code's hooks as well; when its own lanes hooks are there, the Claude Code entry point
  * stays silent for Cursor's events so that lanes acts once per event.
  */
-export function cursorHooksInstalled(roots: string[], home = homedir()): boolean {
+export function cursorHooksInstalled(roots: string[], home = homeDir()): boolean {
   const mine = lanesHandlerPattern('cursor');
   for (const file of [...roots.map((r) => join(r, cursorInstall.projectFile)), join(home, cursorInstall.userFile)]) {
     try {
@@ -76,7 +76,7 @@ export function isCopilotThroughClaudeHooks(payload: Payload, env: Env): boolean
 }
 
 /** Whether lanes' own Copilot CLI hooks are installed for this directory's repository or for the user. */
-export function copilotHooksInstalled(cwd: string, env: Env, home = homedir()): boolean {
+export function copilotHooksInstalled(cwd: string, env: Env, home = homeDir()): boolean {
   const mine = lanesHandlerPattern('copilot');
   const files = [join(env['COPILOT_HOME'] || join(home, '.copilot'), 'hooks', 'lanes.json')];
   // The repository root is the cwd or above it; its .github/hooks/ holds lanes' file.

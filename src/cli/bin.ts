@@ -20,7 +20,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const worktreeHook = argv[0] === 'hook' && /^worktree-(create|remove)$/.test(argv[2] ?? '');
 const hot = argv[0] !== undefined && __LANES_HOT_COMMANDS__.includes(argv[0]) && !worktreeHook;
 if (hot) watchStdio();
-const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs')) as Entry;
+// A hot command's cache is its own, per hook event (core/code-cache.ts): each holds only what it runs.
+const profile = hot ? (argv[0] === 'hook' ? `hook.${argv[2] ?? ''}` : (argv[0] ?? '')) : '';
+// The bundles sit beside this file: its own require resolves for them as theirs would (and
+// node:module's createRequire, loaded for it, cost each hook call ~1 M instructions).
+const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs'), require, { profile }) as Entry;
 
 entry.main(argv).then(
   (code) => {

@@ -1,6 +1,7 @@
+// What every command is made of, and its option parsing. Nothing here may import layout.ts (string-width):
+// the hot commands parse their options with this module in every agent tool call (help.ts wraps text).
 import { parseArgs } from 'node:util';
 import { LanesError } from '../core/errors.js';
-import { hanging, terminalWidth, wrap } from './layout.js';
 import type { Lanes, LanesOptions } from '../index.js';
 
 export interface OptionSpec {
@@ -107,24 +108,6 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
 
 export const EXIT_CODES_TEXT =
   'Exit codes: 0 ok, 1 error, 2 usage, 3 held or in conflict, 4 wrong owner/integrity/fencing, 5 timed out or aborted.';
-
-/** A command's --help, wrapped at words to the terminal's width (layout.ts). */
-export function helpText(spec: CommandSpec, width = terminalWidth()): string {
-  const options = { ...spec.options, ...COMMON_OPTIONS };
-  const rows = Object.entries(options).map(
-    ([k, o]) => [`${o.short ? `-${o.short}, ` : '    '}--${k}${o.arg ? ` ${o.arg}` : ''}`, o.help] as const,
-  );
-  // A flag column wider than a third of the page puts its longest flags' help below them.
-  const flags = rows.map((r) => r[0].length).sort((a, b) => a - b);
-  const fits = flags.filter((n) => n <= Math.floor(width / 3));
-  const labelWidth = Math.max(...(fits.length ? fits : flags.slice(0, 1)));
-  const lines = [wrap(`lanes ${spec.usage}`, width, '      '), '', wrap(spec.summary, width)];
-  if (spec.description) lines.push('', wrap(spec.description, width));
-  lines.push('', 'Options:', ...rows.map(([a, h]) => hanging(a, h, labelWidth, width)));
-  if (spec.examples?.length) lines.push('', 'Examples:', ...spec.examples.map((e) => `  ${wrap(e, width, '      ')}`));
-  lines.push('', wrap(EXIT_CODES_TEXT, width, '  '));
-  return lines.join('\n') + '\n';
-}
 
 export function str(v: ParsedArgs['values'][string]): string | undefined {
   return typeof v === 'string' ? v : undefined;

@@ -1,4 +1,5 @@
-import { EXIT_CODES_TEXT } from './command.js';
+import { COMMON_OPTIONS, EXIT_CODES_TEXT } from './command.js';
+import type { CommandSpec } from './command.js';
 import { hanging, terminalWidth, wrap } from './layout.js';
 import { COMMANDS } from './registry.js';
 
@@ -26,4 +27,22 @@ export function overview(width = terminalWidth()): string {
     wrap(EXIT_CODES_TEXT, width, '  '),
     '',
   ].join('\n');
+}
+
+/** A command's --help, wrapped at words to the terminal's width (layout.ts). */
+export function helpText(spec: CommandSpec, width = terminalWidth()): string {
+  const options = { ...spec.options, ...COMMON_OPTIONS };
+  const rows = Object.entries(options).map(
+    ([k, o]) => [`${o.short ? `-${o.short}, ` : '    '}--${k}${o.arg ? ` ${o.arg}` : ''}`, o.help] as const,
+  );
+  // A flag column wider than a third of the page puts its longest flags' help below them.
+  const flags = rows.map((r) => r[0].length).sort((a, b) => a - b);
+  const fits = flags.filter((n) => n <= Math.floor(width / 3));
+  const labelWidth = Math.max(...(fits.length ? fits : flags.slice(0, 1)));
+  const lines = [wrap(`lanes ${spec.usage}`, width, '      '), '', wrap(spec.summary, width)];
+  if (spec.description) lines.push('', wrap(spec.description, width));
+  lines.push('', 'Options:', ...rows.map(([a, h]) => hanging(a, h, labelWidth, width)));
+  if (spec.examples?.length) lines.push('', 'Examples:', ...spec.examples.map((e) => `  ${wrap(e, width, '      ')}`));
+  lines.push('', wrap(EXIT_CODES_TEXT, width, '  '));
+  return lines.join('\n') + '\n';
 }

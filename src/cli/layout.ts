@@ -26,7 +26,7 @@ export function terminalWidth(env: Record<string, string | undefined> = process.
  * next line is indented or a list item, or the line ends with a colon. A blank line stays a paragraph.
  */
 export function reflow(text: string): string {
-  return text.replace(/([^:\n])\n(?=[^\s\-*•\n])/g, '$1 ');
+  return text.replace(/([^:\n])\n(?=[^\s\-*\u2022\n])/g, '$1 ');
 }
 
 /** `text` wrapped at words to `width` columns, every line after the first indented by `indent`. */

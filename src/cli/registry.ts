@@ -4,6 +4,7 @@
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
 import type { CommandEntry } from './command.js';
 import { FLEET_COMMANDS } from './registry-fleet.js';
+import { EXEC, HOOK, STATUSLINE } from './registry-hot.js';
 
 export type { CommandEntry } from './command.js';
 
@@ -205,13 +206,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: 'env [--shell sh|fish|json|dotenv] [--check]',
     summary: "the session's environment (ports, TMPDIR, templated names)",
   },
-  {
-    name: 'exec',
-    hot: true,
-    load: () => import('./commands/exec.js'),
-    usage: 'exec [--session S] -- CMD…',
-    summary: "run CMD with the session's environment, secrets stripped",
-  },
+  EXEC,
   {
     name: 'hooks',
     hot: false,
@@ -233,20 +228,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: 'ui [--port N] [--host H] [--open]',
     summary: 'a live web dashboard of the fleet on 127.0.0.1 (URL with a per-run token)',
   },
-  {
-    name: 'hook',
-    hot: true,
-    load: () => import('./commands/hook.js'),
-    usage: 'hook AGENT EVENT',
-    summary: 'answer one agent hook call (JSON on stdin); used by the installed hooks',
-  },
-  {
-    name: 'statusline',
-    hot: true,
-    load: () => import('./commands/statusline.js'),
-    usage: 'statusline',
-    summary: "Claude Code's status line: this session, its claims, who else works here (JSON on stdin)",
-  },
+  HOOK,
+  STATUSLINE,
   {
     name: 'store',
     hot: false,

@@ -3,9 +3,8 @@
 import { EXIT, LanesError } from '../core/errors.js';
 import type { Lanes, LanesOptions } from '../index.js';
 import type { CommandSpec, Io } from './command.js';
-import { COMMANDS } from './registry.js';
 import { pipeSafeStdout } from './stdout.js';
-import type { CommandEntry } from './registry.js';
+import type { CommandEntry } from './command.js';
 
 /**
  * What a command runs against. The defaults are the real ones; a test swaps `open` for a library
@@ -27,38 +26,54 @@ async function openReal(options: LanesOptions): Promise<Lanes> {
 }
 
 export async function runCommand(name: string, args: string[], seams: RunSeams = {}): Promise<number> {
-  const controller = new AbortController();
+  // The abort signal (Ctrl-C, SIGTERM, a reader gone) is made when a command first asks for it: an
+  // ordinary command at once; a hot one (a hook in every tool call) only when it waits, since the
+  // controller and the signal handlers load modules of their own (~0.3 M instructions a call). A
+  // hook that never asks dies on a signal as any process does: the store is crash-safe.
+  let controller: AbortController | undefined;
+  const onSignal = () => controller?.abort();
+  const aborter = (): AbortController => {
+    if (!controller) {
+      controller = new AbortController();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    }
+    return controller;
+  };
   // A reader that went away (lanes ls | head) ends the command as Ctrl-C would, silently.
-  const stdout = seams.stdout ? null : pipeSafeStdout(() => controller.abort());
+  const stdout = seams.stdout ? null : pipeSafeStdout(() => aborter().abort());
   const out = seams.stdout ?? ((t: string) => stdout?.write(t));
   const err = seams.stderr ?? ((t: string) => void process.stderr.write(t));
   const open = seams.open ?? openReal;
   const wantsJson = args.includes('--json');
   let lanes: Lanes | undefined;
-  const onSignal = () => controller.abort();
   let spec: CommandSpec | undefined;
   let succeeded = false;
   try {
-    const entry = (seams.commands ?? COMMANDS).find((c) => c.name === name);
+    // The registry is read only when the caller gave no list (hot.ts gives the hot commands').
+    const entry = (seams.commands ?? (await import('./registry.js')).COMMANDS).find((c) => c.name === name);
     if (!entry)
       throw new LanesError('E_USAGE', `unknown command ${JSON.stringify(name)}`, {
         hint: 'see `lanes --help` for the commands',
       });
     const { command } = await entry.load();
     spec = command;
-    const { parseCommandArgs, helpText } = await import('./command.js');
+    const { parseCommandArgs } = await import('./command.js');
     const parsed = parseCommandArgs(command, args);
     if (parsed.values['help']) {
-      out(helpText(command));
+      // help.js wraps text with string-width, whose set-up (an Intl.Segmenter, a Unicode property
+      // regex: ICU's data) cost ~20 ms of every hook call on Node 24 while command.js carried it.
+      out((await import('./help.js')).helpText(command));
       return EXIT.ok;
     }
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    if (!entry.hot) aborter();
     const io: Io = {
       stdout: out,
       stderr: err,
       json: parsed.values['json'] === true,
-      signal: controller.signal,
+      get signal() {
+        return aborter().signal;
+      },
       lanes: async (extra: Partial<LanesOptions> = {}) => {
         if (!lanes) {
           const store = typeof parsed.values['store'] === 'string' ? parsed.values['store'] : undefined;

@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { homeDir } from './builtins.js';
 import { join } from 'node:path';
 
 type Env = Record<string, string | undefined>;
@@ -6,7 +6,7 @@ type Env = Record<string, string | undefined>;
 /** `$LANES_HOME`, else `$XDG_STATE_HOME/lanes`, else `~/.local/state/lanes`. */
 export function lanesHome(env: Env = process.env): string {
   if (env['LANES_HOME']) return env['LANES_HOME'];
-  const state = env['XDG_STATE_HOME'] || join(homedir(), '.local', 'state');
+  const state = env['XDG_STATE_HOME'] || join(homeDir(), '.local', 'state');
   return join(state, 'lanes');
 }
 

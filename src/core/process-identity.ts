@@ -1,5 +1,5 @@
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { os } from './builtins.js';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { platform } from './platform/select.js';
 import type { ProcessFacts } from './platform/types.js';
@@ -34,7 +34,22 @@ let machineName: string | undefined;
 
 export function hostId(): string {
   // os.hostname() is a system call, and a claim's journal entries ask for it each time.
-  return process.env['LANES_HOST_ID']?.trim() || (machineName ??= hostname());
+  return process.env['LANES_HOST_ID']?.trim() || (machineName ??= machineHostname());
+}
+
+/**
+ * What os.hostname() answers (gethostname: the UTS namespace's node name), read on Linux from
+ * /proc without loading node:os in every hook call; elsewhere, or with /proc hidden, from node:os.
+ */
+function machineHostname(): string {
+  if (process.platform === 'linux')
+    try {
+      const name = readFileSync('/proc/sys/kernel/hostname', 'utf8').trim();
+      if (name) return name;
+    } catch {
+      // /proc hidden or denied: node:os asks the kernel directly
+    }
+  return os().hostname();
 }
 
 /** The identity of a process whose facts were read already. */

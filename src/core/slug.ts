@@ -5,7 +5,7 @@
  */
 export function slugify(text: string, fallback = 'session'): string {
   const base = text
-    .replace(/ß/g, 'ss')
+    .replace(/\u00df/g, 'ss') // ß
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homeDir } from '../core/builtins.js';
 import { join } from 'node:path';
 import { LanesError } from '../core/errors.js';
 import { storeLocation } from '../core/paths.js';
@@ -10,7 +10,7 @@ import type { LanesContext } from './context.js';
 /** `$LANES_CONFIG`, else `$XDG_CONFIG_HOME/lanes/config.toml`, else `~/.config/lanes/config.toml`. */
 export function userConfigPath(env: Record<string, string | undefined>): string {
   if (env['LANES_CONFIG']) return env['LANES_CONFIG'];
-  return join(env['XDG_CONFIG_HOME'] || join(homedir(), '.config'), 'lanes', 'config.toml');
+  return join(env['XDG_CONFIG_HOME'] || join(homeDir(), '.config'), 'lanes', 'config.toml');
 }
 
 /** `[store] url` from the user's config (null without one): consulted when neither --store nor LANES_STORE is given. */

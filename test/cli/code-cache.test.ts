@@ -1,8 +1,18 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { ROOT, gitRepo, lanes, lanesEnv, run, tmp } from '../helpers/env.js';
 
 const savesOf = (file: string) => {
   const raw = readFileSync(file);
@@ -36,7 +46,7 @@ test('the binary saves V8 code caches in a private cache dir and uses them; garb
   }
 });
 
-test("a cache gathers the functions of its first runs: the hook's are added to one lanes exec made, then it is only read", async () => {
+test('each hot command and hook event has a cache of its own, gathering the functions of its first runs, then only read', async () => {
   const cache = tmp();
   const repo = gitRepo();
   const base = { ...lanesEnv(), XDG_CACHE_HOME: cache };
@@ -45,25 +55,56 @@ test("a cache gathers the functions of its first runs: the hook's are added to o
   const env = { ...base, LANES_SESSION: started.stdout.trim() };
   rmSync(join(cache, 'lanes'), { recursive: true }); // start's own (main.cjs)
   assert.equal((await lanes(['exec', '--', 'true'], { env, cwd: repo })).code, 0);
-  const [name] = readdirSync(join(cache, 'lanes'));
-  const file = join(cache, 'lanes', name ?? '');
-  const byExec = readFileSync(file).length;
+  const [execCache] = readdirSync(join(cache, 'lanes'));
+  assert.match(execCache ?? '', /^hot\.cjs-v[\d.]+-\w+-\d+-\d+-\d+-exec\.v8c$/);
   const payload = JSON.stringify({
     session_id: 'cache-1',
     cwd: repo,
     tool_name: 'Edit',
     tool_input: { file_path: join(repo, 'a') },
   });
-  const hook = await lanes(['hook', 'claude-code', 'pre-tool-use'], { env, cwd: repo, input: payload });
-  assert.equal(hook.code, 0, hook.stderr);
-  assert.equal(savesOf(file), 2);
-  assert.ok(readFileSync(file).length > byExec, `the hook's functions added (${byExec} bytes before)`);
-  for (let i = 0; i < 8; i++) assert.equal((await lanes(['exec', '--', 'true'], { env, cwd: repo })).code, 0);
+  const hook = () => lanes(['hook', 'claude-code', 'pre-tool-use'], { env, cwd: repo, input: payload });
+  assert.equal((await hook()).code, 0);
+  const hookCache = readdirSync(join(cache, 'lanes')).find((f) => f !== execCache) ?? '';
+  // The hook's cache holds what the pre-edit check runs, not what lanes exec ran before it.
+  assert.match(hookCache, /-hook\.pre-tool-use\.v8c$/);
+  const file = join(cache, 'lanes', hookCache);
+  assert.equal(savesOf(file), 1);
+  const first = readFileSync(file).length;
+  for (let i = 0; i < 8; i++) assert.equal((await hook()).code, 0);
   assert.equal(savesOf(file), 8, 'saved by its first 8 runs');
+  assert.ok(readFileSync(file).length >= first, 'a later run adds what it compiled');
   const settled = readFileSync(file);
-  assert.equal((await lanes(['exec', '--', 'true'], { env, cwd: repo })).code, 0);
+  assert.equal((await hook()).code, 0);
   assert.deepEqual(readFileSync(file), settled, 'then only read');
-  assert.deepEqual(readdirSync(join(cache, 'lanes')), [name], 'one file, no temporary left');
+  // An event named on the command line reaches the file name only as safe characters.
+  await lanes(['hook', 'claude-code', '../../x y'], { env, cwd: repo, input: payload });
+  for (const f of readdirSync(join(cache, 'lanes'))) assert.match(f, /^hot\.cjs-[\w.-]+\.v8c$/, f);
+  assert.deepEqual(
+    readdirSync(join(cache, 'lanes')).filter((f) => f.endsWith('.tmp')),
+    [],
+    'no temporary left',
+  );
+});
+
+test('a new build of a bundle removes the caches of the old one, whatever their command or event', async () => {
+  const cache = tmp();
+  const dist = tmp();
+  for (const f of ['cli.cjs', 'hot.cjs']) copyFileSync(join(ROOT, 'dist', f), join(dist, f));
+  const env = { ...lanesEnv(), XDG_CACHE_HOME: cache };
+  const call = (event: string) =>
+    run(process.execPath, [join(dist, 'cli.cjs'), 'hook', 'claude-code', event], { env, input: '{}' });
+  await call('pre-tool-use');
+  await call('post-tool-use');
+  const old = readdirSync(join(cache, 'lanes')).sort();
+  assert.equal(old.length, 2, old.join(','));
+  // The same bundle, rebuilt: another mtime (and size), so another key.
+  appendFileSync(join(dist, 'hot.cjs'), '\n');
+  utimesSync(join(dist, 'hot.cjs'), new Date(), new Date(Date.now() + 5000));
+  await call('stop');
+  const now = readdirSync(join(cache, 'lanes'));
+  assert.equal(now.length, 1, now.join(','));
+  assert.match(now[0] ?? '', /-hook\.stop\.v8c$/);
 });
 
 test('no cache in a directory others can write, nor with LANES_NO_CODE_CACHE=1', async () => {

@@ -18,6 +18,11 @@ const FORBIDDEN = [
   'internal/perf/performance',
 ];
 
+// Loaded by `node -e 0` too on some Nodes, but by nothing lanes needs for a pre-edit check: node:os
+// (its homedir and hostname are read without it), node:module (createRequire; process.getBuiltinModule
+// needs none) and its source-map support, the AbortController (made only when a command waits).
+const FORBIDDEN_IN_HOOK = ['os', 'module', 'internal/source_map/source_map', 'internal/abort_controller'];
+
 function loadedBuiltins(listFile: string): string[] {
   return readFileSync(listFile, 'utf8')
     .split('\n')
@@ -32,7 +37,9 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
     preload,
     // beforeExit fires only when Node exits by itself (see the quick exit below).
     "let natural = false; process.on('beforeExit', () => { natural = true; });\n" +
-      "process.on('exit', () => require('fs').writeFileSync(process.env.LIST, [...process.moduleLoadList, natural ? 'EXIT natural' : 'EXIT quick'].join('\\n')));\n",
+      "process.on('exit', () => require('fs').writeFileSync(process.env.LIST, [...process.moduleLoadList, ...(globalThis.segmenters ? ['Intl.Segmenter made'] : []), natural ? 'EXIT natural' : 'EXIT quick'].join('\\n')));\n" +
+      // string-width makes one at load: ICU's segmentation data cost ~20 ms of every hook call on Node 24.
+      'Intl.Segmenter = new Proxy(Intl.Segmenter, { construct(t, a) { globalThis.segmenters = true; return new t(...a); } });\n',
   );
   const repo = gitRepo();
   const env = lanesEnv();
@@ -64,6 +71,14 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
       `${name}: the list is read (${loaded.length} modules)`,
     );
     for (const m of FORBIDDEN) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
+    // better-sqlite3 (Node 20) is loaded through a require that node:module makes.
+    const onNodeSqlite = loaded.includes('NativeModule sqlite') || loaded.includes('sqlite');
+    if (name === 'hook')
+      for (const m of FORBIDDEN_IN_HOOK.filter(
+        (f) => onNodeSqlite || !['module', 'internal/source_map/source_map'].includes(f),
+      ))
+        assert.ok(!loaded.includes(m), `lanes hook loaded node:${m}`);
+    assert.ok(!readFileSync(list, 'utf8').includes('Intl.Segmenter made'), `lanes ${name} set up string-width`);
     // Each answers with writeSync (exec's child writes itself): no stdout stream is set up (on a
     // pipe that loads net and streams), and with nothing left to flush it exits at once, without
     // the isolate's teardown (src/cli/quick-exit.ts).

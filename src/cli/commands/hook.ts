@@ -3,7 +3,7 @@ import { ADAPTERS, agentName } from '../../agents/index.js';
 import { parseHookCall } from '../../agents/select.js';
 import { baseEvent } from '../../agents/adapter.js';
 import type { AgentAdapter, HookOutput } from '../../agents/adapter.js';
-import { homedir } from 'node:os';
+import { homeDir } from '../../core/builtins.js';
 import { AGENTS, ALLOW, hookSessionId } from '../../core/hook-event.js';
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
 import type { Lanes } from '../../index.js';
@@ -18,19 +18,23 @@ export const command: CommandSpec = {
   name: 'hook',
   summary: "Answer one agent hook call (the agent's JSON on stdin); installed by `lanes hooks install`.",
   usage: 'hook AGENT EVENT < payload.json',
-  description:
-    `AGENT: ${AGENTS.join(', ')}. EVENT: the agent's event as written by \`lanes hooks install\`:\n` +
-    Object.values(ADAPTERS)
-      .map((a) => `${a.name}: ${a.events.join(' ')}`)
-      .join('\n') +
-    "\n(opencode's are called by lanes' OpenCode plugin).\n" +
-    "Always exits 0 and answers in the agent's own output format. A deny always carries a reason.\n" +
-    'Anything unexpected (bad JSON, unknown event, an unreachable store) fails open: the call is\n' +
-    'allowed and one line on stderr says why.\n' +
-    "Except claude-code worktree-create and worktree-remove (Claude Code's WorktreeCreate/WorktreeRemove):\n" +
-    'worktree-create makes a lanes worktree and prints its path (exit 0), or exits 1 with the reason on\n' +
-    'stderr (Claude Code has no fallback); worktree-remove exits 0 when the worktree was removed and 1\n' +
-    'when lanes kept it (in use, uncommitted work saved in a snapshot, not made by lanes): journaled.',
+  // A getter: built only for --help, not in every tool call (it lists every agent's events).
+  get description() {
+    return (
+      `AGENT: ${AGENTS.join(', ')}. EVENT: the agent's event as written by \`lanes hooks install\`:\n` +
+      Object.values(ADAPTERS)
+        .map((a) => `${a.name}: ${a.events.join(' ')}`)
+        .join('\n') +
+      "\n(opencode's are called by lanes' OpenCode plugin).\n" +
+      "Always exits 0 and answers in the agent's own output format. A deny always carries a reason.\n" +
+      'Anything unexpected (bad JSON, unknown event, an unreachable store) fails open: the call is\n' +
+      'allowed and one line on stderr says why.\n' +
+      "Except claude-code worktree-create and worktree-remove (Claude Code's WorktreeCreate/WorktreeRemove):\n" +
+      'worktree-create makes a lanes worktree and prints its path (exit 0), or exits 1 with the reason on\n' +
+      'stderr (Claude Code has no fallback); worktree-remove exits 0 when the worktree was removed and 1\n' +
+      'when lanes kept it (in use, uncommitted work saved in a snapshot, not made by lanes): journaled.'
+    );
+  },
   options: {},
   minPositionals: 2,
   maxPositionals: 2,
@@ -69,7 +73,7 @@ async function withMcpHint(event: HookEvent, d: HookDecision, lanes: Lanes): Pro
   if (!deny && !brief) return d;
   const { lanesMcpConfigured } = await import('../../agents/install-extras.js');
   const root = (await lanes.repository().catch(() => null))?.worktreeRoot ?? null;
-  if (!lanesMcpConfigured(event.agent, root, process.env['HOME'] || homedir())) return d;
+  if (!lanesMcpConfigured(event.agent, root, homeDir())) return d;
   const hint = deny
     ? " Or call lanes' MCP tool `claim` (server lanes) with these resources and waitSeconds: 60."
     : "\nlanes' MCP server (lanes) is connected: its tools (claim, release, check, claims, whoami, commit, conflicts, handoff_put, handoff_get) act as this session too.";

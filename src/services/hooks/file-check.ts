@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { homeDir } from '../../core/builtins.js';
 import { join } from 'node:path';
 import { ALLOW } from '../../core/hook-event.js';
 import type { HookDecision } from '../../core/hook-event.js';
@@ -15,7 +15,7 @@ import { touchedOfSessions } from './touched.js';
 // the user config, or the defaults) may be edited by an agent only under such a claim.
 
 /** `~/…` against the home directory; absolute paths as they are. */
-export function expandHome(entry: string, home: string = homedir()): string {
+export function expandHome(entry: string, home: string = homeDir()): string {
   if (entry !== '~' && !entry.startsWith('~/')) return entry;
   const path = join(home, entry.slice(1));
   // A trailing `/` marks a directory (covering its files), whatever join made of it.

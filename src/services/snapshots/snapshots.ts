@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { os } from '../../core/builtins.js';
 import { basename, join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { refSafeSessionId, sessionIdFromRefPart, slugify } from '../../core/slug.js';
@@ -170,7 +170,7 @@ export class SnapshotService {
     if (!repo) throw new LanesError('E_USAGE', 'restore needs to run inside the repository');
     if (into !== undefined) {
       into = prepareRestoreTarget(into, this.ctx.cwd);
-      const index = join(tmpdir(), `lanes-restore-${process.pid}-${Date.now()}.index`);
+      const index = join(os().tmpdir(), `lanes-restore-${process.pid}-${Date.now()}.index`);
       try {
         // A throw-away index: read-tree -u writes the snapshot's files into the directory.
         await git(['--work-tree', into, 'read-tree', '-u', '--reset', snap.tree], {

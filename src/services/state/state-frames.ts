@@ -19,13 +19,16 @@ export type Frames = Map<string, Frame>;
 // (measured: the gate's throughput at K = 4 went from ~13k to 16-19k mutates/s without them). So it
 // is used only while some async function's frame is open, and disabled again when the last one
 // closes. A plain function's frame covers its synchronous run: `sync`, set around the call.
-const asyncFrames = new AsyncLocalStorage<Frames>();
+// Made at the first async mutate: the hooks of a tool call never open one, and creating it loads
+// node:async_hooks' storage modules (~0.2 ms of every call).
+let storage: AsyncLocalStorage<Frames> | undefined;
+const asyncFrames = (): AsyncLocalStorage<Frames> => (storage ??= new AsyncLocalStorage<Frames>());
 let openAsync = 0;
 let sync: Frames | undefined;
 
 /** The frames the running code is inside (none: undefined). */
 export function currentFrames(): Frames | undefined {
-  return sync ?? (openAsync > 0 ? asyncFrames.getStore() : undefined);
+  return sync ?? (openAsync > 0 ? asyncFrames().getStore() : undefined);
 }
 
 /**
@@ -59,7 +62,7 @@ export async function inAsyncFrame<T>(frames: Frames, fn: () => Promise<T>): Pro
     // caller's own synchronous run, which goes on when fn first awaits, gets its frame back at once.
     sync = undefined;
     try {
-      settled = asyncFrames.run(frames, fn);
+      settled = asyncFrames().run(frames, fn);
     } finally {
       sync = outer;
     }
@@ -68,6 +71,6 @@ export async function inAsyncFrame<T>(frames: Frames, fn: () => Promise<T>): Pro
     // The last async frame closed: no promise of the process pays the hooks any longer. (A later
     // run() enables the storage again, and code left running from inside an old frame sees that
     // frame again: openFrame() skips it, closed.)
-    if (--openAsync === 0) asyncFrames.disable();
+    if (--openAsync === 0) asyncFrames().disable();
   }
 }

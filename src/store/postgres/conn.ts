@@ -39,7 +39,9 @@ function loadPg(): typeof Pg {
     // The CLI ships pg as one pre-bundled file next to its own (build.mjs), loaded with the code
     // cache; the library and the tests use the installed package.
     const bundled = join(dirname(fileURLToPath(import.meta.url)), 'pg.cjs');
-    return (existsSync(bundled) ? loadBundle(bundled) : createRequire(import.meta.url)('pg')) as typeof Pg;
+    return (
+      existsSync(bundled) ? loadBundle(bundled, createRequire(bundled)) : createRequire(import.meta.url)('pg')
+    ) as typeof Pg;
   } finally {
     if (stubbed) delete g.navigator;
   }

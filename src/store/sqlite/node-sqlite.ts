@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { load } from '../../core/builtins.js';
 import type { SqliteDb, SqliteStatement } from './driver-types.js';
 
 // The store on Node's own SQLite (`node:sqlite`, DatabaseSync: Node 22.13+ and 23.4+ without a
@@ -168,8 +168,7 @@ function loadNodeSqlite(): new (file: string) => NodeDatabase {
     return (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
   }) as typeof process.emitWarning;
   try {
-    return (createRequire(import.meta.url)('node:sqlite') as { DatabaseSync: new (file: string) => NodeDatabase })
-      .DatabaseSync;
+    return (load('node:sqlite') as { DatabaseSync: new (file: string) => NodeDatabase }).DatabaseSync;
   } finally {
     process.emitWarning = emit;
   }

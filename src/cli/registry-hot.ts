@@ -1,0 +1,30 @@
+// The hot commands' entries (run in every agent tool call or wrapping every command), part of the
+// one list in registry.ts. Apart so that dist/hot.cjs (hot.ts) dispatches without building the
+// whole registry in every tool call.
+import type { CommandEntry } from './command.js';
+
+export const EXEC: CommandEntry = {
+  name: 'exec',
+  hot: true,
+  load: () => import('./commands/exec.js'),
+  usage: 'exec [--session S] -- CMD…',
+  summary: "run CMD with the session's environment, secrets stripped",
+};
+
+export const HOOK: CommandEntry = {
+  name: 'hook',
+  hot: true,
+  load: () => import('./commands/hook.js'),
+  usage: 'hook AGENT EVENT',
+  summary: 'answer one agent hook call (JSON on stdin); used by the installed hooks',
+};
+
+export const STATUSLINE: CommandEntry = {
+  name: 'statusline',
+  hot: true,
+  load: () => import('./commands/statusline.js'),
+  usage: 'statusline',
+  summary: "Claude Code's status line: this session, its claims, who else works here (JSON on stdin)",
+};
+
+export const HOT_COMMANDS: readonly CommandEntry[] = [EXEC, HOOK, STATUSLINE];
