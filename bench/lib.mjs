@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: spawning ready/go workers, percentiles, tables.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -85,3 +85,34 @@ for a in $tips; do for b in $tips; do
   if [ "$a" \\< "$b" ] && [ -n "$(comm -12 <(sort "$TMPF.$a") <(sort "$TMPF.$b"))" ]; then git merge-tree --write-tree "$a" "$b" > /dev/null || true; fi
 done; done
 rm -f "$TMPF".*`;
+
+/** utime+stime and cutime+cstime of a process, in clock ticks. */
+export function cpuOf(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { self: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
+  } catch {
+    return null;
+  }
+}
+
+/** The local TCP ports of a process' sockets (to find the PostgreSQL backends serving it). */
+export function tcpPortsOf(pid) {
+  const inodes = new Set();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6'])
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length > 9 && inodes.has(cols[9])) ports.push(parseInt(cols[1].split(':').pop(), 16));
+    }
+  return ports;
+}

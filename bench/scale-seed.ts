@@ -18,6 +18,8 @@ interface Spec {
   worktree: string;
   /** The benchmark's pid: live sessions are its, dead ones name it with another start time. */
   ownerPid: number;
+  /** Owners of the live sessions, round-robin, instead of ownerPid alone (a liveness proof reads each). */
+  ownerPids?: number[];
   /** Directories of the repository the claims name (pkg0 … pkgN-1). */
   dirs: number;
   /** Journal entries over the last 12 hours (a night's mix: mostly grants and releases). */
@@ -31,6 +33,11 @@ if (!location || !specText) throw new Error('usage: scale-seed.ts STORE SPEC_JSO
 const spec = JSON.parse(specText) as Spec;
 const me = identityOf(spec.ownerPid);
 if (!me) throw new Error(`pid ${spec.ownerPid} is not running`);
+const owners = (spec.ownerPids ?? [spec.ownerPid]).map((pid) => {
+  const o = identityOf(pid);
+  if (!o) throw new Error(`pid ${pid} is not running`);
+  return o;
+});
 const store = await openStore(location);
 const now = await store.now();
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -44,7 +51,7 @@ const add = (id: string, kind: 'live' | 'dead' | 'ended', i: number) =>
     repo: spec.repo,
     worktree: spec.worktree,
     cwd: spec.worktree,
-    owner: kind === 'dead' ? { ...me, startTime: 'gone' } : me,
+    owner: kind === 'dead' ? { ...me, startTime: 'gone' } : kind === 'live' ? owners[i % owners.length]! : me,
     command: null,
     createdAt: now - 3_600_000 + i,
     lastSeenAt: now,

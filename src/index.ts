@@ -76,7 +76,15 @@ export { copyStore, migrateStore, storeStatus } from './services/doctor/store-ad
 export type { StoreStatus } from './services/doctor/store-admin.js';
 export { resolveStore } from './services/config.js';
 export { copyWorktreeIncludes } from './services/runtime/worktree-include.js';
-export type { Attention, AttentionState, ClaimRecord, Grant, SessionRecord, StoreInfo } from './store/types.js';
+export type {
+  Attention,
+  AttentionState,
+  ChangeMark,
+  ClaimRecord,
+  Grant,
+  SessionRecord,
+  StoreInfo,
+} from './store/types.js';
 export { LanesError, EXIT, exitCodeFor, isLanesError } from './core/errors.js';
 export type { ErrorCode } from './core/errors.js';
 export { encodeEnvelope, decodeEnvelope, assertOwner } from './core/handoff-envelope.js';

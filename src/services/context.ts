@@ -128,11 +128,12 @@ export class LanesContext {
    * Liveness of many sessions against ONE reading of the store's clock (not a query per session)
    * and one read of process facts (not a `ps` per session). A session found dead is recorded so
    * (once: the store keeps it until the session is refreshed), so no later call judges it again;
-   * recording is best effort (a busy store only costs a re-judge).
+   * recording is best effort (a busy store only costs a re-judge). `nowMs`: the store's clock when
+   * the caller has just read it (a lease is judged against it).
    */
-  async statesOf(sessions: SessionRecord[]): Promise<Map<string, SessionLiveness>> {
+  async statesOf(sessions: SessionRecord[], nowMs?: number): Promise<Map<string, SessionLiveness>> {
     const open = sessions.filter((s) => s.endedAt === null && s.deadWhy === null);
-    const now = open.length > 0 ? await this.store.now() : 0;
+    const now = open.length === 0 ? 0 : (nowMs ?? (await this.store.now()));
     const verdicts = this.judge(
       open.map((s) => ({ owner: s.owner, lastSeenMs: s.lastSeenAt })),
       now,

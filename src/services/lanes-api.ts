@@ -9,7 +9,8 @@ import type { Envelope } from '../core/handoff-envelope.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { PathCommitResult } from '../git/commit-paths.js';
 import type { RepoInfo } from '../git/repo.js';
-import type { ClaimRecord, Grant, SessionRecord, StoreInfo } from '../store/types.js';
+import type { ChangeMark, ClaimRecord, Grant, SessionRecord, StoreInfo } from '../store/types.js';
+import type { SessionState } from '../core/liveness.js';
 import type { JournalEntry, JournalQuery, WaitRecord } from '../store/journal-types.js';
 import type { ClaimHolder, ClaimOptions } from './claims/claims.js';
 import type { ConflictReport } from './conflicts/conflicts.js';
@@ -73,6 +74,13 @@ export interface LanesSessions {
    * `moreDead` counts the rest); `hidden` counts the other dead ones.
    */
   overview(options?: { deadShown?: number }): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }>;
+  /**
+   * Proves these sessions' liveness again, as list() does (one read of process facts for this
+   * host's owners, other hosts' leases against the store's clock `now`, read when not given); a
+   * session found dead is recorded (once, as any judge records it). For a watcher that keeps the
+   * sessions it read and proves only the live ones again instead of reading every session.
+   */
+  judge(sessions: SessionRecord[], now?: number): Promise<Map<string, { state: SessionState; why: string }>>;
   /** Branch, uncommitted files and commits ahead of the main branch, for the sessions given that have a worktree on this host. */
   progress(ids: string[]): Promise<SessionProgress[]>;
 }
@@ -207,6 +215,13 @@ export interface Lanes {
   readonly storeInfo: StoreInfo;
   /** The store's clock (ms since the epoch): ages shown to users are measured on it. */
   now(): Promise<number>;
+  /**
+   * The store's change mark (ChangeMark): what a watcher compares instead of reading the store
+   * again. Equal journal parts: no new journal entry (and so no claim change); equal fleet parts: no
+   * open session or wait changed. Cheap (SQLite: no table read when nothing was written); `fleet:
+   * false` leaves out the part that costs a pass over the open sessions on PostgreSQL.
+   */
+  changes(options?: { fleet?: boolean }): Promise<ChangeMark>;
   /** The repository and worktree of the working directory, or null outside one. */
   repository(): Promise<RepoInfo | null>;
   /** lanes.toml of the session's worktree (or the working directory's) merged with the user config. */

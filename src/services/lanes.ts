@@ -125,6 +125,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     sessionHow,
     storeInfo: store.info,
     now: () => store.now(),
+    changes: (o) => store.changeMark(o),
     repository: () => ctx.repo(),
     config: (worktree) => loadConfig(ctx, worktree),
     sessions: {
@@ -148,6 +149,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       list: (o) => sessions.list(o),
       glance: async (id) => (await import('./sessions/glance.js')).glance(ctx, id),
       overview: (o) => sessions.overview(o),
+      judge: (list, now) => sessions.judge(list, now),
       progress: async (ids) => (await import('./worktrees/progress.js')).sessionProgress(ctx, ids),
     },
     claims: {

@@ -1,6 +1,11 @@
 import type { Attention, AttentionState } from './shared/attention.js';
-import type { JournalEntry, JournalInput, JournalStore, WaitStore } from './journal-types.js';
+import type { JournalInput, JournalStore, WaitStore } from './journal-types.js';
 import type { TouchedStore } from './touched-types.js';
+import type { ChangeStore } from './change-types.js';
+import type { DumpStore } from './dump-types.js';
+
+export type { ChangeMark, ChangeStore } from './change-types.js';
+export type { DumpStore, StoreDump } from './dump-types.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
@@ -146,17 +151,6 @@ export interface StoreInfo {
   driver?: string;
 }
 
-/** Everything a store holds, for `lanes store copy` (held gates are copied free: their holders do not move). */
-export interface StoreDump {
-  sessions: SessionRecord[];
-  claims: ClaimRecord[];
-  fences: { scope: string; kind: string; name: string; lastToken: number }[];
-  state: StateRecord[];
-  gates: { name: string; token: number }[];
-  /** The decision journal, oldest first (numbers are the source's; the target numbers them anew). */
-  journal?: Omit<JournalEntry, 'seq'>[];
-}
-
 // The interface comes in parts, one per kind of record, so that each backend builds each part on
 // its connection and assembles its Store from them (no method forwarding in between).
 
@@ -280,20 +274,8 @@ export interface GateStore {
   readStates(sessionIds: string[]): Promise<StateRecord[]>;
 }
 
-export interface DumpStore {
-  /** Everything, in one consistent read; the journal only when asked (it can be long). */
-  dump(options?: { journal?: boolean }): Promise<StoreDump>;
-  /**
-   * Loads a dump in one transaction. A store holding sessions, claims or state is refused
-   * (E_STORE_NOT_EMPTY) unless replace, which drops them first; fencing counters never go down
-   * (the higher of the two is kept), so a token granted by either store is never granted again.
-   * Journal entries are appended after the store's own, in order, with their times and hosts
-   * (the store's own entries stay: its numbers are never reused).
-   */
-  load(dump: StoreDump, options: { replace: boolean }): Promise<void>;
-}
-
-export interface Store extends SessionStore, ClaimStore, GateStore, DumpStore, JournalStore, WaitStore, TouchedStore {
+export interface Store
+  extends SessionStore, ClaimStore, GateStore, DumpStore, JournalStore, WaitStore, TouchedStore, ChangeStore {
   readonly info: StoreInfo;
   now(): Promise<number>;
   close(): Promise<void>;

@@ -1,26 +1,51 @@
-// The dashboard's picture of the fleet, kept current by polling the library cheaply and pushed to
-// every open page when it changes. Store facts (sessions, claims, waits: one read each) are polled
-// every `pollMs` and a new journal entry triggers a poll at once; git facts (branches, uncommitted
-// files, snapshots) follow a change within a moment and are re-read every few seconds anyway (files
-// change without the store knowing); conflict prediction, the costliest, at most every few seconds.
+// The dashboard's picture of the fleet, kept current by what changes rather than by reading the
+// store again and again, and pushed to every open page when it changes. Every `pollMs` the server
+// reads the store's change mark (Lanes.changes: the journal's last number; on SQLite no table is
+// read while nothing was written). New journal entries go to the pages (fleet-journal.ts), and
+// when they concern sessions or claims the store is read again (fleet-sessions.ts); every
+// `fleetEveryMs` the mark's fleet part says whether an open session or a wait changed without an
+// entry (a heartbeat, attention, a death recorded, a wait ended). What changes with no write at all
+// is proven on its own clock: every `livenessEveryMs` the live sessions only (not the dead or
+// ended) are judged again, this host's from their processes, other hosts' by their leases. Git
+// facts follow activity (fleet-git.ts). With nothing happening, a tick is one small read.
 import { existsSync } from 'node:fs';
 import { hostId } from '../core/process-identity.js';
-import { OutageWatch, isOutage, mainWorktreeOf, openLanes } from '../index.js';
-import type { Lanes, LanesOptions, SessionProgress, SessionView } from '../index.js';
-import { toUiConflicts, toUiJournal, toUiSession, toUiSnapshot, toUiWait } from './fleet-map.js';
+import { OutageWatch, isOutage, openLanes } from '../index.js';
+import type { ChangeMark, Lanes, LanesOptions } from '../index.js';
+import { FleetGit } from './fleet-git.js';
+import { FleetJournal } from './fleet-journal.js';
+import { toUiSession } from './fleet-map.js';
+import { FleetSessions } from './fleet-sessions.js';
 import type { Redactor } from './redact.js';
-import type { FleetView, UiConflicts, UiJournalEntry, UiSnapshot, UiWait } from './view-types.js';
+import type { FleetView } from './view-types.js';
 
 export interface FleetOptions {
   /** Options for each per-repository library object (the store, env). */
   base: LanesOptions;
   redactor: Redactor;
+  /** How often the store's change mark is read (a new journal entry is seen within this). */
   pollMs?: number;
+  /** How often the mark's fleet part is read (a change no journal entry records is seen within this). */
+  fleetEveryMs?: number;
+  /** How often the live sessions are proven live again. */
+  livenessEveryMs?: number;
+  /** Every worktree's git facts are read again at least this often (otherwise after activity). */
   gitEveryMs?: number;
+  /** Conflict prediction at most this often after a change, and at least every `conflictsIdleMs`. */
   conflictsEveryMs?: number;
+  conflictsIdleMs?: number;
   /** Ended sessions shown: those ended within this window, at most `endedCap`. */
   endedWindowMs?: number;
   endedCap?: number;
+}
+
+/** What the server did, counted (tests: nothing is read again while nothing changes). */
+export interface FleetStats {
+  marks: number;
+  storeReads: number;
+  proofs: number;
+  gitReads: number;
+  publishes: number;
 }
 
 type Listener = (event: 'fleet' | 'journal', json: string) => void;
@@ -28,65 +53,81 @@ type Listener = (event: 'fleet' | 'journal', json: string) => void;
 export class Fleet {
   private readonly listeners = new Set<Listener>();
   private readonly repoLanes = new Map<string, Promise<Lanes>>();
-  private open: SessionView[] = [];
-  private ended: SessionView[] = [];
-  private endedHidden = 0;
-  private waits: UiWait[] = [];
-  private progress = new Map<string, SessionProgress>();
-  private snapshots: UiSnapshot[] = [];
-  private conflicts: UiConflicts[] = [];
-  private cycles: UiJournalEntry[] = [];
-  private lastJson = '';
+  /** The store's clock at the last mark, and this process' clock then. */
   private now = 0;
-  private timers: NodeJS.Timeout[] = [];
+  private nowAt = 0;
+  private mark: ChangeMark = { journal: '', fleet: null, now: 0 };
+  private lastFleetMark = 0;
+  private lastProof = 0;
+  private storeDue = false;
+  private nextStoreRead = 0;
+  private dirty = true;
+  private lastJson = '';
+  private lastCompared = '';
+  private version = 0;
   private pollTimer: NodeJS.Timeout | undefined;
   private readonly stop = new AbortController();
-  private gitRunning = false;
-  private conflictsRunning = false;
-  private lastEndedRead = 0;
-  private lastOpenCount = -1;
   private readonly hostName = hostId();
   private readonly outage = new OutageWatch((m) => process.stderr.write(`${m}\n`), 'lanes ui');
+  private readonly git: FleetGit;
+  private readonly sessions: FleetSessions;
+  private readonly journal: FleetJournal;
+  private readonly counts = { marks: 0, publishes: 0 };
 
   constructor(
     private readonly lanes: Lanes,
     private readonly options: FleetOptions,
-  ) {}
-
-  /** Reads everything once, then keeps polling until close(). */
-  async start(): Promise<void> {
-    await this.pollStore();
-    await this.readGit();
-    this.publish();
-    // The costliest read (git merge-tree per pair) does not hold up the first page.
-    void this.readConflicts()
-      .then(() => this.publish())
-      .catch(() => undefined);
-    const every = (ms: number, fn: () => Promise<void>) => {
-      const t = setInterval(() => void fn().catch(() => undefined), ms);
-      t.unref();
-      this.timers.push(t);
-    };
-    this.pollLoop(this.options.pollMs ?? 250);
-    every(this.options.gitEveryMs ?? 3000, () => this.readGit().then(() => this.publish()));
-    every(this.options.conflictsEveryMs ?? 10_000, () => this.readConflicts().then(() => this.publish()));
-    this.cycles = (await this.lanes.journal.list({ kinds: ['claim.cycle'], order: 'desc', limit: 20 })).map(
-      toUiJournal,
+  ) {
+    this.git = new FleetGit(
+      {
+        lanes,
+        host: this.hostName,
+        lanesOfRepo: (repo) => this.lanesOfRepo(repo),
+        open: () => this.sessions.open,
+        now: () => this.clock(),
+        changed: () => {
+          this.dirty = true;
+          this.publish();
+        },
+      },
+      {
+        everyMs: options.gitEveryMs ?? 30_000,
+        conflictsEveryMs: options.conflictsEveryMs ?? 10_000,
+        conflictsIdleMs: options.conflictsIdleMs ?? 60_000,
+      },
     );
-    // A new entry is a decision just made: poll the store at once rather than at the next tick.
-    void this.lanes.journal
-      .follow({}, (entries) => this.onJournal(entries), { signal: this.stop.signal, pollMs: 200 })
-      .catch(() => undefined);
+    this.journal = new FleetJournal(lanes);
+    this.sessions = new FleetSessions(lanes, this.git, {
+      windowMs: options.endedWindowMs ?? 24 * 3600_000,
+      cap: options.endedCap ?? 100,
+    });
   }
 
-  /**
-   * Polls the store every `ms`, or twice the last poll's duration when that is longer (a big store
-   * on a busy machine must not keep the server from answering its pages).
-   */
+  /** Reads everything once, then follows the changes until close(). */
+  async start(): Promise<void> {
+    // The mark before the reads: a change committed meanwhile moves the next one.
+    this.setMark(await this.lanes.changes());
+    await this.journal.start();
+    await this.readStore();
+    await this.git.run();
+    this.publish();
+    // The costliest read (git merge-tree per pair) does not hold up the first page.
+    void this.git.runConflicts().catch(() => undefined);
+    this.pollLoop(this.options.pollMs ?? 250);
+  }
+
+  /** Differs once the picture or the journal changed (what the report cache keys on). */
+  generation(): string {
+    return `${this.version}:${this.journal.seen}`;
+  }
+
+  stats(): FleetStats {
+    return { ...this.counts, storeReads: this.sessions.reads, proofs: this.sessions.proofs, gitReads: this.git.reads };
+  }
+
   private pollLoop(ms: number): void {
-    const next = (delay: number) => {
+    const next = () => {
       this.pollTimer = setTimeout(async () => {
-        const started = Date.now();
         // An outage is told once when it starts and once when it ends; the page keeps its last picture.
         await this.tick().then(
           () => this.outage.up(),
@@ -94,11 +135,11 @@ export class Fleet {
             if (isOutage(e)) this.outage.failed(e);
           },
         );
-        if (!this.stop.signal.aborted) next(Math.max(ms, 2 * (Date.now() - started)));
-      }, delay);
+        if (!this.stop.signal.aborted) next();
+      }, ms);
       this.pollTimer.unref();
     };
-    next(ms);
+    next();
   }
 
   subscribe(listener: Listener): () => void {
@@ -106,16 +147,26 @@ export class Fleet {
     return () => this.listeners.delete(listener);
   }
 
-  /** The current picture, as the redacted JSON the page receives. */
+  /**
+   * The current picture, as the redacted JSON the page receives, stamped with the store's clock now:
+   * a page loaded long after the last change measures ages from now, not from that change.
+   */
   json(): string {
-    return this.lastJson || this.options.redactor.json(this.view(this.now, this.version));
+    if (!this.lastJson) this.lastJson = this.body(this.view(0, this.version));
+    return `{"at":${this.clock()},${this.lastJson.slice(1)}`;
+  }
+
+  /** The picture's JSON without its clock (json() puts it first). */
+  private body(view: FleetView): string {
+    const { at: _at, ...rest } = view;
+    return this.options.redactor.json(rest);
   }
 
   /** The library object of a repository (opened in one of its worktrees on this host), or null. */
   async lanesOfRepo(repo: string): Promise<Lanes | null> {
     const known = this.repoLanes.get(repo);
     if (known) return known;
-    const where = [...this.open, ...this.ended].find(
+    const where = [...this.sessions.open, ...this.sessions.ended].find(
       (s) => s.repo === repo && s.worktree && s.owner.host === this.hostName && existsSync(s.worktree),
     )?.worktree;
     if (!where) return null;
@@ -126,148 +177,113 @@ export class Fleet {
 
   /** A change made through the dashboard: read at once rather than at the next tick. */
   async refresh(): Promise<void> {
-    await this.pollStore();
-    await this.readGit();
+    await this.readStore();
+    this.git.touchAll();
+    await this.git.run();
     this.publish();
   }
 
   async close(): Promise<void> {
     this.stop.abort();
-    for (const t of this.timers) clearInterval(t);
     if (this.pollTimer) clearTimeout(this.pollTimer);
     for (const l of this.repoLanes.values()) await (await l).close({ heartbeat: false }).catch(() => undefined);
   }
 
-  /** One poll at a time: a poll asked for while one runs (a journal entry) runs once right after it. */
+  /** One tick at a time: a tick asked for while one runs (a refresh) runs once right after it. */
   private async tick(): Promise<void> {
-    if (this.polling) {
-      this.pollAgain = true;
-      return this.polling;
-    }
-    this.polling = (async () => {
-      do {
-        this.pollAgain = false;
-        const before = this.storeKey();
-        await this.pollStore();
-        this.publish();
-        if (this.storeKey() !== before) void this.readGit().then(() => this.publish());
-      } while (this.pollAgain);
-    })().finally(() => (this.polling = null));
-    return this.polling;
+    if (this.ticking) return this.ticking;
+    this.ticking = this.step().finally(() => (this.ticking = null));
+    return this.ticking;
   }
 
-  private polling: Promise<void> | null = null;
-  private pollAgain = false;
+  private ticking: Promise<void> | null = null;
 
-  private storeKey(): string {
-    return JSON.stringify([this.open.map((s) => [s.id, s.state, s.worktree]), this.ended.length]);
+  private async step(): Promise<void> {
+    const at = Date.now();
+    const fleetDue = at - this.lastFleetMark >= (this.options.fleetEveryMs ?? 1000);
+    const mark = await this.lanes.changes({ fleet: fleetDue });
+    this.counts.marks++;
+    if (fleetDue) this.lastFleetMark = at;
+    if (mark.journal !== this.mark.journal) await this.readJournal();
+    if (mark.fleet !== null && mark.fleet !== this.mark.fleet) this.storeDue = true;
+    this.setMark(mark);
+    // A big store on a busy machine must not keep the server from answering its pages: the store
+    // is read again at most every twice the last read's duration.
+    if (this.storeDue && at >= this.nextStoreRead) {
+      await this.readStore();
+      this.nextStoreRead = at + 2 * (Date.now() - at);
+    } else if (at - this.lastProof >= (this.options.livenessEveryMs ?? 1000)) await this.prove(at);
+    this.publish();
+    void this.git.run(at).catch(() => undefined);
+    void this.git.runConflicts(at).catch(() => undefined);
   }
 
-  private async pollStore(): Promise<void> {
-    const [open, now, waits] = await Promise.all([
-      this.lanes.sessions.list(),
-      this.lanes.now(),
-      this.lanes.claims.waits(),
-    ]);
-    this.open = open;
-    this.now = now;
-    this.waits = waits.map(toUiWait);
-    // Ended sessions only change when one ends (the open list then shrinks): read them seldom.
-    if (now - this.lastEndedRead > 5000 || open.length !== this.lastOpenCount) {
-      this.lastEndedRead = now;
-      this.lastOpenCount = open.length;
-      const window = this.options.endedWindowMs ?? 24 * 3600_000;
-      const all = (await this.lanes.sessions.list({ all: true })).filter((s) => s.endedAt !== null);
-      const recent = all.filter((s) => now - (s.endedAt ?? 0) <= window).sort((a, b) => b.endedAt! - a.endedAt!);
-      this.ended = recent.slice(0, this.options.endedCap ?? 100);
-      this.endedHidden = all.length - this.ended.length;
-    }
+  private setMark(mark: ChangeMark): void {
+    this.mark = { journal: mark.journal, fleet: mark.fleet ?? this.mark.fleet, now: mark.now };
+    this.now = mark.now;
+    this.nowAt = Date.now();
   }
 
-  private async readGit(): Promise<void> {
-    if (this.gitRunning) return;
-    this.gitRunning = true;
-    try {
-      const ids = this.open.map((s) => s.id);
-      this.progress = new Map((await this.lanes.sessions.progress(ids)).map((p) => [p.session, p]));
-      const snapshots: UiSnapshot[] = [];
-      for (const repo of this.repos()) {
-        const l = await this.lanesOfRepo(repo).catch(() => null);
-        if (!l) continue;
-        // From the main worktree, never another live session's (which lanesOfRepo may have opened in).
-        const where = mainWorktreeOf(repo) ?? (await l.repository())?.worktreeRoot ?? '';
-        for (const s of await l.snapshots.list().catch(() => [])) snapshots.push(toUiSnapshot(repo, where, s));
-      }
-      this.snapshots = snapshots.sort((a, b) => b.time - a.time || b.n - a.n);
-    } finally {
-      this.gitRunning = false;
-    }
+  /** The store's clock now, from the last mark and the time since (a lease is judged against it). */
+  private clock(): number {
+    return this.now + (Date.now() - this.nowAt);
   }
 
-  private async readConflicts(): Promise<void> {
-    if (this.conflictsRunning) return;
-    this.conflictsRunning = true;
-    try {
-      const found: UiConflicts[] = [];
-      for (const repo of this.repos()) {
-        const l = await this.lanesOfRepo(repo).catch(() => null);
-        if (!l) continue;
-        try {
-          found.push(toUiConflicts(repo, await l.conflicts(), null, this.now));
-        } catch (e) {
-          found.push(toUiConflicts(repo, null, e instanceof Error ? e.message : String(e), this.now));
-        }
-      }
-      this.conflicts = found;
-    } finally {
-      this.conflictsRunning = false;
-    }
+  /** The new journal entries, to the pages; what they changed is read again. */
+  private async readJournal(): Promise<void> {
+    const news = await this.journal.read((entries) => this.emit('journal', this.options.redactor.json(entries)));
+    if (news.store) this.storeDue = true;
+    if (news.cycles) this.dirty = true;
+    this.git.touch(news.git);
+    if (news.snapshots) this.git.touchSnapshots();
   }
 
-  /** Repositories with a live session on this host (the ones whose worktrees can be read here). */
-  private repos(): string[] {
-    return [...new Set(this.open.filter((s) => s.repo && s.state !== 'ended').map((s) => s.repo as string))];
+  private async readStore(): Promise<void> {
+    await this.sessions.read(this.clock());
+    this.storeDue = false;
+    this.lastProof = Date.now();
+    this.dirty = true;
   }
 
-  private async onJournal(read: Omit<UiJournalEntry, 'text'>[]): Promise<void> {
-    const entries = read.map(toUiJournal);
-    const cycles = entries.filter((e) => e.kind === 'claim.cycle');
-    if (cycles.length > 0) this.cycles = [...cycles.reverse(), ...this.cycles].slice(0, 20);
-    this.emit('journal', this.options.redactor.json(entries));
-    await this.tick();
+  private async prove(at: number): Promise<void> {
+    this.lastProof = at;
+    if (await this.sessions.prove(this.clock())) this.dirty = true;
   }
 
   private view(at: number, version: number): FleetView {
-    const sessions = [...this.open, ...this.ended].map((s) => toUiSession(s, this.progress.get(s.id)));
+    const { open, ended, endedHidden, waits } = this.sessions;
+    const sessions = [...open, ...ended].map((s) => toUiSession(s, this.git.progress.get(s.id)));
     return {
       at,
       version,
       host: this.hostName,
       store: { backend: this.lanes.storeInfo.backend, location: this.lanes.storeInfo.location },
       sessions,
-      endedHidden: this.endedHidden,
-      waits: this.waits,
-      cycles: this.cycles,
-      conflicts: this.conflicts,
-      snapshots: this.snapshots,
+      endedHidden,
+      waits,
+      cycles: this.journal.cycles,
+      conflicts: this.git.conflicts,
+      snapshots: this.git.snapshots,
       hidden: this.options.redactor.names,
     };
   }
 
-  /** Sends the picture to every page when it differs (the clock aside) from the last one sent. */
+  /**
+   * Sends the picture to every page when it differs (the clock aside) from the last one sent. Built
+   * only after something was read that may have changed it: an idle fleet costs nothing here.
+   */
   private publish(): void {
-    // One picture, compared without its clock and version (read on every poll, sent on change only).
+    if (!this.dirty) return;
+    this.dirty = false;
     const view = this.view(0, 0);
     const same = JSON.stringify(view);
     if (same === this.lastCompared) return;
     this.lastCompared = same;
     this.version++;
-    this.lastJson = this.options.redactor.json({ ...view, at: this.now, version: this.version });
-    this.emit('fleet', this.lastJson);
+    this.counts.publishes++;
+    this.lastJson = this.body({ ...view, version: this.version });
+    this.emit('fleet', this.json());
   }
-
-  private lastCompared = '';
-  private version = 0;
 
   private emit(event: 'fleet' | 'journal', json: string): void {
     for (const l of this.listeners) l(event, json);

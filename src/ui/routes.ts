@@ -14,6 +14,7 @@ import type { Lanes, LanesOptions, NightReport } from '../index.js';
 import { ACTIONS, httpStatusOf, runAction } from './actions.js';
 import type { Fleet } from './fleet.js';
 import type { Redactor } from './redact.js';
+import { reportCache } from './report-cache.js';
 import { guard } from './security.js';
 import type { Guard } from './security.js';
 import type { ActionName, UiReport } from './view-types.js';
@@ -87,6 +88,13 @@ export function buildApp(deps: AppDeps): Hono {
     c.body(text, status, { 'content-type': 'application/json; charset=utf-8' });
   const badQuery = (c: Context, param: string, message: string) =>
     c.json({ error: { code: 'E_USAGE', message: `${param}: ${message}`, hint: null, param } }, 400);
+  const report = reportCache(
+    async (ms) => {
+      const now = await deps.lanes.now();
+      return deps.redactor.json(asUiReport(await nightReport(deps.lanes, { since: now - ms })));
+    },
+    () => deps.fleet.generation(),
+  );
   app.use('*', guard(deps.guard));
   // An action's body is a few ids: anything larger is refused before it is read whole.
   app.use(
@@ -109,6 +117,9 @@ export function buildApp(deps: AppDeps): Hono {
   app.get('/favicon.ico', (c) => c.body(ICON, 200, { 'content-type': 'image/svg+xml' }));
   app.get('/assets/app.css', (c) => c.body(asset('app.css'), 200, { 'content-type': 'text/css; charset=utf-8' }));
   app.get('/api/fleet', (c) => json(c, deps.fleet.json()));
+  // What the server did since it started (reads of the store, proofs, git reads, pictures sent):
+  // an idle dashboard reads the change mark and nothing else (bench/ui-idle.mjs, test/ui).
+  app.get('/api/stats', (c) => c.json(deps.fleet.stats()));
   app.get('/api/journal', async (c) => {
     const limitText = c.req.query('limit');
     if (limitText !== undefined && !/^[1-9]\d{0,3}$/.test(limitText))
@@ -144,8 +155,7 @@ export function buildApp(deps: AppDeps): Hono {
     } catch (e) {
       return badQuery(c, 'since', (e as Error).message);
     }
-    const now = await deps.lanes.now();
-    return json(c, deps.redactor.json(asUiReport(await nightReport(deps.lanes, { since: now - ms }))));
+    return json(c, await report(ms));
   });
   app.get('/api/events', (c) =>
     streamSSE(c, async (stream) => {

@@ -12,6 +12,7 @@ import { scaleContract } from './contract-scale.js';
 import { attentionContract } from './contract-attention.js';
 import { touchedContract } from './contract-touched.js';
 import { journalContract } from './contract-journal.js';
+import { changesContract } from './contract-changes.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
 /**
@@ -285,6 +286,10 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     attentionContract(() => store);
     touchedContract(() => store);
     journalContract(
+      () => store,
+      () => url,
+    );
+    changesContract(
       () => store,
       () => url,
     );

@@ -211,6 +211,12 @@ export class SessionService {
     };
   }
 
+  /** Liveness of these sessions now, as list() judges it (Lanes.sessions.judge). */
+  async judge(sessions: SessionRecord[], now?: number): Promise<Map<string, { state: SessionState; why: string }>> {
+    const states = await this.ctx.statesOf(sessions, now);
+    return new Map([...states].map(([id, l]) => [id, { state: l.state, why: l.verdict.why }]));
+  }
+
   private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {
     return toView(s, await this.ctx.stateOf(s), claims);
   }

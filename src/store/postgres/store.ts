@@ -8,6 +8,7 @@ import { pgGates } from './gates.js';
 import { pgDump } from './dump.js';
 import { pgJournal } from './journal.js';
 import { pgWaits } from './waits.js';
+import { pgChanges } from './changes.js';
 import { PG_NOW } from './schema.js';
 import type { Store } from '../types.js';
 
@@ -39,6 +40,7 @@ export const PostgresStore = {
       ...pgJournal(conn),
       ...pgWaits(conn),
       ...pgTouched(conn),
+      ...pgChanges(conn),
     };
   },
 };

@@ -17,13 +17,24 @@ import { TonightPanel } from './tonight.js';
 type Link = 'connecting' | 'live' | 'reconnecting';
 
 /** The picture the page came with (routes.ts), or null. */
-const embedded = ((): FleetView | null => {
+const embedded = ((): Shown | null => {
   const text = document.getElementById('lanes-fleet')?.textContent;
-  return text ? (JSON.parse(text) as FleetView) : null;
+  return text ? received(JSON.parse(text) as FleetView) : null;
 })();
 
+/**
+ * A picture as received, its clock set from this page's: the server sends one only when something
+ * changed, so ages (last lanes call, since when) move on here between pictures, every few seconds.
+ */
+type Shown = FleetView & { receivedAt: number };
+function received(f: FleetView): Shown {
+  return { ...f, receivedAt: Date.now() };
+}
+const TICK_MS = 5000;
+
 export function App() {
-  const [fleet, setFleet] = useState<FleetView | null>(embedded);
+  const [shown, setFleet] = useState<Shown | null>(embedded);
+  const [, setTick] = useState(0);
   const [link, setLink] = useState<Link>('connecting');
   const [news, setNews] = useState<UiJournalEntry[][]>([]);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -33,20 +44,25 @@ export function App() {
     let source: EventSource | null = null;
     if (!embedded)
       fetchFleet()
-        .then(setFleet)
+        .then((f) => setFleet(received(f)))
         .catch((e: Error) => setStatus(`could not read the fleet: ${e.message}`));
     source = events();
     source.onopen = () => setLink('live');
     source.onerror = () => setLink('reconnecting');
     source.addEventListener('fleet', (e) => {
       const next = JSON.parse((e as MessageEvent<string>).data) as FleetView;
-      setFleet((now) => (now && now.version === next.version ? now : next));
+      setFleet((now) => (now && now.version === next.version ? now : received(next)));
     });
     source.addEventListener('journal', (e) =>
       setNews((n) => [...n.slice(-50), JSON.parse((e as MessageEvent<string>).data) as UiJournalEntry[]]),
     );
-    return () => source?.close();
+    const tick = setInterval(() => setTick((n) => n + 1), TICK_MS);
+    return () => {
+      source?.close();
+      clearInterval(tick);
+    };
   }, []);
+  const fleet = shown ? { ...shown, at: shown.at + (Date.now() - shown.receivedAt) } : null;
 
   const ask = (action: ActionName, session: UiSession) => setPending({ action, session });
   const confirm = async (body: Record<string, string>) => {

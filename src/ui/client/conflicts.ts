@@ -1,7 +1,7 @@
 // Predicted conflicts between sessions (what `lanes conflicts` finds) and same-ticket sessions.
 import { html } from 'htm/preact';
 import type { FleetView } from '../view-types.js';
-import { age } from './format.js';
+import { localTime } from './format.js';
 import { Who } from './who.js';
 
 export function ConflictsPanel(props: { fleet: FleetView }) {
@@ -13,7 +13,9 @@ export function ConflictsPanel(props: { fleet: FleetView }) {
       ${fleet.conflicts.map(
         (c) => html`
           <article class="repo-conflicts" data-repo=${c.repoName}>
-            <h3>${c.repoName} <span class="sub">against ${c.target ?? '?'}, read ${age(c.at, fleet.at)}</span></h3>
+            <h3>
+              ${c.repoName} <span class="sub">against ${c.target ?? '?'}, unchanged since ${localTime(c.at)}</span>
+            </h3>
             ${c.error ? html`<p class="error">${c.error}</p>` : ''}
             ${
               !c.error && c.pairs.length + c.sameTicket.length + c.competing.length === 0

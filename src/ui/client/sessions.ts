@@ -208,7 +208,7 @@ function Row(props: {
               </ul>`
         }
       </td>
-      <td title=${localTime(s.lastSeenAt)}>
+      <td title=${localTime(s.lastSeenAt)} data-last-seen=${s.lastSeenAt}>
         ${s.state === 'ended' && s.endedAt ? `ended ${age(s.endedAt, fleet.at)}` : age(s.lastSeenAt, fleet.at)}
       </td>
       <td class="actions">

@@ -1,0 +1,87 @@
+// The store half of the dashboard's picture: the open sessions (with their liveness and claims),
+// the recently ended ones and the waits. Read whole when the store's change mark says something
+// changed; in between only the live sessions are proven live again (the dead and the ended change
+// only through the store, which the mark follows).
+import type { Lanes, SessionView } from '../index.js';
+import type { FleetGit } from './fleet-git.js';
+import { toUiWait } from './fleet-map.js';
+import type { UiWait } from './view-types.js';
+
+export interface EndedShown {
+  /** Ended sessions shown: those ended within this window, at most `cap`. */
+  windowMs: number;
+  cap: number;
+}
+
+export class FleetSessions {
+  open: SessionView[] = [];
+  ended: SessionView[] = [];
+  endedHidden = 0;
+  waits: UiWait[] = [];
+  reads = 0;
+  proofs = 0;
+  private openKey = '';
+  private lastEndedRead = 0;
+
+  constructor(
+    private readonly lanes: Lanes,
+    private readonly git: FleetGit,
+    private readonly shown: EndedShown,
+  ) {}
+
+  /** Reads the sessions (with their liveness), claims and waits; the worktrees of those that changed are read again. */
+  async read(now: number): Promise<void> {
+    this.reads++;
+    const [open, waits] = await Promise.all([this.lanes.sessions.list(), this.lanes.claims.waits()]);
+    const before = new Map(this.open.map((s) => [s.id, s]));
+    const moved = open.filter((s) => {
+      const b = before.get(s.id);
+      return !b || b.lastSeenAt !== s.lastSeenAt || b.worktree !== s.worktree || b.state !== s.state;
+    });
+    this.git.touch(moved.map((s) => s.id));
+    this.open = open;
+    this.waits = waits.map(toUiWait);
+    // Ended sessions change only when one ends or comes back (the open ones change then): read
+    // them seldom otherwise (once in a while, for those leaving the window).
+    const openKey = open.map((s) => `${s.id}\u0000${s.worktree ?? ''}`).join('\u0001');
+    if (openKey !== this.openKey) this.git.fleetChanged();
+    if (openKey !== this.openKey || Date.now() - this.lastEndedRead > 600_000) {
+      this.openKey = openKey;
+      this.lastEndedRead = Date.now();
+      const all = (await this.lanes.sessions.list({ all: true })).filter((s) => s.endedAt !== null);
+      const recent = all
+        .filter((s) => now - (s.endedAt ?? 0) <= this.shown.windowMs)
+        .sort((a, b) => b.endedAt! - a.endedAt!);
+      this.ended = recent.slice(0, this.shown.cap);
+      this.endedHidden = all.length - this.ended.length;
+    }
+  }
+
+  /**
+   * Proves the live sessions live again against the store's clock `now` (this host's from their
+   * processes, other hosts' by their leases), and the waiters when there are waits; true when
+   * anything shown changed. A death found is recorded by the library, so the next change mark
+   * moves and the store is read with it.
+   */
+  async prove(now: number): Promise<boolean> {
+    const live = this.open.filter((s) => s.state === 'live');
+    if (live.length === 0 && this.waits.length === 0) return false;
+    this.proofs++;
+    const states = await this.lanes.sessions.judge(live, now);
+    let changed = false;
+    this.open = this.open.map((s) => {
+      const j = states.get(s.id);
+      if (!j || (j.state === s.state && j.why === s.why)) return s;
+      changed = true;
+      return { ...s, state: j.state, why: j.why };
+    });
+    if (this.waits.length > 0) {
+      const waits = (await this.lanes.claims.waits()).map(toUiWait);
+      if (JSON.stringify(waits) !== JSON.stringify(this.waits)) {
+        this.waits = waits;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+}
