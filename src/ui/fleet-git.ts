@@ -13,6 +13,8 @@ import type { UiConflicts, UiSnapshot } from './view-types.js';
 export interface GitTiming {
   /** Every worktree's progress and every repository's snapshots are read again at least this often. */
   everyMs: number;
+  /** A worktree is read again after activity at most this often. */
+  minMs: number;
   /** Conflicts: at most this often after a change… */
   conflictsEveryMs: number;
   /** …and at least this often. */
@@ -39,6 +41,7 @@ export class FleetGit {
   /** Reads done (tests: nothing is read while nothing happens). */
   reads = 0;
   private pending = new Set<string>();
+  private readonly readAt = new Map<string, number>();
   private all = true;
   private snapshotsDue = true;
   private running: Promise<void> | null = null;
@@ -78,27 +81,32 @@ export class FleetGit {
 
   private async read(at: number): Promise<void> {
     const open = this.src.open();
+    // This host's worktrees only (another host's of the same path is another directory); sessions
+    // sharing one share its facts: one of them is asked for, all get the answer.
+    const here = open.filter((s) => s.worktree && s.owner.host === this.src.host);
+    const sharing = new Map<string, string[]>();
+    for (const s of here) sharing.set(s.worktree!, [...(sharing.get(s.worktree!) ?? []), s.id]);
+    const worktreeOf = new Map(here.map((s) => [s.id, s.worktree!]));
     const all = this.all;
-    const ids = all ? open.map((s) => s.id) : [...this.pending];
+    const wanted = all ? here.map((s) => s.id) : [...this.pending];
     const snapshots = this.snapshotsDue;
     this.all = false;
     this.pending.clear();
     this.snapshotsDue = false;
     if (all) this.lastAll = at;
+    // A worktree read a moment ago waits (a busy session calls lanes often); it is not dropped.
+    const asked = new Map<string, string>();
+    for (const id of wanted) {
+      const wt = worktreeOf.get(id);
+      if (!wt || asked.has(wt)) continue;
+      if (!all && at - (this.readAt.get(wt) ?? -Infinity) < this.timing.minMs) this.pending.add(id);
+      else asked.set(wt, id);
+    }
+    if (asked.size === 0 && !snapshots) return;
     this.reads++;
     let changed = false;
-    if (ids.length > 0) {
-      // Sessions sharing a worktree share its facts: one of them is asked for, all get the answer.
-      // (This host's: another host's worktree of the same path is another directory.)
-      const here = open.filter((s) => s.worktree && s.owner.host === this.src.host);
-      const sharing = new Map<string, string[]>();
-      for (const s of here) sharing.set(s.worktree!, [...(sharing.get(s.worktree!) ?? []), s.id]);
-      const worktreeOf = new Map(here.map((s) => [s.id, s.worktree]));
-      const asked = new Map<string, string>();
-      for (const id of ids) {
-        const wt = worktreeOf.get(id);
-        if (wt && !asked.has(wt)) asked.set(wt, id);
-      }
+    if (asked.size > 0) {
+      for (const wt of asked.keys()) this.readAt.set(wt, at);
       const read = await this.src.lanes.sessions.progress([...asked.values()]);
       const next = all ? new Map<string, SessionProgress>() : new Map(this.progress);
       for (const p of read)

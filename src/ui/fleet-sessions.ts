@@ -2,15 +2,24 @@
 // the recently ended ones and the waits. Read whole when the store's change mark says something
 // changed; in between only the live sessions are proven live again (the dead and the ended change
 // only through the store, which the mark follows).
+import { pidGone } from '../core/platform/pid-gone.js';
 import type { Lanes, SessionView } from '../index.js';
 import type { FleetGit } from './fleet-git.js';
 import { toUiWait } from './fleet-map.js';
 import type { UiWait } from './view-types.js';
 
-export interface EndedShown {
+export interface SessionsOptions {
   /** Ended sessions shown: those ended within this window, at most `cap`. */
   windowMs: number;
   cap: number;
+  /** This host (its owners are proven from their processes). */
+  host: string;
+  /**
+   * This host's owners are proven from their processes at least this often; in between, a pid
+   * found gone (one kill(pid, 0) each) makes the proof due at once. Where reading process facts
+   * starts a `ps` (macOS, the BSDs) this is longer than where it reads /proc.
+   */
+  proofEveryMs: number;
 }
 
 export class FleetSessions {
@@ -22,16 +31,18 @@ export class FleetSessions {
   proofs = 0;
   private openKey = '';
   private lastEndedRead = 0;
+  private lastFull = 0;
 
   constructor(
     private readonly lanes: Lanes,
     private readonly git: FleetGit,
-    private readonly shown: EndedShown,
+    private readonly options: SessionsOptions,
   ) {}
 
   /** Reads the sessions (with their liveness), claims and waits; the worktrees of those that changed are read again. */
   async read(now: number): Promise<void> {
     this.reads++;
+    this.lastFull = Date.now();
     const [open, waits] = await Promise.all([this.lanes.sessions.list(), this.lanes.claims.waits()]);
     const before = new Map(this.open.map((s) => [s.id, s]));
     const moved = open.filter((s) => {
@@ -50,9 +61,9 @@ export class FleetSessions {
       this.lastEndedRead = Date.now();
       const all = (await this.lanes.sessions.list({ all: true })).filter((s) => s.endedAt !== null);
       const recent = all
-        .filter((s) => now - (s.endedAt ?? 0) <= this.shown.windowMs)
+        .filter((s) => now - (s.endedAt ?? 0) <= this.options.windowMs)
         .sort((a, b) => b.endedAt! - a.endedAt!);
-      this.ended = recent.slice(0, this.shown.cap);
+      this.ended = recent.slice(0, this.options.cap);
       this.endedHidden = all.length - this.ended.length;
     }
   }
@@ -67,7 +78,13 @@ export class FleetSessions {
     const live = this.open.filter((s) => s.state === 'live');
     if (live.length === 0 && this.waits.length === 0) return false;
     this.proofs++;
-    const states = await this.lanes.sessions.judge(live, now);
+    // Other hosts' leases are arithmetic; this host's owners need their facts read, which the
+    // last read of the store did (lastFull) unless one of their pids is gone since.
+    const here = (s: SessionView) => s.owner.host === this.options.host;
+    const due =
+      Date.now() - this.lastFull >= this.options.proofEveryMs || live.some((s) => here(s) && pidGone(s.owner.pid));
+    if (due) this.lastFull = Date.now();
+    const states = await this.lanes.sessions.judge(due ? live : live.filter((s) => !here(s)), now);
     let changed = false;
     this.open = this.open.map((s) => {
       const j = states.get(s.id);

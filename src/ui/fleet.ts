@@ -9,6 +9,7 @@
 // ended) are judged again, this host's from their processes, other hosts' by their leases. Git
 // facts follow activity (fleet-git.ts). With nothing happening, a tick is one small read.
 import { existsSync } from 'node:fs';
+import { platform } from '../core/platform/select.js';
 import { hostId } from '../core/process-identity.js';
 import { OutageWatch, isOutage, openLanes } from '../index.js';
 import type { ChangeMark, Lanes, LanesOptions } from '../index.js';
@@ -27,8 +28,10 @@ export interface FleetOptions {
   pollMs?: number;
   /** How often the mark's fleet part is read (a change no journal entry records is seen within this). */
   fleetEveryMs?: number;
-  /** How often the live sessions are proven live again. */
+  /** How often the live sessions are judged again (other hosts' leases; this host's pids looked up). */
   livenessEveryMs?: number;
+  /** This host's owners' facts are read at least this often (default: every judgement; 10 s where that is a `ps`). */
+  proofEveryMs?: number;
   /** Every worktree's git facts are read again at least this often (otherwise after activity). */
   gitEveryMs?: number;
   /** Conflict prediction at most this often after a change, and at least every `conflictsIdleMs`. */
@@ -92,14 +95,18 @@ export class Fleet {
       },
       {
         everyMs: options.gitEveryMs ?? 30_000,
+        minMs: 3000,
         conflictsEveryMs: options.conflictsEveryMs ?? 10_000,
         conflictsIdleMs: options.conflictsIdleMs ?? 60_000,
       },
     );
     this.journal = new FleetJournal(lanes);
+    const every = options.livenessEveryMs ?? 1000;
     this.sessions = new FleetSessions(lanes, this.git, {
       windowMs: options.endedWindowMs ?? 24 * 3600_000,
       cap: options.endedCap ?? 100,
+      host: this.hostName,
+      proofEveryMs: options.proofEveryMs ?? (platform()?.kind === 'ps' ? Math.max(every, 10_000) : every),
     });
   }
 
