@@ -28,6 +28,8 @@ export interface FleetOptions {
   pollMs?: number;
   /** How often the mark's fleet part is read (a change no journal entry records is seen within this). */
   fleetEveryMs?: number;
+  /** The store is read again at most this often, however often it changes. */
+  readEveryMs?: number;
   /** How often the live sessions are judged again (other hosts' leases; this host's pids looked up). */
   livenessEveryMs?: number;
   /** This host's owners' facts are read at least this often (default: every judgement; 10 s where that is a `ps`). */
@@ -43,13 +45,7 @@ export interface FleetOptions {
 }
 
 /** What the server did, counted (tests: nothing is read again while nothing changes). */
-export interface FleetStats {
-  marks: number;
-  storeReads: number;
-  proofs: number;
-  gitReads: number;
-  publishes: number;
-}
+export type FleetStats = Record<'marks' | 'storeReads' | 'proofs' | 'gitReads' | 'publishes', number>;
 
 type Listener = (event: 'fleet' | 'journal', json: string) => void;
 
@@ -214,11 +210,12 @@ export class Fleet {
     if (mark.journal !== this.mark.journal) await this.readJournal();
     if (mark.fleet !== null && mark.fleet !== this.mark.fleet) this.storeDue = true;
     this.setMark(mark);
-    // A big store on a busy machine must not keep the server from answering its pages: the store
-    // is read again at most every twice the last read's duration.
+    // A busy fleet changes at every tick: the store is read again at most every `readEveryMs`, and
+    // on a big store on a busy machine every twice the last read's duration, so the server keeps
+    // answering its pages (and a team server its hundred dashboards).
     if (this.storeDue && at >= this.nextStoreRead) {
       await this.readStore();
-      this.nextStoreRead = at + 2 * (Date.now() - at);
+      this.nextStoreRead = at + Math.max(this.options.readEveryMs ?? 1000, 2 * (Date.now() - at));
     } else if (at - this.lastProof >= (this.options.livenessEveryMs ?? 1000)) await this.prove(at);
     this.publish();
     void this.git.run(at).catch(() => undefined);
