@@ -155,14 +155,18 @@ export class Fleet {
    * a page loaded long after the last change measures ages from now, not from that change.
    */
   json(): string {
-    if (!this.lastJson) this.lastJson = this.body(this.view(0, this.version));
+    if (!this.lastJson) this.lastJson = this.body(this.version).json;
     return `{"at":${this.clock()},${this.lastJson.slice(1)}`;
   }
 
-  /** The picture's JSON without its clock (json() puts it first). */
-  private body(view: FleetView): string {
-    const { at: _at, ...rest } = view;
-    return this.options.redactor.json(rest);
+  /**
+   * The picture's JSON without its clock (json() puts it first), redacted, and without its version
+   * either (what publish() compares): one stringify of a picture that can be half a megabyte.
+   */
+  private body(version: number): { json: string; compared: string } {
+    const { at: _at, version: _version, ...rest } = this.view(0, 0);
+    const compared = JSON.stringify(rest);
+    return { json: this.options.redactor.text(`{"version":${version},${compared.slice(1)}`), compared };
   }
 
   /** The library object of a repository (opened in one of its worktrees on this host), or null. */
@@ -279,13 +283,12 @@ export class Fleet {
   private publish(): void {
     if (!this.dirty) return;
     this.dirty = false;
-    const view = this.view(0, 0);
-    const same = JSON.stringify(view);
-    if (same === this.lastCompared) return;
-    this.lastCompared = same;
+    const { json, compared } = this.body(this.version + 1);
+    if (compared === this.lastCompared) return;
+    this.lastCompared = compared;
     this.version++;
     this.counts.publishes++;
-    this.lastJson = this.body({ ...view, version: this.version });
+    this.lastJson = json;
     this.emit('fleet', this.json());
   }
 

@@ -10,6 +10,8 @@ export const MIN_SECRET_LENGTH = 6;
 export interface Redactor {
   /** The JSON text of `value` with every stripped variable's value replaced by `[$NAME hidden]`. */
   json(value: unknown): string;
+  /** The same for JSON text made already. */
+  text(json: string): string;
   /** The names whose values are hidden (never the values). */
   names: string[];
 }
@@ -23,7 +25,10 @@ export function redactor(env: Record<string, string | undefined>, strip: string[
   return {
     names: secrets.map((s) => s.name),
     json(value) {
-      let text = JSON.stringify(value);
+      return this.text(JSON.stringify(value));
+    },
+    text(json) {
+      let text = json;
       for (const s of secrets) text = text.split(s.escaped).join(`[$${s.name} hidden]`);
       return text;
     },

@@ -5,6 +5,7 @@ import type { Lanes } from '../lanes-api.js';
 import type { SessionView } from '../sessions/sessions.js';
 import { mainWorktreeOf } from '../../git/main-worktree.js';
 import { status } from '../../git/status.js';
+import { GIT_PARALLEL, inBatches } from '../../core/in-batches.js';
 import { shellWord } from '../../core/shell-quote.js';
 import { named, needsYou } from './needs-you.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
@@ -115,31 +116,36 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     if (!t.sessions.some((x) => x.id === s.id)) t.sessions.push(sessionName(s.id, s));
   }
 
-  const died = await Promise.all(
-    open
-      .filter((s) => s.state === 'dead')
-      .slice(0, 50)
-      .map(async (s) => {
-        const snaps = await lanes.snapshots.list(s.id).catch(() => []);
-        const last = snaps[snaps.length - 1] ?? null;
-        const worktree = s.worktree && existsSync(s.worktree) ? s.worktree : null;
-        const unsaved = worktree
-          ? await status(worktree).then(
-              (f) => f.length,
-              () => null,
-            )
-          : null;
-        const from = mainWorktreeOf(s.repo) ?? worktree ?? s.cwd;
-        return {
-          session: sessionName(s.id, s),
-          why: s.why,
-          worktree,
-          unsavedFiles: unsaved,
-          lastSnapshot: last ? `${last.owner}/${last.n}` : null,
-          restore: last ? `cd ${shellWord(from)} && lanes restore ${shellWord(`${last.owner}/${last.n}`)}` : null,
-        };
-      }),
-  );
+  // One listing of the snapshots and one git status per worktree (dead sessions often share one),
+  // a few git processes at a time: a page asks for this report while another page loads.
+  const dead = open.filter((s) => s.state === 'dead').slice(0, 50);
+  const snapshots = dead.length > 0 ? await lanes.snapshots.list().catch(() => []) : [];
+  const statuses = new Map<string, Promise<number | null>>();
+  const unsavedIn = (worktree: string): Promise<number | null> => {
+    const known = statuses.get(worktree);
+    if (known) return known;
+    const n = status(worktree).then(
+      (f) => f.length,
+      () => null,
+    );
+    statuses.set(worktree, n);
+    return n;
+  };
+  const died = await inBatches(dead, GIT_PARALLEL, async (s) => {
+    const snaps = snapshots.filter((x) => x.owner === s.id);
+    const last = snaps[snaps.length - 1] ?? null;
+    const worktree = s.worktree && existsSync(s.worktree) ? s.worktree : null;
+    const unsaved = worktree ? await unsavedIn(worktree) : null;
+    const from = mainWorktreeOf(s.repo) ?? worktree ?? s.cwd;
+    return {
+      session: sessionName(s.id, s),
+      why: s.why,
+      worktree,
+      unsavedFiles: unsaved,
+      lastSnapshot: last ? `${last.owner}/${last.n}` : null,
+      restore: last ? `cd ${shellWord(from)} && lanes restore ${shellWord(`${last.owner}/${last.n}`)}` : null,
+    };
+  });
   const live = open.filter((s) => s.state === 'live');
   const group = (key: (s: SessionView) => string | null) => {
     const m = new Map<string, SessionName[]>();
