@@ -31,6 +31,8 @@ export class FleetSessions {
   proofs = 0;
   private openKey = '';
   private lastEndedRead = 0;
+  /** The store's clock at the last read of the ended sessions. */
+  private endedReadAt = 0;
   private lastFull = 0;
 
   constructor(
@@ -50,14 +52,19 @@ export class FleetSessions {
       return !b || b.lastSeenAt !== s.lastSeenAt || b.worktree !== s.worktree || b.state !== s.state;
     });
     this.git.touch(moved.map((s) => s.id));
-    this.open = open;
-    this.waits = waits.map(toUiWait);
-    // Ended sessions change only when one ends or comes back (the open ones change then): read
-    // them seldom otherwise (once in a while, for those leaving the window).
     const openKey = open.map((s) => `${s.id}\u0000${s.worktree ?? ''}`).join('\u0001');
     if (openKey !== this.openKey) this.git.fleetChanged();
-    if (openKey !== this.openKey || Date.now() - this.lastEndedRead > 600_000) {
-      this.openKey = openKey;
+    this.openKey = openKey;
+    // Ended sessions change only when an open one ends or an ended one comes back: one created
+    // after the last read of them (a clock's margin aside) was not among them. Otherwise they are
+    // read once in a while, for those leaving the window.
+    const openIds = new Set(open.map((s) => s.id));
+    const ended = this.open.some((s) => !openIds.has(s.id));
+    const back = open.some((s) => !before.has(s.id) && s.createdAt <= this.endedReadAt + 5000);
+    this.open = open;
+    this.waits = waits.map(toUiWait);
+    if (this.endedReadAt === 0 || ended || back || Date.now() - this.lastEndedRead > 600_000) {
+      this.endedReadAt = now;
       this.lastEndedRead = Date.now();
       const all = (await this.lanes.sessions.list({ all: true })).filter((s) => s.endedAt !== null);
       const recent = all
