@@ -15,9 +15,9 @@ export interface SessionsOptions {
   /** This host (its owners are proven from their processes). */
   host: string;
   /**
-   * This host's owners are proven from their processes at least this often; in between, a pid
-   * found gone (one kill(pid, 0) each) makes the proof due at once. Where reading process facts
-   * starts a `ps` (macOS, the BSDs) this is longer than where it reads /proc.
+   * This host's owners are proven from their process facts (pid, start time, state) at least this
+   * often; at every judgement in between, a pid found gone (one kill(pid, 0) each: an exit, the
+   * usual death) makes the proof due at once. A pid reused or a zombie waits for the next proof.
    */
   proofEveryMs: number;
 }
@@ -85,20 +85,23 @@ export class FleetSessions {
     const live = this.open.filter((s) => s.state === 'live');
     if (live.length === 0 && this.waits.length === 0) return false;
     this.proofs++;
-    // Other hosts' leases are arithmetic; this host's owners need their facts read, which the
-    // last read of the store did (lastFull) unless one of their pids is gone since.
+    // Other hosts' leases are arithmetic. This host's owners need their facts read: every
+    // proofEveryMs (a read of the store reads them too), and at once when one of their pids is
+    // gone (one kill(pid, 0) per owner process, not per session).
     const here = (s: SessionView) => s.owner.host === this.options.host;
-    const due =
-      Date.now() - this.lastFull >= this.options.proofEveryMs || live.some((s) => here(s) && pidGone(s.owner.pid));
+    const pids = () => new Set(live.filter(here).map((s) => s.owner.pid));
+    const due = Date.now() - this.lastFull >= this.options.proofEveryMs || [...pids()].some(pidGone);
     if (due) this.lastFull = Date.now();
-    const states = await this.lanes.sessions.judge(due ? live : live.filter((s) => !here(s)), now);
+    const judged = due ? live : live.filter((s) => !here(s));
+    const states = judged.length > 0 ? await this.lanes.sessions.judge(judged, now) : new Map();
     let changed = false;
-    this.open = this.open.map((s) => {
-      const j = states.get(s.id);
-      if (!j || (j.state === s.state && j.why === s.why)) return s;
-      changed = true;
-      return { ...s, state: j.state, why: j.why };
-    });
+    if (states.size > 0)
+      this.open = this.open.map((s) => {
+        const j = states.get(s.id);
+        if (!j || (j.state === s.state && j.why === s.why)) return s;
+        changed = true;
+        return { ...s, state: j.state, why: j.why };
+      });
     if (this.waits.length > 0) {
       const waits = (await this.lanes.claims.waits()).map(toUiWait);
       if (JSON.stringify(waits) !== JSON.stringify(this.waits)) {

@@ -32,7 +32,7 @@ export interface FleetOptions {
   readEveryMs?: number;
   /** How often the live sessions are judged again (other hosts' leases; this host's pids looked up). */
   livenessEveryMs?: number;
-  /** This host's owners' facts are read at least this often (default: every judgement; 10 s where that is a `ps`). */
+  /** This host's owners' facts are read at least this often (5 s; 10 s where that is a `ps`); in between, their pids. */
   proofEveryMs?: number;
   /** Every worktree's git facts are read again at least this often (otherwise after activity). */
   gitEveryMs?: number;
@@ -102,7 +102,7 @@ export class Fleet {
       windowMs: options.endedWindowMs ?? 24 * 3600_000,
       cap: options.endedCap ?? 100,
       host: this.hostName,
-      proofEveryMs: options.proofEveryMs ?? (platform()?.kind === 'ps' ? Math.max(every, 10_000) : every),
+      proofEveryMs: options.proofEveryMs ?? Math.max(every, platform()?.kind === 'ps' ? 10_000 : 5000),
     });
   }
 
