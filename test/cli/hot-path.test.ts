@@ -7,7 +7,8 @@ import { CLI, ROOT, gitRepo, lanesEnv, run, tmp } from '../helpers/env.js';
 // `lanes exec` and `lanes hook` run in every agent tool call, `lanes statusline` after every message: each Node built-in they load costs
 // start-up time (node:fs/promises alone pulls in readline and the file watchers, ~5 ms measured on
 // exec). This pins what they must not load; bench/hook.mjs and bench/runtime.mjs measure the time.
-// (exec needs child_process, which loads net and stream itself.)
+// exec starts its command without node:child_process (core/spawn-inherit.ts), which loads net,
+// dgram and the streams itself.
 const FORBIDDEN = [
   'internal/fs/promises',
   'readline',
@@ -66,10 +67,7 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
     });
     assert.equal(r.code, 0, r.stderr);
     const loaded = loadedBuiltins(list);
-    assert.ok(
-      loaded.includes('child_process') || name !== 'exec',
-      `${name}: the list is read (${loaded.length} modules)`,
-    );
+    assert.ok(loaded.includes('fs') && loaded.includes('vm'), `${name}: the list is read (${loaded.length} modules)`);
     for (const m of FORBIDDEN) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
     // better-sqlite3 (Node 20) is loaded through a require that node:module makes.
     const onNodeSqlite = loaded.includes('NativeModule sqlite') || loaded.includes('sqlite');
@@ -80,10 +78,11 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
         assert.ok(!loaded.includes(m), `lanes hook loaded node:${m}`);
     assert.ok(!readFileSync(list, 'utf8').includes('Intl.Segmenter made'), `lanes ${name} set up string-width`);
     // Each answers with writeSync (exec's child writes itself): no stdout stream is set up (on a
-    // pipe that loads net and streams), and with nothing left to flush it exits at once, without
+    // pipe that loads net and streams), no child_process (exec's command is started through libuv's
+    // process handle), and with nothing left to flush it exits at once, without
     // the isolate's teardown (src/cli/quick-exit.ts).
-    if (name !== 'exec')
-      for (const m of ['net', 'stream']) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
+    for (const m of ['net', 'stream', 'child_process'])
+      assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
     assert.equal(readFileSync(list, 'utf8').split('\n').pop(), 'EXIT quick', `lanes ${name} exits at once`);
   }
   // A hot command that wrote through process.stdout is left to Node's own exit, which flushes it.
