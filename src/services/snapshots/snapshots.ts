@@ -4,9 +4,9 @@ import { basename, join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { refSafeSessionId, sessionIdFromRefPart, slugify } from '../../core/slug.js';
 import { git } from '../../git/run.js';
-import { EMPTY_TREE, captureWorktree, commitTree, createRef, diffNames, listRefs, treeOf } from '../../git/snapshot.js';
+import { captureWorktree, commitTree, createRef, diffNames, listRefs } from '../../git/snapshot.js';
 import type { SkippedPath } from '../../git/nested-repos.js';
-import type { RefEntry } from '../../git/snapshot.js';
+import type { CaptureHints, RefEntry } from '../../git/snapshot.js';
 import { addWorktree, branchExists, revParse } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
 import { prepareRestoreTarget } from './restore-target.js';
@@ -100,21 +100,25 @@ export class SnapshotService {
     worktree: string,
     owner: string,
     reason: string,
-    options: { countFiles?: boolean } = {},
+    options: {
+      countFiles?: boolean;
+      /** What a `git status` just run in the worktree told (the sweep): see captureWorktree. */
+      hints?: CaptureHints;
+      /** The owner's newest snapshot as the caller read it (the sweep lists them all once), or null: none. */
+      last?: Snapshot | null;
+    } = {},
   ): Promise<SnapshotResult> {
     if (!existsSync(worktree))
       throw new LanesError('E_NOT_FOUND', `the worktree ${worktree} does not exist`, {
         hint: 'see `git worktree list`; `git worktree prune` forgets missing ones',
       });
-    const cap = await captureWorktree(worktree);
+    const cap = await captureWorktree(worktree, options.hints);
     const skipped = cap.skipped;
     // Clean: the working state is HEAD's tree (or, before a first commit, the empty tree).
-    const base = cap.head ? await treeOf(worktree, cap.head) : EMPTY_TREE;
-    if (cap.tree === base) return { snapshot: null, created: false, files: 0, skipped };
+    if (cap.tree === cap.base) return { snapshot: null, created: false, files: 0, skipped };
     // Counting changed files costs a diff; the sweep already knows them from git status.
     const files = options.countFiles === false ? -1 : (await diffNames(worktree, cap.head, cap.tree)).length;
-    const existing = await this.list(owner);
-    const last = existing[existing.length - 1];
+    const last = options.last !== undefined ? options.last : (await this.list(owner)).at(-1);
     if (last && last.tree === cap.tree && last.parent === cap.head)
       return { snapshot: last, created: false, files, skipped };
     const commit = await commitTree(
