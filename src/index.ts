@@ -27,7 +27,7 @@ export type {
 } from './services/lanes-api.js';
 export { CLEAR } from './services/state/state.js';
 export type { Json, Mutator } from './services/state/state.js';
-export type { AttachOptions, SessionView, StartOptions } from './services/sessions/sessions.js';
+export type { AttachOptions, SessionRow, SessionView, StartOptions } from './services/sessions/sessions.js';
 export type { ClaimHolder, ClaimOptions } from './services/claims/claims.js';
 export type { WaitOptions } from './services/wait.js';
 export type { EndOptions, EndResult } from './services/sessions/end-session.js';

@@ -25,7 +25,7 @@ import type { LandMode, LandResult } from './land/land.js';
 import type { PortLease } from './runtime/ports.js';
 import type { SessionProgress } from './worktrees/progress.js';
 import type { SessionEnvironment } from './runtime/runtime-env.js';
-import type { AttachOptions, SessionView } from './sessions/sessions.js';
+import type { AttachOptions, SessionRow, SessionView } from './sessions/sessions.js';
 import type { Snapshot, SnapshotResult } from './snapshots/snapshots.js';
 import type { Json, Mutator } from './state/state.js';
 import type { SweepOptions, SweepReport } from './snapshots/sweep.js';
@@ -65,14 +65,25 @@ export interface LanesSessions {
   resolve(id?: string | null): Promise<SessionView>;
   /** Sessions not ended (dead ones included); every session with `all`. */
   list(options?: { all?: boolean }): Promise<SessionView[]>;
+  /**
+   * As list(), with at most `claimsShown` claims each (the first, in key order) and each one's
+   * count: claims are counted, not read whole (`lanes ls --all`).
+   */
+  rows(options: { all?: boolean; claimsShown: number }): Promise<SessionRow[]>;
+  /** A session's claims a page at a time (default 1,000), in key order. */
+  claimPages(id: string, size?: number): AsyncGenerator<ClaimRecord[]>;
   /** A live session at a glance (claims, other live sessions, overlapping edits), from the store alone; null when unknown or ended. */
   glance(id: string): Promise<SessionGlance | null>;
   /**
    * `lanes ls`'s default view: live sessions and the dead ones still holding claims or unsaved
    * work (a dirty worktree no live session shares), at most `deadShown` of those (default 50;
-   * `moreDead` counts the rest); `hidden` counts the other dead ones.
+   * `moreDead` counts the rest); `hidden` counts the other dead ones. Each with at most
+   * `claimsShown` claims (default: all) and its count.
    */
-  overview(options?: { deadShown?: number }): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }>;
+  overview(options?: {
+    deadShown?: number;
+    claimsShown?: number;
+  }): Promise<{ sessions: SessionRow[]; hidden: number; moreDead: number }>;
   /** Branch, uncommitted files and commits ahead of the main branch, for the sessions given that have a worktree on this host. */
   progress(ids: string[]): Promise<SessionProgress[]>;
 }

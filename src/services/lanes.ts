@@ -148,6 +148,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       list: (o) => sessions.list(o),
       glance: async (id) => (await import('./sessions/glance.js')).glance(ctx, id),
       overview: (o) => sessions.overview(o),
+      rows: (o) => sessions.rows(o),
+      claimPages: (id, size) => sessions.claimPages(id, size),
       progress: async (ids) => (await import('./worktrees/progress.js')).sessionProgress(ctx, ids),
     },
     claims: {

@@ -1,6 +1,7 @@
 import type { Attention, AttentionState } from './shared/attention.js';
 import type { JournalEntry, JournalInput, JournalStore, WaitStore } from './journal-types.js';
 import type { TouchedStore } from './touched-types.js';
+import type { ClaimListStore } from './claim-list-types.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
@@ -65,6 +66,7 @@ export interface DeadMark {
 }
 
 export type ClaimRecord = HeldClaim;
+export type { ClaimKey } from './claim-list-types.js';
 
 /**
  * Judges owners, all those of one decision at once (one read of process facts: one `ps` process on
@@ -214,7 +216,7 @@ export interface SessionStore {
 export type StartClaimResult =
   { ok: true; session: SessionRecord; grants: Grant[] } | Extract<ClaimResult, { ok: false }>;
 
-export interface ClaimStore {
+export interface ClaimStore extends ClaimListStore {
   /** All-or-nothing; takes over claims of dead/ended holders; each grant gets the next token. */
   acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult>;
   /**
@@ -232,10 +234,6 @@ export interface ClaimStore {
     refs: ResourceRef[],
     unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
   ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[]; changed?: true }>;
-  /** Claims, optionally only those of some scopes or of one session. */
-  listClaims(filter?: { scopes?: string[]; sessionId?: string; sessionIds?: string[] }): Promise<ClaimRecord[]>;
-  /** The sessions holding at least one claim (through the index by session; no claim is read). */
-  claimHolders(): Promise<string[]>;
   /**
    * The claims (any session's) that conflict with any of these resources, read through the index:
    * for a path, the claims on it, on the directories above it and below it (core/path-overlap.ts),
