@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import stringWidth from 'string-width';
 import { CLI, ROOT, gitRepo, lanesEnv, run, tmp } from '../helpers/env.js';
 
 // `lanes exec` and `lanes hook` run in every agent tool call, `lanes statusline` after every message: each Node built-in they load costs
@@ -109,4 +110,44 @@ test("the dashboard's server (Hono) is in dist/ui.cjs only, never in the hot or 
   for (const f of ['hot.cjs', 'main.cjs', 'cli.cjs', 'mcp.cjs'])
     assert.ok(!read(f).includes(marker), `the dashboard's server is in dist/${f}`);
   assert.match(read('main.cjs'), /require\("\.\/ui\.cjs"\)/, 'lanes ui requires its own bundle');
+});
+
+test('lanes ls sets up string-width only for text past plain ASCII (colours included), and measures that text', async () => {
+  const dir = tmp('lanes-ls-width-');
+  const preload = join(dir, 'segmenter.cjs');
+  writeFileSync(
+    preload,
+    "Intl.Segmenter = new Proxy(Intl.Segmenter, { construct(t, a) { require('fs').writeFileSync(process.env.MARK, 'made'); return new t(...a); } });\n",
+  );
+  const repo = gitRepo();
+  const env: Record<string, string> = { ...lanesEnv(), LANES_GC_AFTER_MS: 'off', FORCE_COLOR: '1' };
+  delete env['NO_COLOR'];
+  const plain = await run(process.execPath, [CLI, 'start', '--label', 'plain', '--pid', String(process.pid)], {
+    env,
+    cwd: repo,
+  });
+  assert.equal(plain.code, 0, plain.stderr);
+  const ls = async (mark: string) => {
+    const r = await run(process.execPath, ['-r', preload, CLI, 'ls'], {
+      env: { ...env, MARK: join(dir, mark) },
+      cwd: repo,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  assert.match(await ls('plain'), /\x1b\[/, 'coloured');
+  assert.throws(() => readFileSync(join(dir, 'plain')), 'no Intl.Segmenter for plain, coloured text');
+  await run(process.execPath, [CLI, 'start', '--label', '账单 billing', '--pid', String(process.pid)], {
+    env,
+    cwd: repo,
+  });
+  const wide = await ls('wide');
+  assert.equal(readFileSync(join(dir, 'wide'), 'utf8'), 'made', 'string-width measured the wide label');
+  // Its columns still line up: the column after LABEL starts at one display column on every row.
+  const rows = wide
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .trimEnd()
+    .split('\n');
+  const at = rows.map((l) => stringWidth(l.slice(0, l.search(/ {2}\d+@/) + 2)));
+  assert.equal(new Set(at).size, 1, rows.join('\n'));
 });

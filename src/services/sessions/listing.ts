@@ -69,11 +69,14 @@ async function firstClaims(
     const first = bySession(await ctx.store.listClaims({ sessionIds: ids }));
     return { first, counts: new Map([...first].map(([id, c]) => [id, c.length])) };
   }
-  const [claims, counts] = await Promise.all([
-    shown > 0 ? ctx.store.firstClaims(ids, shown) : [],
-    ctx.store.claimCounts(ids),
-  ]);
-  return { first: bySession(claims), counts };
+  if (shown === 0) return { first: new Map(), counts: await ctx.store.claimCounts(ids) };
+  // One more than shown: a session holding no more is counted by what was read; the others in the index.
+  const first = bySession(await ctx.store.firstClaims(ids, shown + 1));
+  const more = [...first].filter(([, c]) => c.length > shown).map(([id]) => id);
+  const counts = new Map([...first].map(([id, c]) => [id, c.length]));
+  for (const [id, n] of more.length > 0 ? await ctx.store.claimCounts(more) : []) counts.set(id, n);
+  for (const c of first.values()) c.splice(shown);
+  return { first, counts };
 }
 
 /**
