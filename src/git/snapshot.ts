@@ -122,12 +122,15 @@ export interface RefEntry {
   subject: string;
 }
 
-export async function listRefs(cwd: string, prefix: string): Promise<RefEntry[]> {
+/** The refs under `prefix` (under any of several: one process for all). */
+export async function listRefs(cwd: string, prefix: string | string[]): Promise<RefEntry[]> {
+  const prefixes = typeof prefix === 'string' ? [prefix] : prefix;
+  if (prefixes.length === 0) return [];
   const out = await git(
     [
       'for-each-ref',
       '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(parent)%00%(tree)%00%(subject)',
-      prefix,
+      ...prefixes,
     ],
     { cwd },
   );

@@ -83,10 +83,12 @@ export function orphanOwner(worktree: string): string {
 export class SnapshotService {
   constructor(private readonly ctx: LanesContext) {}
 
-  async list(owner?: string): Promise<Snapshot[]> {
+  /** Every snapshot, or those of one owner, or of several (the sweep: one git process for all). */
+  async list(owner?: string | string[]): Promise<Snapshot[]> {
     const repo = await this.ctx.repo();
     if (!repo) return [];
-    const prefix = owner === undefined ? SNAPSHOT_PREFIX : `${SNAPSHOT_PREFIX}${refSafeSessionId(owner)}/`;
+    const of = (o: string) => `${SNAPSHOT_PREFIX}${refSafeSessionId(o)}/`;
+    const prefix = owner === undefined ? SNAPSHOT_PREFIX : typeof owner === 'string' ? of(owner) : owner.map(of);
     const all = (await listRefs(repo.worktreeRoot, prefix)).map(toSnapshot).filter((s): s is Snapshot => s !== null);
     return all.sort((a, b) => a.owner.localeCompare(b.owner) || a.n - b.n);
   }

@@ -12,6 +12,8 @@ import type { LanesContext } from '../context.js';
 import { notSaved, orphanOwner } from './snapshots.js';
 import type { Snapshot, SnapshotService } from './snapshots.js';
 import type { SkippedPath } from '../../git/nested-repos.js';
+import { flagTickets } from './sweep-flags.js';
+import type { SweepFlag } from './sweep-flags.js';
 
 export type SweepVerdict = 'in-progress' | 'abandoned' | 'clean' | 'missing';
 
@@ -42,12 +44,7 @@ export interface SweepItem {
   note: string;
 }
 
-export interface SweepFlag {
-  kind: 'collision' | 'stale';
-  ticket: string;
-  worktrees: string[];
-  message: string;
-}
+export type { SweepFlag } from './sweep-flags.js';
 
 export interface SweepReport {
   items: SweepItem[];
@@ -112,9 +109,19 @@ export async function sweep(
   ]);
   const states = new Map([...(await ctx.statesOf(sessions))].map(([id, l]) => [id, l.state]));
   const visible = worktrees.filter((w) => !w.bare);
+  // The sessions registered in each worktree, the one the work is attributed to first.
+  const hereOf = new Map(
+    visible.map((w) => [
+      w.path,
+      sessions
+        .filter((s) => s.worktree === w.path)
+        .sort((a, b) => rank(states, b) - rank(states, a) || b.createdAt - a.createdAt),
+    ]),
+  );
+  const ownerOf = (w: { path: string }) => hereOf.get(w.path)?.[0]?.id ?? orphanOwner(w.path);
   // Read once for all worktrees, each in one git process (git/commit-facts.ts): what the heads are
   // (their trees, a clean worktree's last-work time), how far each branch is ahead of the main
-  // one, and every owner's newest snapshot.
+  // one, and the newest snapshot of each of their owners.
   const heads = visible.map((w) => w.head).filter((h): h is string => h !== null);
   const branched = visible.filter((w) => main && w.head && w.branch && w.branch !== `refs/heads/${main}`);
   const [facts, ahead, newest] = await Promise.all([
@@ -126,15 +133,13 @@ export async function sweep(
           branched.map((w) => w.head!),
         ).catch(() => new Map<string, number>())
       : new Map<string, number>(),
-    options.dryRun ? new Map<string, Snapshot>() : newestByOwner(snapshots),
+    options.dryRun ? new Map<string, Snapshot>() : newestByOwner(snapshots, visible.map(ownerOf)),
   ]);
   let done = 0;
   // GIT_PARALLEL worktrees at a time (each is a few git processes), listed in git's order.
   const items: SweepItem[] = await inBatches(visible, GIT_PARALLEL, async (wt) => {
     options.onProgress?.(done++, visible.length, wt.path);
-    const here = sessions
-      .filter((s) => s.worktree === wt.path)
-      .sort((a, b) => rank(states, b) - rank(states, a) || b.createdAt - a.createdAt);
+    const here = hereOf.get(wt.path) ?? [];
     const primary: SessionRecord | undefined = here[0];
     const state = primary ? (states.get(primary.id) ?? 'dead') : null;
     if (!existsSync(wt.path))
@@ -164,7 +169,7 @@ export async function sweep(
     let snap: SweepItem['snapshot'] = null;
     let skipped: SkippedPath[] = [];
     if (changes.length > 0 && !options.dryRun) {
-      const owner = primary?.id ?? orphanOwner(wt.path);
+      const owner = ownerOf(wt);
       const headTree = head ? facts.get(head)?.tree : undefined;
       const untracked = changes.filter((c) => c.code === '??').map((c) => c.path);
       const r = await snapshots.snapshot(wt.path, owner, 'lanes sweep', {
@@ -222,11 +227,11 @@ export async function sweep(
   return { items, flags: flagTickets(items), dryRun: options.dryRun === true };
 }
 
-/** Each owner's newest snapshot, from one listing of them all. */
-async function newestByOwner(snapshots: SnapshotService): Promise<Map<string, Snapshot>> {
+/** Each owner's newest snapshot, from one listing of these owners' (not every snapshot ever made). */
+async function newestByOwner(snapshots: SnapshotService, owners: string[]): Promise<Map<string, Snapshot>> {
   const newest = new Map<string, Snapshot>();
   // list() sorts by owner, then number: the last of each owner wins.
-  for (const s of await snapshots.list()) newest.set(s.owner, s);
+  for (const s of await snapshots.list([...new Set(owners)])) newest.set(s.owner, s);
   return newest;
 }
 
@@ -264,34 +269,4 @@ function item(
     adopt,
     note,
   };
-}
-
-/** Collisions (two holders of work for one ticket) and stale copies (older work for a ticket). */
-export function flagTickets(items: SweepItem[]): SweepFlag[] {
-  const flags: SweepFlag[] = [];
-  const byTicket = new Map<string, SweepItem[]>();
-  for (const it of items) {
-    if (!it.ticket || (it.dirtyFiles === 0 && it.ahead === 0)) continue;
-    byTicket.set(it.ticket, [...(byTicket.get(it.ticket) ?? []), it]);
-  }
-  for (const [ticket, group] of byTicket) {
-    if (group.length < 2) continue;
-    flags.push({
-      kind: 'collision',
-      ticket,
-      worktrees: group.map((g) => g.worktree),
-      message: `ticket ${ticket} has work in ${group.length} worktrees: ${group.map((g) => `${g.worktree} (${g.session ? `${g.session.id}, ${g.session.state}` : 'no session'})`).join(' and ')}; lanes picks none of them`,
-    });
-    const newest = group.reduce((a, b) => (b.lastWorkAt > a.lastWorkAt ? b : a));
-    for (const g of group) {
-      if (g === newest || g.lastWorkAt >= newest.lastWorkAt) continue;
-      flags.push({
-        kind: 'stale',
-        ticket,
-        worktrees: [g.worktree, newest.worktree],
-        message: `${g.worktree} holds an older copy of ticket ${ticket} (last change ${new Date(g.lastWorkAt).toISOString()}) than ${newest.worktree} (${new Date(newest.lastWorkAt).toISOString()}): do not publish it over the newer work`,
-      });
-    }
-  }
-  return flags;
 }
