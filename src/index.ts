@@ -74,6 +74,8 @@ export { shellWord } from './core/shell-quote.js';
 export { untrackedOf } from './git/status.js';
 export { copyStore, migrateStore, storeStatus } from './services/doctor/store-admin.js';
 export type { StoreStatus } from './services/doctor/store-admin.js';
+export { runBroker } from './store/postgres/broker/run.js';
+export type { BrokerInput, BrokerStatus } from './store/postgres/broker/run.js';
 export { resolveStore } from './services/config.js';
 export { copyWorktreeIncludes } from './services/runtime/worktree-include.js';
 export type { Attention, AttentionState, ClaimRecord, Grant, SessionRecord, StoreInfo } from './store/types.js';

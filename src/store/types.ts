@@ -142,8 +142,10 @@ export interface StoreInfo {
   backend: 'sqlite' | 'postgres';
   location: string;
   schemaVersion: number;
-  /** SQLite only: the driver the store runs on (`node:sqlite` or `better-sqlite3`, src/store/sqlite/driver.ts). */
+  /** SQLite: `node:sqlite` or `better-sqlite3` (sqlite/driver.ts). */
   driver?: string;
+  /** PostgreSQL: through this host's broker (postgres/broker/) or straight to the server. */
+  connection?: 'broker' | 'direct';
 }
 
 /** Everything a store holds, for `lanes store copy` (held gates are copied free: their holders do not move). */
@@ -157,8 +159,7 @@ export interface StoreDump {
   journal?: Omit<JournalEntry, 'seq'>[];
 }
 
-// The interface comes in parts, one per kind of record, so that each backend builds each part on
-// its connection and assembles its Store from them (no method forwarding in between).
+// The interface comes in parts, one per kind of record: each backend builds each on its connection.
 
 export interface SessionStore {
   insertSession(session: NewSession): Promise<SessionRecord>;
@@ -217,10 +218,7 @@ export type StartClaimResult =
 export interface ClaimStore {
   /** All-or-nothing; takes over claims of dead/ended holders; each grant gets the next token. */
   acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult>;
-  /**
-   * Registers `session` and claims `wanted` for it in ONE transaction, all or nothing: when a live
-   * session holds any of them, nothing is registered and nothing journaled (`lanes start --ticket`).
-   */
+  /** Registers `session` and claims `wanted` in ONE transaction, all or nothing (`lanes start --ticket`). */
   insertSessionClaiming(session: NewSession, wanted: ResourceRef[], judge: OwnerJudge): Promise<StartClaimResult>;
   /**
    * With `unchangedSince` (releasing a dead session's claims for it), only if the session still has

@@ -7,7 +7,7 @@ import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
 import type { HandoffService } from '../handoffs/handoffs.js';
 import { leasePort } from './ports.js';
-import { ensurePrivateDir } from './private-dir.js';
+import { ensurePrivateDir } from '../../core/private-dir.js';
 import type { StateService } from '../state/state.js';
 
 export interface SessionEnvironment {

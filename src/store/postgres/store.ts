@@ -25,7 +25,12 @@ export const PostgresStore = {
   async open(url: string, options: PgOptions = {}): Promise<PostgresStore> {
     const conn = await PgConn.open(url, options);
     return {
-      info: { backend: 'postgres', location: conn.target.display, schemaVersion: conn.schemaVersion },
+      info: {
+        backend: 'postgres',
+        location: conn.target.display,
+        schemaVersion: conn.schemaVersion,
+        connection: conn.viaBroker ? 'broker' : 'direct',
+      },
       async now() {
         const [row] = await conn.query<{ now: number }>(`SELECT ${PG_NOW} AS now`);
         return Number(row?.now);
