@@ -2,7 +2,6 @@ import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { childProcess, net } from '../../../core/builtins.js';
-import { isTransient } from '../errors.js';
 import { brokerPlace, brokerWanted } from './place.js';
 import type { BrokerPlace, Env } from './place.js';
 
@@ -91,14 +90,19 @@ function withoutSession(env: Env): Record<string, string> {
 }
 
 /**
- * A failure of the way to the server through the broker (it died, it answers for another build, it
- * lost the server) rather than of the store: the call then connects directly and meets the server
- * as a call without a broker would.
+ * A failure of the way to the server through the broker (none answers on the socket any more, it
+ * answers for another build, it lost or cannot reach the server) rather than of the store: the call
+ * then connects directly and meets the server as a call without a broker would. A broker too busy
+ * to answer in time is not one: going around it would add the server connections it saves.
  */
 export function brokerTrouble(e: unknown): boolean {
   const cause = ((e as { cause?: unknown }).cause ?? e) as { code?: unknown; message?: unknown };
   const code = String(cause.code ?? '');
+  const msg = String(cause.message ?? '');
+  if (/timeout/i.test(msg)) return false;
   return (
-    isTransient(cause) || code === 'ENOENT' || code.startsWith('08') || /lanes broker/.test(String(cause.message ?? ''))
+    ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE'].includes(code) ||
+    code.startsWith('08') ||
+    /lanes broker|Connection terminated/.test(msg)
   );
 }
