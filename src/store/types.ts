@@ -1,5 +1,6 @@
 import type { Attention, AttentionState } from './shared/attention.js';
 import type { JournalEntry, JournalInput, JournalStore, WaitStore } from './journal-types.js';
+import type { SeatStore } from './seat-types.js';
 import type { TouchedStore } from './touched-types.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
@@ -291,7 +292,8 @@ export interface DumpStore {
   load(dump: StoreDump, options: { replace: boolean }): Promise<void>;
 }
 
-export interface Store extends SessionStore, ClaimStore, GateStore, DumpStore, JournalStore, WaitStore, TouchedStore {
+export interface Store
+  extends SessionStore, ClaimStore, GateStore, DumpStore, JournalStore, WaitStore, TouchedStore, SeatStore {
   readonly info: StoreInfo;
   now(): Promise<number>;
   close(): Promise<void>;

@@ -11,6 +11,7 @@ import { foldedClaimsContract, startClaimingContract } from './contract-start.js
 import { scaleContract } from './contract-scale.js';
 import { attentionContract } from './contract-attention.js';
 import { touchedContract } from './contract-touched.js';
+import { seatsContract } from './contract-seats.js';
 import { journalContract } from './contract-journal.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
@@ -284,6 +285,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     scaleContract(() => store);
     attentionContract(() => store);
     touchedContract(() => store);
+    seatsContract(() => store);
     journalContract(
       () => store,
       () => url,

@@ -104,6 +104,13 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
     PRIMARY KEY (repo, key, session_id, path));
   CREATE INDEX touched_by_session ON ${s}.touched (session_id);
   `,
+  // 8 (as SQLite's seventh): seats, the agent logins sessions lease (seat-types.ts).
+  (s) => `
+  CREATE TABLE ${s}.seats (host TEXT NOT NULL, name TEXT NOT NULL, agent TEXT NOT NULL, pool TEXT NOT NULL,
+    env JSONB NOT NULL, concurrency INTEGER NOT NULL, pay_per_use BOOLEAN NOT NULL DEFAULT false,
+    exhausted_until BIGINT, exhausted_at BIGINT, exhausted_why TEXT, created_at BIGINT NOT NULL,
+    PRIMARY KEY (host, name));
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -1,5 +1,6 @@
 import { PgConn } from './conn.js';
 import { pgTouched } from './touched.js';
+import { pgSeats } from './seats.js';
 import type { PgOptions } from './conn.js';
 import { pgSessions } from './sessions.js';
 import { pgClaims } from './claims.js';
@@ -44,6 +45,7 @@ export const PostgresStore = {
       ...pgJournal(conn),
       ...pgWaits(conn),
       ...pgTouched(conn),
+      ...pgSeats(conn),
     };
   },
 };

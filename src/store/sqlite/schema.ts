@@ -100,6 +100,13 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (repo, key, session_id, path)) WITHOUT ROWID;
   CREATE INDEX touched_by_session ON touched (session_id);
   `,
+  // Seats: agent logins sessions lease (seat-types.ts), per host; their leases are claims.
+  `
+  CREATE TABLE seats (host TEXT NOT NULL, name TEXT NOT NULL, agent TEXT NOT NULL, pool TEXT NOT NULL,
+    env TEXT NOT NULL, concurrency INTEGER NOT NULL, pay_per_use INTEGER NOT NULL DEFAULT 0,
+    exhausted_until INTEGER, exhausted_at INTEGER, exhausted_why TEXT, created_at INTEGER NOT NULL,
+    PRIMARY KEY (host, name)) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
