@@ -55,6 +55,9 @@ export type {
   WorktreeOutcome,
 } from './services/worktrees/gc-worktrees.js';
 export type { WorktreesApi } from './services/worktrees/facade.js';
+export type { SeatsApi } from './services/seats/facade.js';
+export type { SeatHolder, SeatLease, SeatView } from './services/seats/seats.js';
+export type { SeatRecord } from './store/seat-types.js';
 export type { AgentRemoval, AgentWorktree, AgentWorktreeRequest } from './services/worktrees/agent-worktrees.js';
 export type { CycleStep, JournalEntry, JournalKind, JournalQuery, WaitRecord } from './store/journal-types.js';
 export { JOURNAL_KINDS } from './store/journal-types.js';

@@ -18,6 +18,7 @@ import { SessionService } from './sessions/sessions.js';
 import { SnapshotService } from './snapshots/snapshots.js';
 import { StateService } from './state/state.js';
 import { worktreesFacade } from './worktrees/facade.js';
+import { seatsFacade } from './seats/facade.js';
 
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
@@ -63,12 +64,12 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const state = new StateService(ctx);
   const handoffs = new HandoffService(ctx);
   const snapshots = new SnapshotService(ctx);
+  const seats = seatsFacade(ctx, claims);
   // Loaded on use (here and below): `lanes hook` and `lanes exec` open the library in every tool
-  // call and need little of it. A string as the end's options is the reason alone (the library's
-  // first API took it so).
+  // call and need little of it. A string as the end's options is the reason alone (the first API's).
   // [session] setup/teardown run with what the session's own commands get (`lanes exec`'s environment).
   const environmentOf = async (s: Parameters<EnvironmentOf>[0]) =>
-    (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs }, env)(s);
+    (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs, seats }, env)(s);
   const end = async (id: string, given: EndOptions | string = {}): Promise<EndResult> => {
     const o = typeof given === 'string' ? { reason: given } : given;
     const { endSession } = await import('./sessions/end-session.js');
@@ -118,7 +119,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   };
   let bound: BoundHooks | undefined;
   const hooks = async (): Promise<BoundHooks> =>
-    (bound ??= (await import('./hooks/bind.js')).bindHooks(ctx, { sessions, state, snapshots, end }));
+    (bound ??= (await import('./hooks/bind.js')).bindHooks(ctx, { sessions, state, snapshots, end, seats }));
 
   return {
     sessionId: ctx.sessionId,
@@ -227,6 +228,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     },
     createWorktree: async (o) => (await import('./worktrees/worktrees.js')).createSessionWorktree(ctx, o),
     worktrees: worktreesFacade(ctx, { snapshots, sessions, claims, state, end }),
+    seats,
     commit: async (paths, message) => {
       // A commit refused for another session's claim is a decision the morning's reader must see;
       // the commit journals its own intent and outcome (commits/commit-intent.ts).
@@ -266,7 +268,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       const { sessionEnvironment } = await import('./runtime/runtime-env.js');
       const environment = await sessionEnvironment(
         ctx,
-        { claims, state, handoffs },
+        { claims, state, handoffs, seats },
         session,
         await loadConfig(ctx, session.worktree),
         o.inherited ?? {},
