@@ -188,7 +188,8 @@ async function nextSeat(
       }
       await new Promise<void>((r) => {
         wake = r;
-        setTimeout(r, 15_000); // keeps the wrapper alive while nothing else runs
+        // Keeps the wrapper alive while nothing else runs. LANES_SEAT_POLL_MS: how often (tests shorten it).
+        setTimeout(r, Number(process.env['LANES_SEAT_POLL_MS']) || 15_000);
       });
     }
     return null;
