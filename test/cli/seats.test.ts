@@ -21,11 +21,11 @@ interface SeatJson {
 function world() {
   const repo = gitRepo();
   const base = tmp('lanes-seats-');
-  const dirs = ['a', 'b', 'c'].map((n) => {
+  const dirs: [string, string, string] = ['a', 'b', 'c'].map((n) => {
     const d = join(base, `claude-${n}`);
     mkdirSync(d);
     return d;
-  });
+  }) as [string, string, string];
   const config = join(base, 'config.toml');
   const env = { ...lanesEnv(), LANES_CONFIG: config, LANES_SEAT_POLL_MS: '200' };
   const run = (args: string[], extra: Record<string, string> = {}) =>
@@ -258,6 +258,16 @@ for (const policy of ['next', 'stop', 'wait'] as const) {
         attention: { state: string; why: string } | null;
       }[];
       assert.equal(ls.find((s) => s.id === session)?.attention?.state, 'waiting');
+      // The morning report: the seat out with its reset, and a pool with no seat left is settled by a person.
+      const report = JSON.parse((await w.run(['report', '--json'])).stdout) as {
+        seatsOut: { name: string; freeInPool: number }[];
+        needsYou: { what: string; command: string }[];
+      };
+      assert.deepEqual(
+        report.seatsOut.map((x) => [x.name, x.freeInPool]),
+        [['a', 0]],
+      );
+      assert.ok(report.needsYou.some((n) => /every seat of pool claude-code ran out \(a: rate_limit\)/.test(n.what)));
       assert.equal((await w.run(['seat', 'reset', 'a'])).code, 0);
       await agent.waitFor(
         new RegExp(`on ${w.dirs[0]} keys +args[\\s\\S]*on ${w.dirs[0]} keys +args`),
