@@ -17,6 +17,7 @@ import { actingSession, adoptActing } from './sessions/acting.js';
 import { SessionService } from './sessions/sessions.js';
 import { SnapshotService } from './snapshots/snapshots.js';
 import { StateService } from './state/state.js';
+import { freeKept } from './state/gate-keep.js';
 import { worktreesFacade } from './worktrees/facade.js';
 
 export interface LanesOptions {
@@ -292,6 +293,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       // still see it live with more than 90% of the lease to spare.
       if (o.heartbeat !== false && ctx.sessionId && Date.now() - lastBeat > 1000)
         await heartbeat(ctx.leaseMs / 12, bound?.active()).catch(() => false);
+      await freeKept(ctx);
       await store.close();
     },
   };

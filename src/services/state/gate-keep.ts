@@ -1,0 +1,103 @@
+import type { StateChange, StateOwner, StateRecord } from '../../store/types.js';
+import type { LanesContext } from '../context.js';
+import { servingTicket } from './gate-line.js';
+
+// A gate kept through its holder's turn (GateLineStore.releaseOrKeep). While others wait in a
+// gate's line nobody but the turn's owner may enter it anyway, so releasing the gate only for the
+// same process to take it again in its next mutate costs two writes for nothing: the owner keeps
+// it instead, its next mutate enters again by a read (resumeKept), and a mutate of the gate costs
+// one write, as the one-step path does. The gate is freed as soon as the turn is claimed (the
+// release or the next entry sees it), and never outlives the process' current run of work: the
+// event loop's next turn frees it, and so does close().
+
+interface Kept {
+  token: number;
+  ticket: number;
+  /** A mutate of this process is inside (entered again, not released yet). */
+  inUse: boolean;
+  /** A free on the event loop's next turn is scheduled. */
+  scheduled: boolean;
+}
+
+const kept = new WeakMap<LanesContext, Map<string, Kept>>();
+
+function keptOf(ctx: LanesContext): Map<string, Kept> {
+  let mine = kept.get(ctx);
+  if (!mine) kept.set(ctx, (mine = new Map()));
+  return mine;
+}
+
+/** Releases a gate: kept while this process' turn in its line runs and others wait, else freed. */
+export async function releaseInTurn(
+  ctx: LanesContext,
+  name: string,
+  token: number,
+  stateOf: string | null,
+  change: StateChange,
+): Promise<void> {
+  const line = ctx.store.line;
+  const ticket = line && servingTicket(ctx, name);
+  if (!line || ticket === undefined) return ctx.store.releaseGate(name, token, stateOf, change);
+  const mine = keptOf(ctx);
+  let keep: boolean;
+  try {
+    keep = await line.releaseOrKeep(name, token, stateOf, change, ticket);
+  } catch (e) {
+    mine.delete(name);
+    throw e;
+  }
+  if (!keep) {
+    mine.delete(name);
+    return;
+  }
+  const entry = mine.get(name);
+  if (entry?.token === token) entry.inUse = false;
+  else mine.set(name, { token, ticket, inUse: false, scheduled: false });
+  schedule(ctx, name, mine.get(name)!);
+}
+
+function schedule(ctx: LanesContext, name: string, entry: Kept): void {
+  if (entry.scheduled) return;
+  entry.scheduled = true;
+  setImmediate(() => {
+    entry.scheduled = false;
+    // Entered again meanwhile: its release schedules the next free.
+    if (!entry.inUse) void free(ctx, name, entry.token);
+  });
+}
+
+async function free(ctx: LanesContext, name: string, token: number): Promise<void> {
+  const mine = keptOf(ctx);
+  if (mine.get(name)?.token !== token) return;
+  mine.delete(name);
+  // Fenced (taken over as if dead): nothing left to free.
+  await ctx.store.releaseGate(name, token, null, { kind: 'keep' }).catch(() => undefined);
+}
+
+/** A gate this process kept, entered again (its token, and the state as a take reads it); null when it may not be. */
+export async function resumeKept(
+  ctx: LanesContext,
+  name: string,
+  stateOf: string | null,
+): Promise<{ token: number; state: StateRecord | null; owner: StateOwner | null } | null> {
+  const entry = kept.get(ctx)?.get(name);
+  if (!entry || entry.inUse) return null;
+  entry.inUse = true;
+  let back: Awaited<ReturnType<NonNullable<typeof ctx.store.line>['resumeGate']>> = null;
+  try {
+    back = await ctx.store.line!.resumeGate(name, entry.token, entry.ticket, stateOf);
+  } finally {
+    if (!back) {
+      entry.inUse = false;
+      await free(ctx, name, entry.token);
+    }
+  }
+  return back && { token: entry.token, ...back };
+}
+
+/** Frees every gate this process keeps (close()). */
+export async function freeKept(ctx: LanesContext): Promise<void> {
+  const mine = kept.get(ctx);
+  if (!mine) return;
+  await Promise.all([...mine].filter(([, e]) => !e.inUse).map(([name, e]) => free(ctx, name, e.token)));
+}
