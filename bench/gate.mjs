@@ -4,8 +4,8 @@
 //   lanes async   state.mutate() with a function declared async (the gate path: take, run, release)
 //   flock         a kernel lock (fcntl.flock via python3): the floor
 //   lockfile      npm proper-lockfile (one run per K)
-// Each round runs flock and both lanes kinds back to back (the order reversed every other round),
-// and each lanes run is compared with the flock run of its own round. Reported beside throughput:
+// Each lanes run (both kinds, the order turned every other round) runs between two flock runs and
+// is compared with their mean. Reported beside throughput:
 // hand-overs (the lock passing from one worker to another, counted inside the critical section),
 // the wait per operation (from the call to entering the critical section: p50, p99, the longest)
 // and each worker's share of the operations. The final counter must equal the operations done.
@@ -87,8 +87,13 @@ function summarize(name, { results, final }) {
   };
 }
 
+/** The floor a lanes run is compared with: the mean of the flock runs just before and after it. */
+function meanOf(a, b) {
+  return { throughput: (a.throughput + b.throughput) / 2, longest: (a.longest + b.longest) / 2 };
+}
+
 const ms = (x) => x.toFixed(3);
-const pct = (x) => `${Math.round(x * 100)}%`;
+const pct = (x) => (x < 0.1 ? `${(x * 100).toFixed(1)}%` : `${Math.round(x * 100)}%`);
 function row(round, r, floor) {
   return [
     round,
@@ -124,23 +129,20 @@ for (const k of KS) {
   const byLock = Object.fromEntries(lanesLocks.map((l) => [l.name, []]));
   let lastFlock;
   for (let round = 1; round <= ROUNDS; round++) {
-    // flock first in odd rounds, last in even ones: drift of the machine hits both sides alike.
-    const order = round % 2 ? ['flock', ...lanesLocks] : [...lanesLocks].reverse().concat('flock');
-    const runs = {};
+    // Each lanes run between two flock runs, and compared with their mean: the machine's drift
+    // between runs hits both sides alike. The order of the lanes runs turns every other round.
+    const order = round % 2 ? lanesLocks : [...lanesLocks].reverse();
+    let before = summarize('flock', await fileRun('flock', k));
+    rows.push(row(round, before, null));
     for (const lock of order) {
-      runs[lock === 'flock' ? 'flock' : lock.name] =
-        lock === 'flock'
-          ? summarize('flock', await fileRun('flock', k))
-          : summarize(lock.name, await lanesRun(lock, k));
-    }
-    const floor = (lastFlock = runs.flock);
-    rows.push(row(round, floor, null));
-    for (const lock of lanesLocks) {
-      const r = runs[lock.name];
-      rows.push(row(round, r, floor));
+      const r = summarize(lock.name, await lanesRun(lock, k));
+      const after = summarize('flock', await fileRun('flock', k));
+      const floor = meanOf(before, after);
+      rows.push(row(round, r, floor), row(round, after, null));
       byLock[lock.name].push({ share: r.throughput / floor.throughput, wait: r.longest / floor.longest, r });
+      wrong ||= !r.ok || !after.ok;
+      before = lastFlock = after;
     }
-    wrong ||= Object.values(runs).some((r) => !r.ok);
   }
   let lockfile;
   if (LOCKFILE) {

@@ -109,8 +109,9 @@ export interface GateLineStore {
   claimGateTurn(name: string, ticket: number): Promise<boolean | 'locked'>;
   /**
    * Releases a gate held under `token` as releaseGate does (the change written, E_FENCED when it was
-   * taken over), except while `ticket`'s turn runs with others waiting: then the gate stays held
-   * (true), so that the same process enters again within its turn by resumeGate, without a take.
+   * taken over), except while `ticket`'s turn runs, is not due to end yet and others wait: then the
+   * gate stays held (true), so that the same process enters again within its turn by resumeGate,
+   * without a take.
    */
   releaseOrKeep(
     name: string,

@@ -3,6 +3,7 @@
 // line holds nobody up. Real processes on a real store; each waiter's place in line is read from
 // the store before the next one starts, so the order the test expects is the order they joined.
 import { test } from 'node:test';
+import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
@@ -84,9 +85,11 @@ test('a waiter that gives up leaves the line at once, and changes nothing', { ti
 
 /**
  * This process served first after the holder, with a waiter (w) behind it: its release keeps the
- * gate (its turn runs, someone waits), as a turn's owner does between two mutates.
+ * gate (its turn runs, someone waits), as a turn's owner does between two mutates. Kept only while
+ * the turn (5 ms) is not due: a release the CPU delays past that frees the gate instead, so the
+ * tests below check what must hold either way, and say which case ran.
  */
-async function keptAfterOwnMutate() {
+async function keptAfterOwnMutate(t: TestContext) {
   const { env, lib, session, home } = await world();
   const holder = await holding(env, session);
   const mine = lib.state.mutate(session, async (cur) => ({
@@ -98,22 +101,23 @@ async function keptAfterOwnMutate() {
   await lineUntil(home, session, (l) => l.issued === 2);
   holder.send('go');
   await mine;
-  // No turn of the event loop since: the gate is still kept by this process.
-  const line = await lineUntil(home, session, () => true);
-  assert.equal(line.held?.owner.pid, process.pid, 'kept through the turn');
+  // No turn of the event loop since: the gate is still kept by this process, or already free.
+  const held = (await lineUntil(home, session, () => true)).held;
+  assert.ok(held === null || held.owner.pid === process.pid, 'nobody else holds it while this turn runs');
+  t.diagnostic(held ? 'the gate was kept through the turn' : 'the turn was due before the release: not kept');
   return { lib, session, home, w };
 }
 
-test('a gate kept through its turn is freed once the process turns to other work', { timeout: 60_000 }, async () => {
-  const { lib, session, home, w } = await keptAfterOwnMutate();
+test('a gate kept through its turn is freed once the process turns to other work', { timeout: 60_000 }, async (t) => {
+  const { lib, session, home, w } = await keptAfterOwnMutate(t);
   await w.waitFor(/done/);
   assert.deepEqual((await lib.state.get(session)) as object, { order: ['holder', 'me', 'w'] });
   assert.equal((await lineUntil(home, session, () => true)).held, null);
   await lib.close();
 });
 
-test('close() frees a gate kept through its turn', { timeout: 60_000 }, async () => {
-  const { lib, session, home, w } = await keptAfterOwnMutate();
+test('close() frees a gate kept through its turn', { timeout: 60_000 }, async (t) => {
+  const { lib, session, home, w } = await keptAfterOwnMutate(t);
   await lib.close();
   const line = await lineUntil(home, session, () => true);
   assert.ok(line.held === null || line.held.owner.pid !== process.pid, 'freed by close');

@@ -6,8 +6,10 @@ import { servingTicket } from './gate-line.js';
 // gate's line nobody but the turn's owner may enter it anyway, so releasing the gate only for the
 // same process to take it again in its next mutate costs two writes for nothing: the owner keeps
 // it instead, its next mutate enters again by a read (resumeKept), and a mutate of the gate costs
-// one write, as the one-step path does. The gate is freed as soon as the turn is claimed (the
-// release or the next entry sees it), and never outlives the process' current run of work: the
+// one write, as the one-step path does. It is kept only until the turn is due to end: from then
+// on the owner frees it after each mutate, so that the next in line, once it claims the turn, finds
+// it free unless the owner is inside a mutate (an owner the CPU is taken from between two mutates
+// would otherwise hold the hand-over up). Nor does it outlive the process' current run of work: the
 // event loop's next turn frees it, and so does close().
 
 interface Kept {

@@ -83,7 +83,9 @@ const SKIP = `UPDATE gates SET q_served = q_served + 1, q_turn_end = 0, q_head_d
   WHERE name = @name AND q_served + 1 = @ticket AND q_served < q_issued
     AND (@own OR q_head_deadline < ${NOW} OR q_head_deadline > ${NOW} + @grace + @grace)`;
 
-const KEPT = `SELECT token, pid, q_issued, q_served, q_turn_end FROM gates WHERE name = ?`;
+// What releaseOrKeep decides on: whether the gate is still the caller's, and its line (due_later:
+// the running turn is not due to end yet).
+const KEPT = `SELECT token, pid, q_issued, q_served, q_turn_end, q_turn_end > ${NOW} AS due_later FROM gates WHERE name = ?`;
 
 // A kept gate may be entered again while it is still the caller's (its token) and its turn runs,
 // or nobody waits any more. Read with the session's state and standing, as a take reads them.
@@ -114,10 +116,11 @@ export function sqliteGateLine(conn: SqliteConn): GateLineStore {
     releaseOrKeep(name, token, stateOf, change, ticket) {
       // Soon: the next holder of a contended gate waits for exactly this write.
       return conn.immediateSoon(() => {
-        const row = conn.stmt(KEPT).get(name) as (LineRow & { token: number; pid: number | null }) | undefined;
+        const row = conn.stmt(KEPT).get(name) as
+          (LineRow & { token: number; pid: number | null; due_later: number }) | undefined;
         if (!row || row.token !== token || row.pid === null) throw fenced(name, token);
         if (stateOf !== null) writeState(conn, stateOf, change);
-        const keep = row.q_served === ticket && row.q_issued > row.q_served && row.q_turn_end > 0;
+        const keep = row.q_served === ticket && row.q_issued > row.q_served && row.due_later === 1;
         if (!keep) conn.stmt(FREE).run(name, token);
         return keep;
       });
