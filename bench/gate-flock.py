@@ -8,6 +8,7 @@ sys.stdin.readline()
 now = lambda: time.time() * 1000
 waits = []
 fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+cpu0 = time.process_time()
 start = now()
 until = start + seconds * 1000
 t = start
@@ -24,4 +25,5 @@ while t < until:
     waits.append(entered - t)
     t = now()
 end = now()
-print(json.dumps({"start": start, "end": end, "ops": len(waits), "waits": waits}), flush=True)
+cpu_ms = (time.process_time() - cpu0) * 1000
+print(json.dumps({"start": start, "end": end, "ops": len(waits), "cpuMs": cpu_ms, "waits": waits}), flush=True)

@@ -4,9 +4,11 @@
 // is exact. Modes:
 //   plain     lanes' state.mutate() with a plain function (SQLite's one-step path)
 //   async     lanes' state.mutate() with a function declared async (the gate path)
+//   sqlite    a raw SQLite write transaction per operation (the floor under lanes' gate)
 //   lockfile  npm proper-lockfile around a counter file
 // Prints "ready", waits for "go", then one JSON line:
-//   { start, end, ops, waits: [ms per op, from the call to entering the critical section] }.
+//   { start, end, ops, cpuMs (this process' CPU time in the loop), waits: [ms per op, from the call
+//   to entering the critical section] }.
 // Usage: gate-worker.mjs MODE WORKER SECONDS TARGET [SESSION] [DIST]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readyThenGo } from './ready-go.mjs';
@@ -28,6 +30,17 @@ if (mode === 'plain' || mode === 'async') {
   const fn = mode === 'plain' ? bump : async (s) => bump(s);
   op = () => lanes.state.mutate(session, fn);
   done = () => lanes.close();
+} else if (mode === 'sqlite') {
+  // The floor under lanes: one SQLite write transaction per operation on a raw connection (WAL,
+  // synchronous = NORMAL, SQLite's own busy handler with lanes' 5 s bound), no gate, no line.
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(target, { timeout: 5000 });
+  db.pragma('synchronous = NORMAL');
+  const get = db.prepare('SELECT v FROM counter WHERE id = 1');
+  const put = db.prepare('UPDATE counter SET v = ? WHERE id = 1');
+  const step = db.transaction(() => put.run(JSON.stringify(bump(JSON.parse(get.get().v)))));
+  op = async () => step.immediate();
+  done = async () => db.close();
 } else if (mode === 'lockfile') {
   const lockfile = (await import('proper-lockfile')).default;
   // Tight retries: its defaults (exponential from 1 s) would only make the baseline look worse.
@@ -41,6 +54,7 @@ if (mode === 'plain' || mode === 'async') {
 
 await readyThenGo();
 const waits = [];
+const cpu0 = process.cpuUsage();
 const start = now();
 const until = start + Number(seconds) * 1000;
 for (let t = start; t < until; t = now()) {
@@ -48,5 +62,6 @@ for (let t = start; t < until; t = now()) {
   waits.push(entered - t);
 }
 const end = now();
+const { user, system } = process.cpuUsage(cpu0);
 await done();
-process.stdout.write(JSON.stringify({ start, end, ops: waits.length, waits }) + '\n');
+process.stdout.write(JSON.stringify({ start, end, ops: waits.length, cpuMs: (user + system) / 1000, waits }) + '\n');

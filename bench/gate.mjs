@@ -3,12 +3,16 @@
 //   lanes plain   state.mutate() with a plain function on one session (SQLite's one-step path)
 //   lanes async   state.mutate() with a function declared async (the gate path: take, run, release)
 //   flock         a kernel lock (fcntl.flock via python3): the floor
+//   sqlite        one raw SQLite write transaction per operation, no gate (one run per K): the
+//                 floor under lanes, and how fair SQLite's own write lock is
 //   lockfile      npm proper-lockfile (one run per K)
 // Each lanes run (both kinds, the order turned every other round) runs between two flock runs and
 // is compared with their mean. Reported beside throughput:
 // hand-overs (the lock passing from one worker to another, counted inside the critical section),
-// the wait per operation (from the call to entering the critical section: p50, p99, the longest)
-// and each worker's share of the operations. The final counter must equal the operations done.
+// the wait per operation (from the call to entering the critical section: p50, p99, the longest),
+// each worker's share of the operations, and the workers' CPU time (per operation, and as a share
+// of the run: on a machine others use too, a lock whose waiters sleep gets less of it than one
+// whose waiters are woken in a herd). The final counter must equal the operations done.
 // Targets at K = 4, for both kinds, in every round: >= 60% of flock's throughput, and a longest
 // wait no worse than 2x flock's. Also: >= 20x proper-lockfile, uncontended mutate() p50 <= 0.2 ms.
 // Usage: node bench/gate.mjs [--k 4] [--rounds 5] [--seconds 2] [--kinds plain,async]
@@ -52,6 +56,24 @@ async function lanesRun(lock, k) {
   return { results, final };
 }
 
+/** The raw SQLite floor: a store file holding only the counter, one write transaction per operation. */
+async function sqliteRun(k) {
+  const { default: Database } = await import('better-sqlite3');
+  const file = join(scratch('lanes-gate-'), 'floor.db');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec(`CREATE TABLE counter (id INTEGER PRIMARY KEY, v TEXT NOT NULL); INSERT INTO counter VALUES (1, '{}')`);
+  db.close();
+  const results = await runWorkers(
+    Array.from({ length: k }, (_, w) => [process.execPath, [WORKER, 'sqlite', String(w), String(SECONDS), file]]),
+    process.env,
+  );
+  const check = new Database(file, { readonly: true });
+  const final = JSON.parse(check.prepare('SELECT v FROM counter WHERE id = 1').get().v);
+  check.close();
+  return { results, final };
+}
+
 async function fileRun(kind, k) {
   const counter = join(scratch('lanes-gate-'), 'counter');
   writeFileSync(counter, '{}');
@@ -72,10 +94,15 @@ function summarize(name, { results, final }) {
   const waits = results.flatMap((r) => r.waits).sort((a, b) => a - b);
   const perWorker = results.map((r) => r.ops);
   const ops = perWorker.reduce((a, b) => a + b, 0);
+  const cpuMs = results.reduce((a, r) => a + r.cpuMs, 0);
   return {
     name,
     ops,
     throughput: ops / ((end - start) / 1000),
+    // The workers' CPU time: per operation (what the lock costs), and as a share of the run's wall
+    // time (what the machine gave them: the others on it take the rest).
+    cpuPerOp: (cpuMs * 1000) / ops,
+    cpuShare: cpuMs / (end - start),
     handOvers: final?.hand ?? 0,
     p50: percentile(waits, 50),
     p99: percentile(waits, 99),
@@ -89,7 +116,13 @@ function summarize(name, { results, final }) {
 
 /** The floor a lanes run is compared with: the mean of the flock runs just before and after it. */
 function meanOf(a, b) {
-  return { throughput: (a.throughput + b.throughput) / 2, longest: (a.longest + b.longest) / 2 };
+  const mean = (f) => (f(a) + f(b)) / 2;
+  return {
+    throughput: mean((r) => r.throughput),
+    longest: mean((r) => r.longest),
+    cpuPerOp: mean((r) => r.cpuPerOp),
+    cpuShare: mean((r) => r.cpuShare),
+  };
 }
 
 const ms = (x) => x.toFixed(3);
@@ -108,6 +141,8 @@ function row(round, r, floor) {
     r.longest.toFixed(1),
     floor ? `${(r.longest / floor.longest).toFixed(2)}x` : '',
     `${r.workerMin}-${r.workerMax}`,
+    r.cpuPerOp.toFixed(1),
+    `${Math.round(r.cpuShare * 100)}%`,
     r.ok ? 'ok' : `WRONG (${r.final})`,
   ];
 }
@@ -139,10 +174,31 @@ for (const k of KS) {
       const after = summarize('flock', await fileRun('flock', k));
       const floor = meanOf(before, after);
       rows.push(row(round, r, floor), row(round, after, null));
-      byLock[lock.name].push({ share: r.throughput / floor.throughput, wait: r.longest / floor.longest, r });
+      byLock[lock.name].push({
+        share: r.throughput / floor.throughput,
+        wait: r.longest / floor.longest,
+        cpu: floor.cpuPerOp / r.cpuPerOp,
+        given: r.cpuShare / floor.cpuShare,
+        r,
+      });
       wrong ||= !r.ok || !after.ok;
       before = lastFlock = after;
     }
+  }
+  // One run of the floor under lanes: how fast, and how fair, SQLite's own write lock is.
+  let floorSqlite = null;
+  try {
+    floorSqlite = summarize('sqlite (raw, no gate)', await sqliteRun(k));
+  } catch (e) {
+    console.log(`(the raw SQLite floor did not run: ${e.message})`);
+  }
+  if (floorSqlite) {
+    const after = summarize('flock', await fileRun('flock', k));
+    const floor = meanOf(lastFlock, after);
+    rows.push(row('-', floorSqlite, floor), row('-', after, null));
+    wrong ||= !floorSqlite.ok || !after.ok;
+    floorSqlite.vs = floor;
+    lastFlock = after;
   }
   let lockfile;
   if (LOCKFILE) {
@@ -166,6 +222,8 @@ for (const k of KS) {
         'longest ms',
         'vs flock',
         'ops per worker',
+        'CPU us/op',
+        'CPU',
         'counter',
       ],
       rows,
@@ -179,6 +237,20 @@ for (const k of KS) {
     console.log(
       `K=${k} ${name}: ${shares.map(pct).join(', ')} of flock (${range(shares, pct)}), >= 60% in ${shares.filter((s) => s >= 0.6).length}/${xs.length}; ` +
         `longest wait ${waits.map((w) => `${w.toFixed(2)}x`).join(', ')} flock's, <= 2x in ${waits.filter((w) => w <= 2).length}/${xs.length}; both in ${met}/${xs.length}`,
+    );
+    const cpus = xs.map((x) => x.cpu);
+    const given = xs.map((x) => x.given);
+    console.log(
+      `  operations per CPU second, of flock's: ${cpus.map(pct).join(', ')} (${range(cpus, pct)}); ` +
+        `the CPU its workers got, of flock's workers': ${given.map(pct).join(', ')} (${range(given, pct)})`,
+    );
+  }
+  if (floorSqlite) {
+    const plain = byLock[lanesLocks.find((l) => l.kind === 'plain')?.name]?.map((x) => x.r.throughput) ?? [];
+    console.log(
+      `K=${k} raw SQLite (one write transaction per operation, no gate): ${pct(floorSqlite.throughput / floorSqlite.vs.throughput)} of flock, ` +
+        `longest wait ${(floorSqlite.longest / floorSqlite.vs.longest).toFixed(2)}x flock's, ${floorSqlite.handOvers} hand-overs` +
+        (plain.length ? `; lanes plain's median throughput ${pct(median(plain) / floorSqlite.throughput)} of it` : ''),
     );
   }
   if (lockfile) {

@@ -66,8 +66,8 @@ export type GateStepResult =
  * Where a caller stands in a gate's line (GateLineStore), for a take or a step. Without a ticket the
  * caller enters only while nobody waits in line. With one, it enters when its ticket is first in
  * line (serving it: its turn starts, due to end quantumMs later, and the next in line has graceMs
- * after that to use its own), or when its ticket is the one being served and the next in line has
- * not claimed the turn yet. A store without lines ignores it. Attempts with a turn never wait for
+ * after that to use its own), or when its ticket is the one being served and the next in line
+ * does not claim the turn at the moment. A store without lines ignores it. Attempts with a turn never wait for
  * another process' write lock (`locked` instead).
  */
 export interface GateTurn {
@@ -83,8 +83,10 @@ export interface GateLine {
   /** The last ticket issued, and the last served (or skipped): issued > served while anyone waits. */
   issued: number;
   served: number;
-  /** When the running turn is due to end (the next in line claims it then); 0: claimed, or no turn. */
+  /** When the running turn is due to end (the next in line claims it then); 0: nobody's turn. */
   turnEnd: number;
+  /** Until when the next in line claims the turn (its owner enters no more meanwhile). */
+  claimUntil: number;
   /** Until when the next ticket keeps its place; past it, with the gate free, anyone may skip it. */
   headDeadline: number;
   now: number;
@@ -94,8 +96,9 @@ export interface GateLine {
  * A FIFO line in front of each gate, for a store whose processes share one host (SQLite): a gate
  * passes from one process to another in ticket order. Each turn lasts about a quantum: its owner
  * may enter again and again (as a lock's last holder would anyway) until the next in line, once
- * the quantum is over, claims the turn; so no waiter waits longer than the turns of those before
- * it, and the gate never idles for a waiter that is slow to wake. The gate's own holder and the
+ * the quantum is over, claims the turn and enters; so no waiter waits longer than the turns of
+ * those before it, and the gate never idles for a waiter that is slow to wake (a claim it does not
+ * renew lapses, and the owner goes on). The gate's own holder and the
  * store's write lock still decide who is inside; the line only decides who may go in next. Every
  * write is no-wait (`locked` when another process holds the store's write lock).
  */
@@ -105,13 +108,15 @@ export interface GateLineStore {
   readGateLine(name: string): Promise<GateLine>;
   /** The first in line keeps its place while the gate is held (its deadline moves to now + graceMs). */
   keepGateHead(name: string, ticket: number, graceMs: number): Promise<boolean | 'locked'>;
-  /** The first in line ends the running turn: its owner enters no more (the gate stays with its holder). */
-  claimGateTurn(name: string, ticket: number): Promise<boolean | 'locked'>;
+  /**
+   * The first in line claims the running turn until now + leaseMs: its owner enters no more
+   * meanwhile (the gate stays with its holder). Renewed while it waits; lapses if it stops.
+   */
+  claimGateTurn(name: string, ticket: number, leaseMs: number): Promise<boolean | 'locked'>;
   /**
    * Releases a gate held under `token` as releaseGate does (the change written, E_FENCED when it was
    * taken over), except while `ticket`'s turn runs, is not due to end yet and others wait: then the
-   * gate stays held (true), so that the same process enters again within its turn by resumeGate,
-   * without a take.
+   * gate stays held (true), so that the same process enters again within its turn without a take.
    */
   releaseOrKeep(
     name: string,
@@ -120,16 +125,6 @@ export interface GateLineStore {
     change: StateChange,
     ticket: number,
   ): Promise<boolean>;
-  /**
-   * A gate kept by releaseOrKeep, entered again: the session's state and standing as a take reads
-   * them; null when it may not be (the next in line claimed the turn, or it was taken over).
-   */
-  resumeGate(
-    name: string,
-    token: number,
-    ticket: number,
-    stateOf: string | null,
-  ): Promise<{ state: StateRecord | null; owner: StateOwner | null } | null>;
   /**
    * Skips `ticket` when it is first in line and either its deadline passed (its waiter died, or
    * stopped waiting) or `own` (the caller's own ticket, when it stops waiting).

@@ -61,11 +61,18 @@ test('while someone waits only the next ticket enters; its turn runs until the n
   assert.ok(served.turnEnd > served.now, 'its turn is running');
   assert.equal(await takeAndRelease(store, a), true, 'and goes on while the turn runs');
   assert.equal((await step(a)).kind, 'applied', 'a one-step change enters within the turn too');
-  assert.equal(await line.claimGateTurn(GATE, a), false, 'only the next in line claims a turn');
-  assert.equal(await line.claimGateTurn(GATE, b), true);
-  assert.equal((await line.readGateLine(GATE)).turnEnd, 0);
-  assert.equal(await takeAndRelease(store, a), false, 'a claimed turn is over');
+  assert.equal(await line.claimGateTurn(GATE, a, 10_000), false, 'only the next in line claims a turn');
+  assert.equal(await line.claimGateTurn(GATE, b, 10_000), true);
+  const claimed = await line.readGateLine(GATE);
+  assert.ok(claimed.claimUntil > claimed.now);
+  assert.equal(await takeAndRelease(store, a), false, 'the owner of a claimed turn enters no more');
   assert.equal((await step(a)).kind, 'queued');
+  // A claim that is not renewed lapses: the owner goes on (the next in line is not there to enter).
+  assert.equal(await line.claimGateTurn(GATE, b, 0), true);
+  const lapsing = (await line.readGateLine(GATE)).claimUntil;
+  while ((await store.now()) <= lapsing) await new Promise((r) => setImmediate(r));
+  assert.equal(await takeAndRelease(store, a), true, 'a lapsed claim lets the owner go on');
+  assert.equal(await line.claimGateTurn(GATE, b, 10_000), true);
   assert.equal((await step(b)).kind, 'applied', 'the next in line enters by a one-step change');
   const after = await line.readGateLine(GATE);
   assert.deepEqual([after.issued, after.served], [2, 2]);

@@ -1,20 +1,23 @@
-import type { StateChange, StateOwner, StateRecord } from '../../store/types.js';
+import type { StateChange, StateOwner } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
 import { servingTicket } from './gate-line.js';
 
 // A gate kept through its holder's turn (GateLineStore.releaseOrKeep). While others wait in a
 // gate's line nobody but the turn's owner may enter it anyway, so releasing the gate only for the
 // same process to take it again in its next mutate costs two writes for nothing: the owner keeps
-// it instead, its next mutate enters again by a read (resumeKept), and a mutate of the gate costs
-// one write, as the one-step path does. It is kept only until the turn is due to end: from then
-// on the owner frees it after each mutate, so that the next in line, once it claims the turn, finds
-// it free unless the owner is inside a mutate (an owner the CPU is taken from between two mutates
-// would otherwise hold the hand-over up). Nor does it outlive the process' current run of work: the
-// event loop's next turn frees it, and so does close().
+// it instead, and its next mutate enters again without a word to the store (nobody else can have
+// written the state it guards: the state is only written by the gate's holder), so a mutate of the
+// gate costs one write, as the one-step path does. It is kept only until the turn is due to end
+// or claimed: the release that finds it so frees it, so the next in line finds it free unless the
+// owner is inside a mutate (at most one mutate after the claim). Nor does it outlive the process'
+// current run of work: the event loop's next turn frees it, and so does close().
 
 interface Kept {
   token: number;
   ticket: number;
+  /** The state as this process' last mutate left it (null: none), and the session's standing as last read. */
+  value: string | null;
+  owner: StateOwner | null;
   /** A mutate of this process is inside (entered again, not released yet). */
   inUse: boolean;
   /** A free on the event loop's next turn is scheduled. */
@@ -29,13 +32,17 @@ function keptOf(ctx: LanesContext): Map<string, Kept> {
   return mine;
 }
 
-/** Releases a gate: kept while this process' turn in its line runs and others wait, else freed. */
+/**
+ * Releases a gate: kept while this process' turn in its line runs and others wait, else freed.
+ * `seen`: the state and standing the mutate started from.
+ */
 export async function releaseInTurn(
   ctx: LanesContext,
   name: string,
   token: number,
   stateOf: string | null,
   change: StateChange,
+  seen: { value: string | null; owner: StateOwner | null },
 ): Promise<void> {
   const line = ctx.store.line;
   const ticket = line && servingTicket(ctx, name);
@@ -52,9 +59,10 @@ export async function releaseInTurn(
     mine.delete(name);
     return;
   }
+  const value = change.kind === 'set' ? change.value : change.kind === 'delete' ? null : seen.value;
   const entry = mine.get(name);
-  if (entry?.token === token) entry.inUse = false;
-  else mine.set(name, { token, ticket, inUse: false, scheduled: false });
+  if (entry?.token === token) Object.assign(entry, { value, owner: seen.owner, inUse: false });
+  else mine.set(name, { token, ticket, value, owner: seen.owner, inUse: false, scheduled: false });
   schedule(ctx, name, mine.get(name)!);
 }
 
@@ -76,25 +84,15 @@ async function free(ctx: LanesContext, name: string, token: number): Promise<voi
   await ctx.store.releaseGate(name, token, null, { kind: 'keep' }).catch(() => undefined);
 }
 
-/** A gate this process kept, entered again (its token, and the state as a take reads it); null when it may not be. */
-export async function resumeKept(
+/** A gate this process kept, entered again: its token, and the state and standing it was left with. */
+export function resumeKept(
   ctx: LanesContext,
   name: string,
-  stateOf: string | null,
-): Promise<{ token: number; state: StateRecord | null; owner: StateOwner | null } | null> {
+): { token: number; state: { value: string } | null; owner: StateOwner | null } | null {
   const entry = kept.get(ctx)?.get(name);
   if (!entry || entry.inUse) return null;
   entry.inUse = true;
-  let back: Awaited<ReturnType<NonNullable<typeof ctx.store.line>['resumeGate']>> = null;
-  try {
-    back = await ctx.store.line!.resumeGate(name, entry.token, entry.ticket, stateOf);
-  } finally {
-    if (!back) {
-      entry.inUse = false;
-      await free(ctx, name, entry.token);
-    }
-  }
-  return back && { token: entry.token, ...back };
+  return { token: entry.token, state: entry.value === null ? null : { value: entry.value }, owner: entry.owner };
 }
 
 /** Frees every gate this process keeps (close()). */

@@ -15,8 +15,14 @@ export const TURN_MS = 5;
 export const GRACE_MS = 100;
 // Pauses between no-wait attempts that found another process writing (a step takes ~20 µs).
 const LOCKED_PAUSES_MS = [0.02, 0.05, 0.1, 0.2, 0.5];
-// Pauses of the first in line while the gate is held: a gate changing hands is held for tens of
-// µs, a long hold (an async mutate at work, a landing) for longer: poll less and less often.
+// The first in line claims the turn for this long beyond its next poll: long enough to be renewed
+// by a waiter that is running, short enough that the owner goes on when the waiter is not.
+const CLAIM_MARGIN_MS = 1;
+// Pauses of a turn's owner while the next in line claims the turn (it is about to enter).
+const OWNER_PAUSES_MS = [0.02, 0.05, 0.1, 0.2, 0.5, 1];
+// Pauses of the first in line while the gate is held, once its turn came: a gate changing hands is
+// held for tens of µs, a long hold (an async mutate at work, a landing) for longer: poll less and
+// less often.
 const HELD_PAUSES_MS = [0.02, 0.05, 0.1, 0.2, 0.5, 1, 1, 2];
 const HELD_PAUSE_MAX_MS = 4;
 const BEHIND_MAX_MS = 20;
@@ -74,15 +80,19 @@ export async function enterThroughLine<T>(
   const key = `${ctx.store.info.location}\0${name}`;
   let lastHolder: GateRecord | null = null;
   if (!options.signal?.aborted) {
-    const first = await patiently(() => enter(turnOf(serving.get(key) ?? null), false));
+    const own = serving.get(key) ?? null;
+    let first = await patiently(() => enter(turnOf(own), false));
+    if (first.kind === 'queued' && own !== null) first = (await goOn(line, name, own, enter)) ?? first;
     if (first.kind === 'in') return { value: first.value, lastHolder };
     if (first.kind === 'held') lastHolder = first.holder ?? lastHolder;
   }
   serving.delete(key);
 
   let ticket = 0;
+  // Polls of a held gate since this waiter's turn came: they slow down whoever holds it, never
+  // start over (a turn's owner takes the gate anew for each mutate; a waiter polling it at full
+  // speed again each time would take the CPU the owner needs to finish).
   let heldPause = 0;
-  let heldToken = -1;
   // The last holder process judged live, trusted for 50 ms (as the waiting path always did):
   // re-proving it on every poll would read its process facts each time, and a turn's owner takes
   // the gate with a new token on every entry.
@@ -110,7 +120,6 @@ export async function enterThroughLine<T>(
         const holder = view.held;
         if (holder) {
           lastHolder = holder;
-          if (holder.token !== heldToken) [heldToken, heldPause] = [holder.token, 0];
           if (!live(ctx, holder, view.now, trusted, (who) => (trusted = { who, until: Date.now() + 50 }))) {
             const got = await patiently(() => enter(turnOf(ticket), true));
             if (got.kind === 'in') return served(got.value);
@@ -120,21 +129,19 @@ export async function enterThroughLine<T>(
         const untilTurnEnds = view.turnEnd > 0 ? Math.min(view.turnEnd - view.now, TURN_MS) : 0;
         if (untilTurnEnds > 0) return { done: false, blockedBy: blocked(lineBlocked(0)), retryInMs: untilTurnEnds };
         if (holder) {
-          // The turn's owner (or a holder at long work) keeps the gate until it leaves: end the turn
-          // so that it does not enter again, and keep this place in line while waiting.
-          if (view.turnEnd > 0) await line.claimGateTurn(name, ticket);
-          else if (view.headDeadline - view.now < GRACE_MS / 2) await line.keepGateHead(name, ticket, GRACE_MS);
-          return {
-            done: false,
-            blockedBy: () => describe(holder),
-            retryInMs: HELD_PAUSES_MS[heldPause++] ?? HELD_PAUSE_MAX_MS,
-          };
+          // Held: by the turn's owner inside a mutate, or a holder at long work. Claim the turn so
+          // that its owner does not enter again once out, for as long as this waiter polls; and
+          // keep this place in line meanwhile.
+          const pause = HELD_PAUSES_MS[heldPause++] ?? HELD_PAUSE_MAX_MS;
+          await claim(view, pause);
+          if (view.headDeadline - view.now < GRACE_MS / 2) await line.keepGateHead(name, ticket, GRACE_MS);
+          return { done: false, blockedBy: () => describe(holder), retryInMs: pause };
         }
         const got = await patiently(() => enter(turnOf(ticket), false));
         if (got.kind === 'in') return served(got.value);
         if (got.kind === 'held') lastHolder = got.holder ?? lastHolder;
-        // Still another process writing (a turn's owner between two entries): end its turn.
-        if (got.kind === 'locked' && view.turnEnd > 0) await line.claimGateTurn(name, ticket);
+        // Still another process writing (a turn's owner between two entries): claim its turn.
+        if (got.kind === 'locked') await claim(view, 0.1);
         return { done: false, blockedBy: blocked(lineBlocked(0)), retryInMs: 0.1 };
       },
       ctx.notice,
@@ -147,11 +154,40 @@ export async function enterThroughLine<T>(
     throw e;
   }
 
+  /** Claims the running turn until after the next poll, `pause` from now (renewed before it lapses). */
+  async function claim(view: GateLine, pause: number): Promise<void> {
+    if (view.turnEnd <= 0) return; // nobody's turn to claim
+    if (view.claimUntil - view.now > pause) return;
+    await line.claimGateTurn(name, ticket, Math.ceil(pause * 2) + CLAIM_MARGIN_MS);
+  }
+
   function served(value: T) {
     serving.set(key, ticket);
     ticket = 0;
     return { done: true as const, value };
   }
+}
+
+/**
+ * A turn's owner refused while the next in line claims the turn: that one is about to enter, or
+ * its claim lapses (it is not running) and the owner goes on. The owner's entry, or null once the
+ * next in line entered (the turn is over: to the line).
+ */
+async function goOn<T>(line: GateLineStore, name: string, own: number, enter: Enter<T>): Promise<Entry<T> | null> {
+  const until = Date.now() + GRACE_MS;
+  for (let i = 0; Date.now() < until; i++) {
+    const view = await line.readGateLine(name);
+    if (view.served !== own || view.turnEnd <= 0) return null;
+    if (view.claimUntil < view.now) {
+      const again = await patiently(() => enter(turnOf(own), false));
+      if (again.kind === 'in') return again;
+      if (again.kind === 'held') return null;
+    }
+    const ms = OWNER_PAUSES_MS[i] ?? 1;
+    if (ms < 1) pauseBriefly(ms);
+    else await new Promise((r) => setTimeout(r, ms));
+  }
+  return null;
 }
 
 /** A waiter with others before it: skips a first in line gone past its deadline, sleeps until about its turn. */

@@ -18,8 +18,8 @@ import type { Enter } from './gate-line.js';
 
 export interface HeldGate {
   token: number;
-  /** The session's state, read in the same step that took the gate. */
-  state: StateRecord | null;
+  /** The session's state, read in the same step that took the gate (or as this process left it, kept). */
+  state: { value: string } | null;
   /** Whether that session is in the store and open, read in the same step (null: no session's state). */
   owner: StateOwner | null;
   /** Applies the change and releases, atomically and only if the gate is still ours (E_FENCED otherwise). */
@@ -80,7 +80,7 @@ export async function enterGate(
   const started = Date.now();
   let entered: Entered;
   let lastHolder: GateRecord | null;
-  const back = ctx.store.line && !options.signal?.aborted ? await resumeKept(ctx, name, stateOf) : null;
+  const back = ctx.store.line && !options.signal?.aborted ? resumeKept(ctx, name) : null;
   if (back) {
     entered = { kind: 'taken', gate: holding(ctx, name, stateOf, back.token, back.state, back.owner) };
     lastHolder = null;
@@ -212,7 +212,7 @@ function holding(
   name: string,
   stateOf: string | null,
   token: number,
-  state: StateRecord | null,
+  state: { value: string } | null,
   owner: StateOwner | null,
 ): HeldGate {
   // Renew the lease while the caller works, for holders judged by lease (other hosts, team mode).
@@ -229,7 +229,7 @@ function holding(
     owner,
     async release(change: StateChange) {
       clearInterval(renew);
-      await releaseInTurn(ctx, name, token, stateOf, change);
+      await releaseInTurn(ctx, name, token, stateOf, change, { value: state?.value ?? null, owner });
     },
   };
 }

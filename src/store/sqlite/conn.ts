@@ -176,6 +176,26 @@ export class SqliteConn {
   }
 
   /**
+   * Plain reads, in whichever busy mode the connection is in: a gate's waiters poll by reads
+   * between no-wait writes, and setting the timeout back and forth for each would cost more than
+   * the read. A read that finds the store busy (only while SQLite recovers or resets the WAL) is
+   * retried once with the timeout set back.
+   */
+  glance<T>(fn: () => T): Promise<T> {
+    return Promise.resolve().then(() =>
+      this.wrap(() => {
+        try {
+          return fn();
+        } catch (e) {
+          if (!this.noWaiting || !isBusy(e)) throw e;
+          this.patient();
+          return fn();
+        }
+      }),
+    );
+  }
+
+  /**
    * BEGIN IMMEDIATE … COMMIT that never waits for another process' write lock: LOCKED, with fn
    * never run, when one holds it. SQLite's own wait (its busy handler) sleeps 1, 2, 5 … up to
    * 100 ms between tries and lets whoever is awake take the lock first; a gate's waiters retry

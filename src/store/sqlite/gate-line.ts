@@ -1,30 +1,38 @@
 import { LOCKED, NOW } from './conn.js';
 import type { SqliteConn } from './conn.js';
 import { fenced } from '../shared/errors.js';
-import { ownerFrom, stateFrom, toGate } from '../shared/rows.js';
-import type { GateRow, Taken } from '../shared/rows.js';
+import { toGate } from '../shared/rows.js';
+import type { GateRow } from '../shared/rows.js';
 import type { GateLine, GateLineStore, GateTurn } from '../types.js';
 import { FREE, writeState } from './state-writes.js';
 
 // The line in front of a gate (types.ts GateLineStore): a ticket lock kept in the gate's row.
 // q_issued counts tickets handed out, q_served the last one served or skipped; while
 // q_issued > q_served someone waits, and a process may enter the gate only as the next ticket
-// (starting its turn) or as the ticket being served, until the next one claims the turn.
+// (starting its turn) or as the ticket being served, while the next one does not claim the turn.
 // The turn is what keeps a contended gate fast: its owner goes on entering without a hand-over,
-// as the last holder of a kernel lock does, until the next in line is there to take over (it
-// claims the turn once the turn's quantum is over), so the gate never idles waiting for a waiter
-// to wake up; the line is what bounds every wait by the turns before it.
-// q_turn_end > 0: when the running turn is due to end; 0: the turn was claimed (or nobody's).
+// as the last holder of a kernel lock does. The next in line claims the turn once it is due, for a
+// moment it renews while it waits for the gate (q_claim_until), and the turn ends when it enters:
+// so the gate never idles for a waiter that is slow to wake or that the CPU was taken from (its
+// claim lapses and the owner goes on), and the line bounds every wait by the turns before it.
+// q_turn_end > 0: when the running turn is due to end; 0: nobody's turn (a ticket was skipped).
+
+/** Whether the ticket being served may go on entering: its turn runs and nobody claims it now. */
+const OWNER_GOES_ON = `q_turn_end > 0 AND q_claim_until < ${NOW}`;
 
 /** Whether a take or step with @ticket may enter as the line stands (named parameters). */
-export const MAY_ENTER = `(q_issued = q_served OR @ticket = q_served + 1 OR (@ticket = q_served AND q_turn_end > 0))`;
+export const MAY_ENTER = `(q_issued = q_served OR @ticket = q_served + 1 OR (@ticket = q_served AND ${OWNER_GOES_ON}))`;
+
+/** The STEP_READ (gates.ts) case of a ticket (the first ?) being served that may go on entering. */
+export const STEP_OWNER = `? = q_served AND ${OWNER_GOES_ON}`;
 
 /**
- * Serving the next ticket: its turn starts now, and the ticket after it keeps its place until that
- * turn is due to end plus the grace. A no-op for any other caller.
+ * Serving the next ticket: its turn starts now, due to end @quantum later, and the ticket after it
+ * keeps its place until then plus the grace. A no-op for any other caller.
  */
 export const SERVE = `q_served = CASE WHEN @ticket = q_served + 1 THEN @ticket ELSE q_served END,
   q_turn_end = CASE WHEN @ticket = q_served + 1 THEN ${NOW} + @quantum ELSE q_turn_end END,
+  q_claim_until = CASE WHEN @ticket = q_served + 1 THEN 0 ELSE q_claim_until END,
   q_head_deadline = CASE WHEN @ticket = q_served + 1 THEN ${NOW} + @quantum + @grace ELSE q_head_deadline END`;
 
 export const SERVE_ONLY = `UPDATE gates SET ${SERVE} WHERE name = @name`;
@@ -38,24 +46,29 @@ export interface LineRow {
   q_issued: number;
   q_served: number;
   q_turn_end: number;
+  q_claim_until: number;
 }
 
-/** MAY_ENTER, judged on a row read inside a transaction. */
-export function mayEnter(row: LineRow, turn: GateTurn | undefined): boolean {
+/** MAY_ENTER, judged on a row read with the store's clock `now`. */
+export function mayEnter(row: LineRow, turn: GateTurn | undefined, now: number): boolean {
   if (row.q_issued === row.q_served) return true;
   const ticket = turn?.ticket ?? null;
-  return ticket !== null && (ticket === row.q_served + 1 || (ticket === row.q_served && row.q_turn_end > 0));
+  return (
+    ticket !== null &&
+    (ticket === row.q_served + 1 || (ticket === row.q_served && row.q_turn_end > 0 && row.q_claim_until < now))
+  );
 }
 
 type LineRead = GateRow & LineRow & { q_head_deadline: number; now: number };
 
 function lineOf(row: LineRead | undefined, now: number): GateLine {
-  if (!row) return { held: null, issued: 0, served: 0, turnEnd: 0, headDeadline: 0, now };
+  if (!row) return { held: null, issued: 0, served: 0, turnEnd: 0, claimUntil: 0, headDeadline: 0, now };
   return {
     held: row.pid === null ? null : toGate(row),
     issued: row.q_issued,
     served: row.q_served,
     turnEnd: row.q_turn_end,
+    claimUntil: row.q_claim_until,
     headDeadline: row.q_head_deadline,
     now: row.now,
   };
@@ -73,26 +86,20 @@ const JOIN = `INSERT INTO gates (name, token, acquired_at, lease_until, q_issued
 
 const KEEP = `UPDATE gates SET q_head_deadline = ${NOW} + ? WHERE name = ? AND q_served + 1 = ? AND q_served < q_issued`;
 
-// The next in line is there: the running turn ends (its owner enters no more; the gate itself is
-// left to its holder).
-const CLAIM = `UPDATE gates SET q_turn_end = 0 WHERE name = ? AND q_served + 1 = ? AND q_served < q_issued AND q_turn_end > 0`;
+// The next in line is there: the turn's owner enters no more until then (the gate itself stays
+// with its holder), unless the claim lapses without being renewed.
+const CLAIM = `UPDATE gates SET q_claim_until = ${NOW} + ? WHERE name = ? AND q_served + 1 = ? AND q_served < q_issued`;
 
 // A deadline further ahead than a turn and a grace can be is a clock stepped back: skippable too.
 // The next ticket gets the grace from now, and no turn is running (it may enter at once).
-const SKIP = `UPDATE gates SET q_served = q_served + 1, q_turn_end = 0, q_head_deadline = ${NOW} + @grace
+const SKIP = `UPDATE gates SET q_served = q_served + 1, q_turn_end = 0, q_claim_until = 0, q_head_deadline = ${NOW} + @grace
   WHERE name = @name AND q_served + 1 = @ticket AND q_served < q_issued
     AND (@own OR q_head_deadline < ${NOW} OR q_head_deadline > ${NOW} + @grace + @grace)`;
 
 // What releaseOrKeep decides on: whether the gate is still the caller's, and its line (due_later:
-// the running turn is not due to end yet).
-const KEPT = `SELECT token, pid, q_issued, q_served, q_turn_end, q_turn_end > ${NOW} AS due_later FROM gates WHERE name = ?`;
-
-// A kept gate may be entered again while it is still the caller's (its token) and its turn runs,
-// or nobody waits any more. Read with the session's state and standing, as a take reads them.
-const RESUME = `SELECT (g.token = ? AND g.pid IS NOT NULL AND (g.q_issued = g.q_served OR (g.q_served = ? AND g.q_turn_end > 0))) AS ok,
-    s.value AS s_value, s.version AS s_version, s.updated_at AS s_updated,
-    (SELECT CASE WHEN ended_at IS NULL THEN 1 ELSE 2 END FROM sessions WHERE id = ?) AS s_session
-  FROM gates g LEFT JOIN state s ON s.session_id = ? WHERE g.name = ?`;
+// the running turn is not due to end yet, nor claimed).
+const KEPT = `SELECT token, pid, q_issued, q_served, q_turn_end > ${NOW} AND q_claim_until < ${NOW} AS due_later
+  FROM gates WHERE name = ?`;
 
 export function sqliteGateLine(conn: SqliteConn): GateLineStore {
   return {
@@ -102,7 +109,7 @@ export function sqliteGateLine(conn: SqliteConn): GateLineStore {
     },
 
     readGateLine(name) {
-      return conn.run(() => {
+      return conn.glance(() => {
         const row = conn.stmt(READ).get(name) as LineRead | undefined;
         return lineOf(row, row?.now ?? conn.clock());
       });
@@ -126,16 +133,8 @@ export function sqliteGateLine(conn: SqliteConn): GateLineStore {
       });
     },
 
-    resumeGate(name, token, ticket, stateOf) {
-      return conn.run(() => {
-        const row = conn.stmt(RESUME).get(token, ticket, stateOf, stateOf, name) as
-          (Omit<Taken, 'token'> & { ok: number }) | undefined;
-        return row?.ok ? { state: stateFrom(row, stateOf), owner: ownerFrom(row, stateOf) } : null;
-      });
-    },
-
-    async claimGateTurn(name, ticket) {
-      const done = await conn.tryRun(() => conn.stmt(CLAIM).run(name, ticket).changes > 0);
+    async claimGateTurn(name, ticket, leaseMs) {
+      const done = await conn.tryRun(() => conn.stmt(CLAIM).run(leaseMs, name, ticket).changes > 0);
       return done === LOCKED ? 'locked' : done;
     },
 

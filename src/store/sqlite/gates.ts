@@ -1,7 +1,7 @@
 import { fenced } from '../shared/errors.js';
 import { LOCKED, NOW } from './conn.js';
 import type { SqliteConn } from './conn.js';
-import { MAY_ENTER, SERVE, SERVE_ONLY, mayEnter, sqliteGateLine, turnArgs } from './gate-line.js';
+import { MAY_ENTER, SERVE, SERVE_ONLY, STEP_OWNER, mayEnter, sqliteGateLine, turnArgs } from './gate-line.js';
 import type { LineRow } from './gate-line.js';
 import { FREE, writeState } from './state-writes.js';
 import { ownerFrom, stateFrom, toGate, toState } from '../shared/rows.js';
@@ -73,7 +73,7 @@ function sessionStanding(conn: SqliteConn, stateOf: string | null): Pick<Taken, 
 // Positional parameters: binding them is measurably cheaper than named ones on this hot path.
 // Read raw only (stepGate sets raw() on the cached statement, which keeps it): columns in this order.
 const STEP_READ = `SELECT (SELECT CASE WHEN pid IS NOT NULL THEN 1 WHEN q_issued = q_served THEN 0
-      WHEN ? = q_served + 1 THEN 3 WHEN ? = q_served AND q_turn_end > 0 THEN 0 ELSE 2 END
+      WHEN ? = q_served + 1 THEN 3 WHEN ${STEP_OWNER} THEN 0 ELSE 2 END
       FROM gates WHERE name = ?) AS g_state,
     s.value AS s_value, s.version AS s_version, s.updated_at AS s_updated,
     (SELECT CASE WHEN ended_at IS NULL THEN 1 ELSE 2 END FROM sessions WHERE id = ?) AS s_session
@@ -150,9 +150,12 @@ export function sqliteGates(conn: SqliteConn): GateStore {
         // Not the caller's turn in the gate's line: said by a read, without the write lock (and
         // without proving a holder it could not take over anyway).
         const row = await conn.run(
-          () => conn.stmt(`SELECT * FROM gates WHERE name = ?`).get(name) as (GateRow & LineRow) | undefined,
+          () =>
+            conn.stmt(`SELECT *, ${NOW} AS now FROM gates WHERE name = ?`).get(name) as
+              (GateRow & LineRow & { now: number }) | undefined,
         );
-        if (row && !mayEnter(row, turn)) return { acquired: false, holder: row.pid === null ? null : toGate(row) };
+        if (row && !mayEnter(row, turn, row.now))
+          return { acquired: false, holder: row.pid === null ? null : toGate(row) };
       }
       if (fast)
         return {
@@ -187,7 +190,7 @@ export function sqliteGates(conn: SqliteConn): GateStore {
           previousWhy = verdict!.why;
         }
         // A dead holder's gate is taken over by whoever the line lets in, like a free one.
-        if (!mayEnter(row, turn)) return { acquired: false, holder: previous };
+        if (!mayEnter(row, turn, now)) return { acquired: false, holder: previous };
         const taken = (conn.stmt(TAKE_ANY).all(takeArgs(holder, leaseMs, name, stateOf, turn)) as Taken[])[0]!;
         return {
           acquired: true,

@@ -101,12 +101,14 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX touched_by_session ON touched (session_id);
   `,
   // A line in front of each gate (gate-line.ts): tickets issued and served, when the current turn
-  // ends, and how long the first in line may take to use its turn before those behind skip it.
-  // A gate row may now exist free with token 0 (made by the first to join its line).
+  // is due to end, until when the next in line claims it, and how long the first in line may take
+  // to use its turn before those behind skip it. A gate row may now exist free with token 0 (made
+  // by the first to join its line).
   `
   ALTER TABLE gates ADD COLUMN q_issued INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE gates ADD COLUMN q_served INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE gates ADD COLUMN q_turn_end INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE gates ADD COLUMN q_claim_until INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE gates ADD COLUMN q_head_deadline INTEGER NOT NULL DEFAULT 0;
   `,
 ];
