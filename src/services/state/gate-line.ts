@@ -158,7 +158,7 @@ export async function enterThroughLine<T>(
   async function claim(view: GateLine, pause: number): Promise<void> {
     if (view.turnEnd <= 0) return; // nobody's turn to claim
     if (view.claimUntil - view.now > pause) return;
-    await line.claimGateTurn(name, ticket, Math.ceil(pause * 2) + CLAIM_MARGIN_MS);
+    await line.claimGateTurn(name, ticket, Math.ceil(pause) + CLAIM_MARGIN_MS);
   }
 
   function served(value: T) {
