@@ -60,7 +60,7 @@ async function patiently<T>(enter: () => Promise<Entry<T>>): Promise<Entry<T>> {
 function lineBlocked(ahead: number): string {
   return ahead > 0
     ? `${ahead} waiting before this one in the gate's line`
-    : 'first in the gate’s line, for the turn running now to end';
+    : "first in the gate's line, for the turn running now to end";
 }
 
 /**
