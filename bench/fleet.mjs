@@ -144,39 +144,40 @@ async function runMode(mode) {
   const counts = { denied: 0, loud: 0, silent: 0, other: 0, refused: 0 };
   const lat = [];
   const examples = {};
-  const deadline = Date.now() + SECONDS * 1000;
-  const clients = [];
+  // Every agent's session first (its session-start hook), then the S seconds of edits, all at once.
+  const agents = [];
   for (let h = 0; h < HOSTS; h++) {
     const env = hostEnv(`host-${h}`);
-    for (let c = 0; c < CLIENTS; c++) {
-      clients.push(
-        (async () => {
-          const id = randomUUID();
-          await sh(
-            env,
-            ['hook', 'claude-code', 'session-start'],
-            JSON.stringify({ session_id: id, cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }),
-            repo,
-          );
-          const edit = JSON.stringify({
-            session_id: id,
-            cwd: repo,
-            hook_event_name: 'PreToolUse',
-            tool_name: 'Edit',
-            tool_input: { file_path: join(repo, 'src', 'app.ts') },
-          });
-          while (Date.now() < deadline) {
-            const r = await sh(env, ['hook', 'claude-code', 'pre-tool-use'], edit, repo);
-            const kind = classify(r);
-            counts[kind]++;
-            if (REFUSAL.test(r.err)) counts.refused++;
-            if (kind !== 'denied') examples[kind] ??= (r.err || r.out).trim().slice(0, 300);
-            lat.push(r.ms);
-          }
-        })(),
-      );
-    }
+    for (let c = 0; c < CLIENTS; c++) agents.push({ env, id: randomUUID() });
   }
+  await Promise.all(
+    agents.map((a) =>
+      sh(
+        a.env,
+        ['hook', 'claude-code', 'session-start'],
+        JSON.stringify({ session_id: a.id, cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }),
+        repo,
+      ),
+    ),
+  );
+  const deadline = Date.now() + SECONDS * 1000;
+  const clients = agents.map(async (a) => {
+    const edit = JSON.stringify({
+      session_id: a.id,
+      cwd: repo,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Edit',
+      tool_input: { file_path: join(repo, 'src', 'app.ts') },
+    });
+    while (Date.now() < deadline) {
+      const r = await sh(a.env, ['hook', 'claude-code', 'pre-tool-use'], edit, repo);
+      const kind = classify(r);
+      counts[kind]++;
+      if (REFUSAL.test(r.err)) counts.refused++;
+      if (kind !== 'denied') examples[kind] ??= (r.err || r.out).trim().slice(0, 300);
+      lat.push(r.ms);
+    }
+  });
   await Promise.all(clients);
   sampling = false;
   await sampler;

@@ -17,6 +17,7 @@ import { actingSession, adoptActing } from './sessions/acting.js';
 import { SessionService } from './sessions/sessions.js';
 import { SnapshotService } from './snapshots/snapshots.js';
 import { StateService } from './state/state.js';
+import { freeKept } from './state/gate-keep.js';
 import { worktreesFacade } from './worktrees/facade.js';
 import { seatsFacade } from './seats/facade.js';
 
@@ -65,8 +66,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const handoffs = new HandoffService(ctx);
   const snapshots = new SnapshotService(ctx);
   const seats = seatsFacade(ctx, claims);
-  // Loaded on use (here and below): `lanes hook` and `lanes exec` open the library in every tool
-  // call and need little of it. A string as the end's options is the reason alone (the first API's).
+  // Loaded on use: `lanes hook`/`exec` open the library in every tool call and need little of it.
   // [session] setup/teardown run with what the session's own commands get (`lanes exec`'s environment).
   const environmentOf = async (s: Parameters<EnvironmentOf>[0]) =>
     (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs, seats }, env)(s);
@@ -287,13 +287,13 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     hook: async (event) => (await hooks()).run(event),
     heartbeat: (o = {}) => heartbeat(o.unlessFresh ? ctx.leaseMs / 12 : undefined),
     close: async (o = {}) => {
-      // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,
-      // an unreachable team store) must not turn a finished command into a failure. A lease
-      // refreshed within a twelfth of its length (5 s of the default 60 s) is not written again: a
-      // hook runs in every tool call, and each write is a WAL frame and its fsyncs. Other hosts
-      // still see it live with more than 90% of the lease to spare.
+      // Every use of the library by a session refreshes its lease; a failed refresh (full disk,
+      // store unreachable) never fails a finished command. A lease refreshed within a twelfth of
+      // its length (5 s of 60) is not written again (a hook runs in every tool call; a write is a
+      // WAL frame and fsyncs): other hosts still see it live with over 90% of the lease to spare.
       if (o.heartbeat !== false && ctx.sessionId && Date.now() - lastBeat > 1000)
         await heartbeat(ctx.leaseMs / 12, bound?.active()).catch(() => false);
+      await freeKept(ctx);
       await store.close();
     },
   };

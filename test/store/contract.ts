@@ -253,7 +253,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       assert.ok(first.acquired);
       const second = await store.tryAcquireGate('state:s', live, 10_000, judge, 's');
       assert.equal(second.acquired, false);
-      if (!second.acquired) assert.equal(second.holder.command, 'cmd');
+      if (!second.acquired) assert.equal(second.holder?.command, 'cmd');
       await store.releaseGate('state:s', first.acquired ? first.token : 0, 's', { kind: 'set', value: '{"n":1}' });
       assert.equal((await store.readState('s'))?.value, '{"n":1}');
       assert.deepEqual(

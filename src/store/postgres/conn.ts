@@ -1,7 +1,7 @@
 import type * as Pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { LanesError } from '../../core/errors.js';
-import { brokerEndpoint, brokerTrouble } from './broker/endpoint.js';
+import { brokerEndpoint, brokerGone, brokerTrouble } from './broker/endpoint.js';
 import { loadPg, makePool } from './pg-module.js';
 import type { PgOptions } from './pg-module.js';
 import type { BrokerPlace } from './broker/place.js';
@@ -26,9 +26,11 @@ export class PgConn {
   schemaVersion = 0;
 
   private constructor(
-    private readonly pool: Pool,
+    private pool: Pool,
     readonly target: PgTarget,
     private readonly busyMs: number,
+    /** What a new pool is made from (the broker this one talks to may go: rerouted()). */
+    private readonly remake: (via: BrokerPlace | null) => Pool,
   ) {}
 
   /** `"schema".table` */
@@ -59,7 +61,7 @@ export class PgConn {
     via: BrokerPlace | null,
   ): Promise<PgConn> {
     const pool = makePool(pg, target, options, via);
-    const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000);
+    const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000, (v) => makePool(pg, target, options, v));
     // A statement named on one server connection is not on the next one the broker lends.
     conn.named = !via;
     conn.viaBroker = via !== null;
@@ -147,11 +149,18 @@ export class PgConn {
 
   private async withClient<T>(fn: (c: PoolClient) => Promise<T>, phase: 'connect' | 'query'): Promise<T> {
     let client: PoolClient | undefined;
+    let rerouted = false;
     for (let attempt = 1; ; attempt++) {
       try {
         client = await this.pool.connect();
         break;
       } catch (e) {
+        // The broker this long-lived pool talked to left (idle a minute, killed, an upgrade): a new
+        // one, or the server itself, and this attempt again.
+        if (this.viaBroker && !rerouted && brokerGone(e)) {
+          rerouted = await this.rerouted();
+          continue;
+        }
         // Bounded: a server that restarts gets ~1.5 s; one that is down fails fast after that.
         if (!isTransient(e) || attempt >= CONNECT_TRIES) throw pgError(e, this.target.display, 'connect');
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
@@ -256,6 +265,17 @@ export class PgConn {
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
     }
+  }
+
+  /** A new pool through this host's broker as it is now (a new one started), else straight to the server. */
+  private async rerouted(): Promise<boolean> {
+    const via = await brokerEndpoint(this.target.connectionString, process.env);
+    const old = this.pool;
+    this.pool = this.remake(via);
+    this.viaBroker = via !== null;
+    this.named = !via;
+    await old.end().catch(() => undefined);
+    return true;
   }
 
   async close(): Promise<void> {

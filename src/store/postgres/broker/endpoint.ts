@@ -106,3 +106,10 @@ export function brokerTrouble(e: unknown): boolean {
     /lanes broker|Connection terminated/.test(msg)
   );
 }
+
+/** Nobody answers on the broker's socket any more (it exited, was killed), or another build does. */
+export function brokerGone(e: unknown): boolean {
+  const cause = ((e as { cause?: unknown }).cause ?? e) as { code?: unknown; message?: unknown };
+  const code = String(cause.code ?? '');
+  return code === 'ENOENT' || code === 'ECONNREFUSED' || /another lanes build/.test(String(cause.message ?? ''));
+}
