@@ -18,6 +18,7 @@ import type { EndOptions, EndResult } from './sessions/end-session.js';
 import type { SessionGlance } from './sessions/glance.js';
 import type { GcOptions, GcReport } from './doctor/gc.js';
 import type { WorktreesApi } from './worktrees/facade.js';
+import type { SeatsApi } from './seats/facade.js';
 import type { CommitCheck } from './commits/commit-check.js';
 import type { GuardStatus } from './commits/guard.js';
 import type { HandoffWritten } from './handoffs/handoffs.js';
@@ -266,6 +267,8 @@ export interface Lanes {
   gc(options?: GcOptions): Promise<GcReport>;
   /** The worktrees lanes made: bulk cleanup that never loses work, and Claude Code's own (its hooks). */
   worktrees: WorktreesApi;
+  /** Seats: the agents' logins, leased to sessions, exhausted when their agent says so (services/seats/). */
+  seats: SeatsApi;
   /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */
   hook(event: HookEvent): Promise<HookDecision>;
   /** Refreshes the current session's lease (close() does it too). */

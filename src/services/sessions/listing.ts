@@ -17,6 +17,14 @@ export interface SessionRow extends SessionView {
   claimCount: number;
 }
 
+/** The listings as the library offers them (lanes-api.ts LanesSessions). */
+export const listings = (ctx: LanesContext) => ({
+  list: (o?: { all?: boolean }) => list(ctx, o),
+  rows: (o: { all?: boolean; claimsShown: number }) => rows(ctx, o),
+  claimPages: (id: string, size?: number) => claimPages(ctx, id, size),
+  overview: (o?: { deadShown?: number; claimsShown?: number }) => overview(ctx, o),
+});
+
 /** Sessions not ended (dead ones included: they need attention); all of them with `all`. */
 export async function list(ctx: LanesContext, options: { all?: boolean } = {}): Promise<SessionView[]> {
   const [sessions, claims] = await Promise.all([

@@ -6,8 +6,7 @@ import type { OwnerIdentity } from '../../core/process-identity.js';
 import { repoInfo } from '../../git/repo.js';
 import type { ClaimRecord, DeadMark, NewSession, SessionRecord } from '../../store/types.js';
 import { unknownSession } from '../context.js';
-import * as listing from './listing.js';
-import type { SessionRow, SessionView } from './listing.js';
+import type { SessionView } from './listing.js';
 import type { LanesContext, SessionLiveness } from '../context.js';
 
 export interface StartOptions {
@@ -136,25 +135,6 @@ export class SessionService {
   /** The named session (any state), or without a name the one this process acts as. */
   resolve(id?: string | null): Promise<SessionView> {
     return id ? this.get(id) : this.current();
-  }
-
-  /** Sessions not ended (dead ones included: they need attention); all of them with `all`. */
-  list(options: { all?: boolean } = {}): Promise<SessionView[]> {
-    return listing.list(this.ctx, options);
-  }
-
-  rows(options: { all?: boolean; claimsShown: number }): Promise<SessionRow[]> {
-    return listing.rows(this.ctx, options);
-  }
-
-  claimPages(id: string, size?: number): AsyncGenerator<ClaimRecord[]> {
-    return listing.claimPages(this.ctx, id, size);
-  }
-
-  overview(
-    options: { deadShown?: number; claimsShown?: number } = {},
-  ): Promise<{ sessions: SessionRow[]; hidden: number; moreDead: number }> {
-    return listing.overview(this.ctx, options);
   }
 
   private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {

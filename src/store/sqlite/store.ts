@@ -7,6 +7,7 @@ import { sqliteDump } from './dump.js';
 import { sqliteJournal } from './journal.js';
 import { sqliteWaits } from './waits.js';
 import { sqliteTouched } from './touched.js';
+import { sqliteSeats } from './seats.js';
 import type { Store } from '../types.js';
 
 export type { SqliteOptions };
@@ -32,6 +33,7 @@ export const SqliteStore = {
       ...sqliteJournal(conn),
       ...sqliteWaits(conn),
       ...sqliteTouched(conn),
+      ...sqliteSeats(conn),
     };
   },
 };
