@@ -5,7 +5,9 @@
 //   conflicts  same worktrees: lanes conflicts vs a loop of status + private-index capture +
 //              merge-base + diff-tree per worktree (+ merge-tree per overlapping pair)
 //   start      lanes start --worktree vs git worktree add (5,000-file checkout)
-// Usage: node bench/git.mjs [--files 5000] [--worktrees 16,32] [--reps 3]
+// Usage: node bench/git.mjs [--files 5000] [--worktrees 16,32] [--reps 3] [--sweep-only] [--dist DIR[,DIR2]]
+//   --dist: the builds to time (default this checkout's dist/); a second one (a baseline) is timed
+//   in the same repetitions, after the first.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,14 +20,21 @@ const opt = (name, dflt) => {
 const FILES = Number(opt('--files', '5000'));
 const COUNTS = opt('--worktrees', '16,32').split(',').map(Number);
 const REPS = Number(opt('--reps', '3'));
-const CLI = join(ROOT, 'dist', 'cli.cjs');
+const DISTS = opt('--dist', join(ROOT, 'dist')).split(',');
+const SWEEP_ONLY = process.argv.includes('--sweep-only');
 const base = scratch('lanes-bench-git-');
 const env = { ...process.env, LANES_HOME: join(base, 'home'), NO_COLOR: '1' };
 delete env.LANES_SESSION;
 delete env.LANES_STORE;
 
 const sh = (cmd, cwd) => execFileSync('bash', ['-c', cmd], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
-const lanes = (args, cwd) => spawnSync(process.execPath, [CLI, ...args], { cwd, env, encoding: 'utf8' });
+// Each build keeps its code cache apart: two builds of one bundle in one cache prune each other's.
+const lanes = (args, cwd, d = 0) =>
+  spawnSync(process.execPath, [join(DISTS[d], 'cli.cjs'), ...args], {
+    cwd,
+    env: { ...env, XDG_CACHE_HOME: join(base, `cache-${d}`) },
+    encoding: 'utf8',
+  });
 function time(fn) {
   const t = performance.now();
   fn();
@@ -80,7 +89,7 @@ for (const count of COUNTS) {
       writeFileSync(join(wt, `src/m${d}/f${(i + k) % 100}.ts`), `// changed by worktree ${i}\n`);
     }
   });
-  const sweepLanes = [];
+  const sweepLanes = DISTS.map(() => []);
   const sweepFloor = [];
   const sweepFloorPar = [];
   const confLanes = [];
@@ -91,23 +100,31 @@ for (const count of COUNTS) {
     sweepFloor.push(time(() => sh(`n=${r * 1000}; ${SWEEP_FLOOR}`, repo)));
     wts.forEach((wt, i) => writeFileSync(join(wt, `rep-${r}-p.txt`), `${r} ${i}\n`));
     sweepFloorPar.push(time(() => sh(`export R=${r}; ${SWEEP_FLOOR_PAR}`, repo)));
-    wts.forEach((wt, i) => writeFileSync(join(wt, `rep-${r}-b.txt`), `${r} ${i}\n`));
-    sweepLanes.push(time(() => lanes(['sweep', '--json'], repo)));
+    DISTS.forEach((_, d) => {
+      wts.forEach((wt, i) => writeFileSync(join(wt, `rep-${r}-b${d}.txt`), `${r} ${i}\n`));
+      sweepLanes[d].push(time(() => lanes(['sweep', '--json'], repo, d)));
+    });
+    if (SWEEP_ONLY) continue;
     confFloor.push(time(() => sh(`TMPF=${join(base, 'cf')}; ${CONFLICTS_FLOOR}`, repo)));
     confLanes.push(time(() => lanes(['conflicts', '--json'], repo)));
   }
-  rows.push([
-    `sweep, ${count} worktrees`,
-    median(sweepFloor).toFixed(0),
-    median(sweepLanes).toFixed(0),
-    (median(sweepLanes) / median(sweepFloor)).toFixed(2) + 'x',
-  ]);
-  rows.push([
-    `sweep, ${count} worktrees (floor 4 at a time)`,
-    median(sweepFloorPar).toFixed(0),
-    median(sweepLanes).toFixed(0),
-    (median(sweepLanes) / median(sweepFloorPar)).toFixed(2) + 'x',
-  ]);
+  const spread = (xs) => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`;
+  const label = (d) => (DISTS.length > 1 ? ` [${d === 0 ? 'this build' : DISTS[d]}]` : '');
+  DISTS.forEach((_, d) => {
+    rows.push([
+      `sweep, ${count} worktrees${label(d)}`,
+      median(sweepFloor).toFixed(0),
+      median(sweepLanes[d]).toFixed(0),
+      (median(sweepLanes[d]) / median(sweepFloor)).toFixed(2) + 'x',
+    ]);
+    rows.push([
+      `sweep, ${count} worktrees (floor 4 at a time)${label(d)}`,
+      `${median(sweepFloorPar).toFixed(0)} (${spread(sweepFloorPar)})`,
+      `${median(sweepLanes[d]).toFixed(0)} (${spread(sweepLanes[d])})`,
+      (median(sweepLanes[d]) / median(sweepFloorPar)).toFixed(2) + 'x',
+    ]);
+  });
+  if (SWEEP_ONLY) continue;
   rows.push([
     `conflicts, ${count} worktrees`,
     median(confFloor).toFixed(0),
@@ -117,19 +134,21 @@ for (const count of COUNTS) {
 }
 
 // lanes start --worktree vs git worktree add, same repository, alternating.
-const repo = join(base, `repo-${COUNTS[0]}`);
-const add = [];
-const start = [];
-for (let r = 0; r < REPS + 2; r++) {
-  add.push(time(() => sh(`git worktree add -q -b plain-${r} ../plain-${r} HEAD`, repo)));
-  start.push(time(() => lanes(['start', '--worktree', '--label', `bench ${r}`, '--pid', String(process.pid)], repo)));
+if (!SWEEP_ONLY) {
+  const repo = join(base, `repo-${COUNTS[0]}`);
+  const add = [];
+  const start = [];
+  for (let r = 0; r < REPS + 2; r++) {
+    add.push(time(() => sh(`git worktree add -q -b plain-${r} ../plain-${r} HEAD`, repo)));
+    start.push(time(() => lanes(['start', '--worktree', '--label', `bench ${r}`, '--pid', String(process.pid)], repo)));
+  }
+  rows.push([
+    'start --worktree',
+    median(add).toFixed(0),
+    median(start).toFixed(0),
+    (median(start) / median(add)).toFixed(2) + 'x',
+  ]);
 }
-rows.push([
-  'start --worktree',
-  median(add).toFixed(0),
-  median(start).toFixed(0),
-  (median(start) / median(add)).toFixed(2) + 'x',
-]);
 console.log(table(['operation', 'floor ms (raw git)', 'lanes ms', 'lanes/floor'], rows));
 console.log(
   `\n${FILES} files; median of ${REPS} runs (start: ${REPS + 2}); targets: sweep and conflicts <= 1.5x, start --worktree <= 1.2x`,

@@ -21,6 +21,8 @@ const PG = opt('--pg', process.env.LANES_TEST_PG_URL ?? '');
 const CLI = join(ROOT, 'dist', 'cli.cjs');
 const base = scratch('lanes-bench-hook-');
 const env = { ...process.env, LANES_HOME: join(base, 'home'), CLAUDE_PID: String(process.pid) };
+// Node 20 parses NODE_EXTRA_CA_CERTS at every start (~100 ms): it would hide the hook's own cost.
+delete env.NODE_EXTRA_CA_CERTS;
 delete env.LANES_SESSION;
 delete env.LANES_STORE;
 const pgSchema = `bench_hook_${process.pid}`;

@@ -16,6 +16,8 @@ const CLI = join(ROOT, 'dist', 'cli.cjs');
 const DIRS = 25;
 const base = scratch('lanes-bench-live-');
 const env = { ...process.env, NO_COLOR: '1', LANES_GC_AFTER_MS: 'off' };
+// Node 20 parses NODE_EXTRA_CA_CERTS at every start (~100 ms): it would hide the hook's own cost.
+delete env.NODE_EXTRA_CA_CERTS;
 for (const k of ['LANES_SESSION', 'LANES_STORE', 'LANES_HOME']) delete env[k];
 const repo = join(base, 'repo');
 execFileSync('bash', [

@@ -4,7 +4,9 @@
 // the machine (20, the oldest) already; here:
 //   - the newest (26): every test, on its default driver node:sqlite;
 //   - the ones between (22, 24): the tests of the store and its driver, the kill storm and the
-//     full disk, process identity, and the packed install, on their default driver node:sqlite.
+//     full disk, process identity, lanes exec's spawn (core/spawn-inherit.ts calls Node's own
+//     process handle, whose call changed in 24) and the hot path, and the packed install, on their
+//     default driver node:sqlite.
 // PostgreSQL and the agents' real CLIs run on Node 20 only (npm test): said below, not skipped quietly.
 // Usage: node scripts/test-nodes.mjs [MAJOR…]   (default: 22 24 26)
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -23,6 +25,7 @@ const SUBSET = [
   'test/cli/platform',
   'test/cli/agent-named-cli',
   'test/cli/store-config',
+  'test/cli/hot-path',
   'test/package/install',
 ];
 const PLAN = {

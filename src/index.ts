@@ -27,7 +27,7 @@ export type {
 } from './services/lanes-api.js';
 export { CLEAR } from './services/state/state.js';
 export type { Json, Mutator } from './services/state/state.js';
-export type { AttachOptions, SessionView, StartOptions } from './services/sessions/sessions.js';
+export type { AttachOptions, SessionRow, SessionView, StartOptions } from './services/sessions/sessions.js';
 export type { ClaimHolder, ClaimOptions } from './services/claims/claims.js';
 export type { WaitOptions } from './services/wait.js';
 export type { EndOptions, EndResult } from './services/sessions/end-session.js';
@@ -55,6 +55,9 @@ export type {
   WorktreeOutcome,
 } from './services/worktrees/gc-worktrees.js';
 export type { WorktreesApi } from './services/worktrees/facade.js';
+export type { SeatsApi } from './services/seats/facade.js';
+export type { SeatHolder, SeatLease, SeatView } from './services/seats/seats.js';
+export type { SeatRecord } from './store/seat-types.js';
 export type { AgentRemoval, AgentWorktree, AgentWorktreeRequest } from './services/worktrees/agent-worktrees.js';
 export type { CycleStep, JournalEntry, JournalKind, JournalQuery, WaitRecord } from './store/journal-types.js';
 export { JOURNAL_KINDS } from './store/journal-types.js';
@@ -74,6 +77,8 @@ export { shellWord } from './core/shell-quote.js';
 export { untrackedOf } from './git/status.js';
 export { copyStore, migrateStore, storeStatus } from './services/doctor/store-admin.js';
 export type { StoreStatus } from './services/doctor/store-admin.js';
+export { runBroker } from './store/postgres/broker/run.js';
+export type { BrokerInput, BrokerStatus } from './store/postgres/broker/run.js';
 export { resolveStore } from './services/config.js';
 export { copyWorktreeIncludes } from './services/runtime/worktree-include.js';
 export type {

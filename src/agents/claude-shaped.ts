@@ -5,6 +5,7 @@ import {
   asEdit,
   asPrompt,
   asShell,
+  asQuota,
   asWaiting,
   badInput,
   baseEvent,
@@ -13,6 +14,7 @@ import {
   lifecycle,
   oneLine,
   record,
+  resetFromText,
   text,
 } from './adapter.js';
 
@@ -28,6 +30,9 @@ const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
  * Others (auth_success, agent_completed) are not a wait.
  */
 export const WAITING_NOTIFICATIONS = ['permission_prompt', 'idle_prompt', 'elicitation_dialog', 'agent_needs_input'];
+
+/** StopFailure's error types that mean the login ran out (the seat is exhausted until its reset). */
+export const QUOTA_ERRORS = ['rate_limit', 'billing_error'];
 
 export function parseClaudeShaped(agent: AgentName, id: string, event: string, payload: Payload): HookEvent {
   const cwd = cwdOf(payload);
@@ -50,9 +55,11 @@ export function parseClaudeShaped(agent: AgentName, id: string, event: string, p
       return type && WAITING_NOTIFICATIONS.includes(type) ? asWaiting(e, text(payload, 'message') ?? type) : e;
     }
     case 'stop-failure': {
-      // The turn ended on an API error (rate limit, billing, …): the agent sits idle until its person acts.
+      // The turn ended on an API error: the agent sits idle until its person acts. A usage limit,
+      // a rate limit or a billing error means its login ran out: its seat is exhausted (quota).
       const kind = text(payload, 'error_type') ?? text(payload, 'error') ?? 'an error';
       const detail = text(payload, 'error_message');
+      if (QUOTA_ERRORS.includes(kind)) return asQuota(e, kind, detail, resetFromText(detail));
       return asWaiting(e, `the turn stopped on ${kind}${detail ? `: ${detail}` : ''}`);
     }
     case 'user-prompt-submit':

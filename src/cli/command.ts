@@ -24,6 +24,8 @@ export interface ParsedArgs {
 
 export interface Io {
   stdout: (text: string) => void;
+  /** Resolves once what stdout holds has gone to its reader (at once unless it is behind): a long listing waits on it between chunks, so its memory stays bounded. */
+  drained: () => Promise<void>;
   stderr: (text: string) => void;
   json: boolean;
   /** Opens the library once per call, with --store applied. */

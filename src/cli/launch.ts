@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { LanesError } from '../core/errors.js';
 import { lanesHome } from '../core/paths.js';
 import { refSafeSessionId } from '../core/slug.js';
-import type { Lanes, SessionRecord } from '../index.js';
+import type { Lanes, SeatLease, SessionRecord } from '../index.js';
 import { carryHooksInto } from './carry.js';
 import type { CarryReport } from './carry.js';
 import { findTmux, tmux, tmuxHas, tmuxMissing, tmuxName } from './tmux.js';
@@ -34,6 +34,8 @@ export interface LaunchOptions {
   label: string | null;
   base: string | null;
   background: boolean;
+  /** A seat to run the agent on (`lanes seat`): its name, or auto. */
+  seat?: string | null;
   cmd: string[];
 }
 
@@ -47,6 +49,7 @@ export interface Launched {
   attach: string;
   /** Agents whose project hooks were carried into the worktree, and those that could not be. */
   hooks: CarryReport | null;
+  seat: SeatLease | null;
 }
 
 /**
@@ -98,7 +101,10 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
   let attach: string;
   let background: ReturnType<typeof spawn> | null = null;
   let hooks: CarryReport | null = null;
+  let seat: SeatLease | null = null;
   try {
+    // The seat before anything runs: none to be had (each exhausted or in use) starts nothing.
+    if (o.seat) seat = await lanes.seats.lease(id, o.seat);
     // The agent starts in the worktree with lanes' project hooks, as `lanes start --worktree` gives them.
     hooks = await carryHooksInto(lanes, made.path);
     const wrapper = [process.execPath, cli, 'new', '--run-as', id, '--env-file', envFileFor(id, o.store), '--', ...cmd];
@@ -148,7 +154,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     throw e;
   }
   const session = (await lanes.sessions.get(id)) as SessionRecord;
-  return { session, worktree: made.path, branch: made.branch, terminal, attach, hooks };
+  return { session, worktree: made.path, branch: made.branch, terminal, attach, hooks, seat };
 }
 
 /** An agent that exits at once (a command not found, a bad flag) is said, not reported as started. */

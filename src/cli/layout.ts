@@ -3,9 +3,18 @@ import wrapAnsi from 'wrap-ansi';
 
 // Text for a terminal: the width every help page and table fits in, and wrapping at words.
 
-/** Printable ASCII is one column per character; anything else (colours, CJK, emoji) is measured. */
+/**
+ * Printable ASCII is one column per character, coloured or not (picocolors writes SGR sequences
+ * only); anything else (CJK, emoji, accents) is measured by string-width, which the binary loads
+ * at its first such text (scripts/build.mjs).
+ */
 const PLAIN = /^[\x20-\x7e]*$/;
-export const widthOf = (text: string): number => (PLAIN.test(text) ? text.length : stringWidth(text));
+const SGR = /\x1b\[[0-9;]*m/g;
+export const widthOf = (text: string): number => {
+  if (PLAIN.test(text)) return text.length;
+  const bare = text.replace(SGR, '');
+  return PLAIN.test(bare) ? bare.length : stringWidth(text);
+};
 
 /** Narrower than this, nothing reads well: the width asked for is raised to it. */
 export const MIN_WIDTH = 40;

@@ -208,6 +208,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   EXEC,
   {
+    name: 'seat',
+    hot: false,
+    load: () => import('./commands/seat.js'),
+    usage: 'seat add|rm|ls|reset',
+    summary: "the agents' logins (seats) sessions lease, and which ran out until when",
+  },
+  {
     name: 'hooks',
     hot: false,
     load: () => import('./commands/hooks.js'),

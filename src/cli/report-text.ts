@@ -69,6 +69,13 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
         `${named(a.session)} ${a.state === 'finished' ? 'finished its turn' : 'was denied a call'} at ${clock(a.since)}${a.why ? `: ${a.why}` : ''}`,
       );
   }
+  if (r.seatsOut.length) {
+    h('Seats out');
+    for (const s of r.seatsOut)
+      item(
+        `${s.name} (${s.agent}, pool ${s.pool}) ran out${s.why ? ` (${s.why})` : ''}; usable again ${new Date(s.until).toISOString().replace('T', ' ').slice(0, 16)} UTC${s.freeInPool === 0 ? '; no other seat of its pool is free' : ''}`,
+      );
+  }
   if (r.waits.length) {
     h('Waits still open');
     for (const w of r.waits)

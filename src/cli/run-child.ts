@@ -1,6 +1,7 @@
-import { childProcess } from '../core/builtins.js';
-import { constants } from 'node:os';
+import type * as Os from 'node:os';
+import { load } from '../core/builtins.js';
 import { EXIT } from '../core/errors.js';
+import { spawnInherit } from '../core/spawn-inherit.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 
@@ -13,22 +14,23 @@ export function runChild(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<{ code: number; reason: string }> {
   return new Promise((resolve) => {
-    const [file, ...argv] = cmd;
-    const child = childProcess().spawn(file ?? '', argv, { stdio: 'inherit', cwd: options.cwd, env: options.env });
+    const [file = '', ...argv] = cmd;
     const forward = (sig: NodeJS.Signals) => child.kill(sig);
-    for (const s of FORWARDED) process.on(s, forward);
-    const done = (result: { code: number; reason: string }) => {
+    const child = spawnInherit(file, argv, options, (end) => {
       for (const s of FORWARDED) process.removeListener(s, forward);
-      resolve(result);
-    };
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      const missing = e.code === 'ENOENT';
-      process.stderr.write(`lanes: cannot run ${JSON.stringify(file)}: ${missing ? 'command not found' : e.message}\n`);
-      done({ code: missing ? 127 : 126, reason: `could not run the command (${e.code ?? e.message})` });
+      if ('error' in end) {
+        const e = end.error;
+        const missing = e.code === 'ENOENT';
+        process.stderr.write(
+          `lanes: cannot run ${JSON.stringify(file)}: ${missing ? 'command not found' : e.message}\n`,
+        );
+        resolve({ code: missing ? 127 : 126, reason: `could not run the command (${e.code ?? e.message})` });
+      } else if (end.signal) {
+        // node:os only here: loading it cost every `lanes exec` ~1 M instructions.
+        const n = (load('node:os') as typeof Os).constants.signals[end.signal] ?? 0;
+        resolve({ code: 128 + n, reason: `command killed by ${end.signal}` });
+      } else resolve({ code: end.code ?? EXIT.error, reason: `command exited with code ${end.code ?? '?'}` });
     });
-    child.on('exit', (code, signal) => {
-      if (signal) done({ code: 128 + (constants.signals[signal] ?? 0), reason: `command killed by ${signal}` });
-      else done({ code: code ?? EXIT.error, reason: `command exited with code ${code ?? '?'}` });
-    });
+    for (const s of FORWARDED) process.on(s, forward);
   });
 }

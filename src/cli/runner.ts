@@ -70,6 +70,7 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
     const io: Io = {
       stdout: out,
       stderr: err,
+      drained: () => stdout?.drained() ?? Promise.resolve(),
       json: parsed.values['json'] === true,
       get signal() {
         return aborter().signal;

@@ -6,6 +6,8 @@
 
 export interface PipeSafeOut {
   write(text: string): void;
+  /** Resolves when the stream has written out what it buffered (or the reader went away). */
+  drained(): Promise<void>;
   dispose(): void;
 }
 
@@ -27,6 +29,21 @@ export function pipeSafeStdout(gone: () => void = () => undefined): PipeSafeOut 
         process.stdout.on('error', onError);
       }
       process.stdout.write(text);
+    },
+    drained() {
+      // Pipes are written synchronously on Linux; on macOS (and to a socket) they buffer.
+      if (closed || !listening || !process.stdout.writableNeedDrain) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          process.stdout.removeListener('drain', done);
+          process.stdout.removeListener('close', done);
+          process.stdout.removeListener('error', done);
+          resolve();
+        };
+        process.stdout.once('drain', done);
+        process.stdout.once('close', done);
+        process.stdout.once('error', done);
+      });
     },
     dispose() {
       if (!listening) return;

@@ -2,7 +2,7 @@ import { fail } from './config-fail.js';
 import type { ConfigSource } from './config-fail.js';
 
 /** What a person is told of (services/notify). died comes from liveness, the others from the agents' hooks. */
-export const NOTIFY_EVENTS = ['waiting', 'finished', 'denied', 'died'] as const;
+export const NOTIFY_EVENTS = ['waiting', 'finished', 'denied', 'died', 'exhausted'] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 
 /** `[notify]` of the user config. */
@@ -14,7 +14,7 @@ export interface NotifyConfig {
   events: NotifyEventKind[];
 }
 
-const DEFAULT_EVENTS: NotifyEventKind[] = ['waiting', 'denied', 'died'];
+const DEFAULT_EVENTS: NotifyEventKind[] = ['waiting', 'denied', 'died', 'exhausted'];
 
 /** `[notify] desktop = true`, `webhook = "https://…"`, `events = ["waiting", "died"]`. */
 export function validateNotify(src: ConfigSource, t: Record<string, unknown>): NotifyConfig {

@@ -3,6 +3,8 @@ import { LanesError } from './errors.js';
 import { fail, stringList, table } from './config-fail.js';
 import type { ConfigSource } from './config-fail.js';
 import { validateNotify } from './config-notify.js';
+import { DEFAULT_SEATS, validateSeats } from './config-seats.js';
+import type { SeatsConfig } from './config-seats.js';
 import { DEFAULT_SESSION_CONFIG, validateSession } from './config-session.js';
 import type { SessionConfig } from './config-session.js';
 import type { NotifyConfig } from './config-notify.js';
@@ -28,6 +30,8 @@ export interface LanesConfig {
   notify: NotifyConfig;
   /** `[session]`: setup and teardown commands of each session's worktree. */
   session: SessionConfig;
+  /** `[seats]`, user config only: what a session does when its seat (login) runs out. */
+  seats: SeatsConfig;
 }
 
 /** The machine's shared CLI configs and credentials an agent edits only under a `file:` claim. */
@@ -58,8 +62,9 @@ export const DEFAULT_CONFIG: LanesConfig = {
   worktree: { includeLinksOutside: false, reclaim: DEFAULT_RECLAIM },
   journal: { retentionMs: 30 * 86_400_000 },
   shared: { files: DEFAULT_SHARED_FILES },
-  notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died'] },
+  notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'] },
   session: DEFAULT_SESSION_CONFIG,
+  seats: DEFAULT_SEATS,
 };
 
 const PORT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
@@ -70,7 +75,7 @@ const STRIP = /^[A-Za-z0-9_*?]+$/;
 // A name, never a path: reclaiming `..` or `.git` would reach what is no build output.
 const RECLAIM_NAME = /^(?!\.{1,2}$)(?!\.git$)[^/\\\0]{1,255}$/;
 
-const USER_ONLY = ['worktree', 'journal', 'shared', 'notify'];
+const USER_ONLY = ['worktree', 'journal', 'shared', 'notify', 'seats'];
 const TABLES = ['ports', 'env', 'snapshot', 'session', ...USER_ONLY];
 
 /** Validates one file's data: unknown keys, wrong types and bad values are errors naming file, line and key. */
@@ -86,6 +91,7 @@ export function validateConfig(
   shared: LanesConfig['shared'];
   notify: LanesConfig['notify'];
   session: Partial<SessionConfig>;
+  seats: SeatsConfig;
 }> {
   for (const key of Object.keys(src.data)) {
     if (key === 'store') {
@@ -194,6 +200,8 @@ export function validateConfig(
   if (Object.keys(notify).length) out.notify = validateNotify(src, notify);
   const session = table(src, 'session');
   if (Object.keys(session).length) out.session = validateSession(src, session);
+  const seats = table(src, 'seats');
+  if (Object.keys(seats).length) out.seats = validateSeats(src, seats);
   return out;
 }
 
@@ -225,6 +233,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.shared) c.shared = p.shared;
     if (p.notify) c.notify = p.notify;
     if (p.session) c.session = { ...c.session, ...p.session };
+    if (p.seats) c.seats = p.seats;
   }
   return c;
 }

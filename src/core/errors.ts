@@ -50,6 +50,8 @@ export type ErrorCode =
   | 'E_IO'
   | 'E_PLATFORM'
   | 'E_SETUP'
+  | 'E_NO_SEAT'
+  | 'E_PAY_PER_USE'
   | 'E_INTERNAL';
 
 const EXIT_BY_CODE: Record<ErrorCode, number> = {
@@ -89,6 +91,10 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   // This OS gives lanes no way to prove liveness (unsupported, /proc hidden, ps missing).
   E_PLATFORM: EXIT.error,
   E_SETUP: EXIT.error,
+  // No seat of the pool can be leased now: each is exhausted until its reset, or in use.
+  E_NO_SEAT: EXIT.held,
+  // A seat that bills per call, or a secret's value, where lanes takes neither without being told.
+  E_PAY_PER_USE: EXIT.usage,
   E_REPO_STATE: EXIT.error,
   // The snapshot `end` takes first could not be made: the session is left open, nothing changed.
   E_SNAPSHOT: EXIT.error,

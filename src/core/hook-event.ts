@@ -23,6 +23,8 @@ export type HookKind =
   | 'prompt'
   /** The agent session is ending. */
   | 'session-end'
+  /** The agent's login ran out: a usage limit, a quota or a billing error from its model's API. */
+  | 'quota'
   /** An event or tool lanes has nothing to say about (allowed silently). */
   | 'ignore';
 
@@ -46,6 +48,8 @@ export interface HookEvent {
   toolName: string | null;
   /** waiting: the agent's words (its notification, the error); stop: the start of its last message. */
   message: string | null;
+  /** quota: what ran out as the agent names it (rate_limit, billing_error, usage_limit_reached, …) and when it resets, if said. */
+  quota: { why: string; resetAt: number | null } | null;
 }
 
 export interface HookDecision {

@@ -63,3 +63,25 @@ function fromGitFile(dotGit: string, worktreeRoot: string): RepoInfo | undefined
     return undefined;
   }
 }
+
+/**
+ * The git directory of a worktree's root (`.git` itself, or where its `gitdir:` file points), read
+ * the way git reads it; undefined ("ask git": `git rev-parse --absolute-git-dir`) whenever git's
+ * answer could differ, as for discoverRepo. The real path, as git prints it.
+ */
+export function gitDirOfRoot(
+  worktreeRoot: string,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  if (env['GIT_DIR'] || env['GIT_WORK_TREE'] || env['GIT_COMMON_DIR']) return undefined;
+  const dotGit = join(worktreeRoot, '.git');
+  try {
+    const st = statSync(dotGit);
+    if (process.getuid && st.uid !== process.getuid()) return undefined;
+    if (st.isDirectory()) return realpathSync(dotGit);
+    const m = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+    return m?.[1] ? realpathSync(resolve(worktreeRoot, m[1].trim())) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -16,10 +16,16 @@ export interface SkippedPath {
  * inside them (a snapshot records a submodule only by its checked-out commit). Read with the
  * capture's private index, so the real one is not refreshed.
  */
-export async function unsnapshottable(worktree: string, env: Record<string, string>): Promise<SkippedPath[]> {
+export async function unsnapshottable(
+  worktree: string,
+  env: Record<string, string>,
+  /** The untracked paths a `git status --untracked-files=all` just listed (it lists nested repositories as ls-files -o does). */
+  untracked?: string[],
+): Promise<SkippedPath[]> {
   const skipped: SkippedPath[] = [];
-  const others = await git(['ls-files', '-o', '--exclude-standard', '-z'], { cwd: worktree, env });
-  for (const p of others.split('\0')) if (p.endsWith('/')) skipped.push({ path: p, why: 'nested repository' });
+  const others =
+    untracked ?? (await git(['ls-files', '-o', '--exclude-standard', '-z'], { cwd: worktree, env })).split('\0');
+  for (const p of others) if (p.endsWith('/')) skipped.push({ path: p, why: 'nested repository' });
   // Only a worktree with submodules pays for a status; its porcelain v2 field 3 is S<c><m><u>.
   if (existsSync(join(worktree, '.gitmodules'))) {
     const out = await git(['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=none'], {

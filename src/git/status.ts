@@ -20,6 +20,51 @@ export async function status(worktree: string): Promise<StatusEntry[]> {
   return entries;
 }
 
+/** A worktree's uncommitted changes and the commit checked out, as one `git status` saw them together. */
+export interface StatusWithHead {
+  /** HEAD's commit (null before the first commit). */
+  head: string | null;
+  /** As status() lists them (XY as porcelain v1 writes it: ' ' where v2 writes '.'). */
+  entries: StatusEntry[];
+}
+
+/**
+ * status() and HEAD in one git process (porcelain v2's `# branch.oid` header): the sweep runs it
+ * in every worktree. --no-ahead-behind: a branch with an upstream is not walked for the counts.
+ */
+export async function statusWithHead(worktree: string): Promise<StatusWithHead> {
+  const out = await git(
+    ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--untracked-files=all', '--no-renames'],
+    { cwd: worktree },
+  );
+  return parseStatusV2(out);
+}
+
+/** Porcelain v2 -z: headers `# …`, `1 XY … path`, `2 XY … path\0orig`, `u XY … path`, `? path`, `! path`. */
+export function parseStatusV2(out: string): StatusWithHead {
+  let head: string | null = null;
+  const entries: StatusEntry[] = [];
+  const recs = out.split('\0');
+  for (let i = 0; i < recs.length; i++) {
+    const rec = recs[i] ?? '';
+    const kind = rec[0];
+    if (kind === '#') {
+      const m = /^# branch\.oid ([0-9a-f]+)$/.exec(rec);
+      if (m) head = m[1] ?? null;
+    } else if (kind === '?') entries.push({ code: '??', path: rec.slice(2) });
+    else if (kind === '1' || kind === '2' || kind === 'u') {
+      // The path follows a fixed number of space-separated fields (8, 9, 10); it may hold spaces.
+      const fields = kind === '1' ? 8 : kind === '2' ? 9 : 10;
+      let at = 0;
+      for (let f = 0; f < fields && at >= 0; f++) at = rec.indexOf(' ', at + 1);
+      const code = rec.slice(2, 4).replace(/\./g, ' ');
+      if (kind === '2') entries.push({ code, path: rec.slice(at + 1), from: recs[++i] ?? '' });
+      else entries.push({ code, path: rec.slice(at + 1) });
+    }
+  }
+  return { head, entries };
+}
+
 /** How many commits `tip` has that `base` does not (`git rev-list --count base..tip`). */
 export async function commitsAhead(cwd: string, base: string, tip = 'HEAD'): Promise<number> {
   return Number((await git(['rev-list', '--count', `${base}..${tip}`, '--'], { cwd })).trim());

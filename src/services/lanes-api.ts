@@ -19,6 +19,7 @@ import type { EndOptions, EndResult } from './sessions/end-session.js';
 import type { SessionGlance } from './sessions/glance.js';
 import type { GcOptions, GcReport } from './doctor/gc.js';
 import type { WorktreesApi } from './worktrees/facade.js';
+import type { SeatsApi } from './seats/facade.js';
 import type { CommitCheck } from './commits/commit-check.js';
 import type { GuardStatus } from './commits/guard.js';
 import type { HandoffWritten } from './handoffs/handoffs.js';
@@ -26,7 +27,7 @@ import type { LandMode, LandResult } from './land/land.js';
 import type { PortLease } from './runtime/ports.js';
 import type { SessionProgress } from './worktrees/progress.js';
 import type { SessionEnvironment } from './runtime/runtime-env.js';
-import type { AttachOptions, SessionView } from './sessions/sessions.js';
+import type { AttachOptions, SessionRow, SessionView } from './sessions/sessions.js';
 import type { Snapshot, SnapshotResult } from './snapshots/snapshots.js';
 import type { Json, Mutator } from './state/state.js';
 import type { SweepOptions, SweepReport } from './snapshots/sweep.js';
@@ -66,14 +67,25 @@ export interface LanesSessions {
   resolve(id?: string | null): Promise<SessionView>;
   /** Sessions not ended (dead ones included); every session with `all`. */
   list(options?: { all?: boolean }): Promise<SessionView[]>;
+  /**
+   * As list(), with at most `claimsShown` claims each (the first, in key order) and each one's
+   * count: claims are counted, not read whole (`lanes ls --all`).
+   */
+  rows(options: { all?: boolean; claimsShown: number }): Promise<SessionRow[]>;
+  /** A session's claims a page at a time (default 1,000), in key order. */
+  claimPages(id: string, size?: number): AsyncGenerator<ClaimRecord[]>;
   /** A live session at a glance (claims, other live sessions, overlapping edits), from the store alone; null when unknown or ended. */
   glance(id: string): Promise<SessionGlance | null>;
   /**
    * `lanes ls`'s default view: live sessions and the dead ones still holding claims or unsaved
    * work (a dirty worktree no live session shares), at most `deadShown` of those (default 50;
-   * `moreDead` counts the rest); `hidden` counts the other dead ones.
+   * `moreDead` counts the rest); `hidden` counts the other dead ones. Each with at most
+   * `claimsShown` claims (default: all) and its count.
    */
-  overview(options?: { deadShown?: number }): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }>;
+  overview(options?: {
+    deadShown?: number;
+    claimsShown?: number;
+  }): Promise<{ sessions: SessionRow[]; hidden: number; moreDead: number }>;
   /**
    * Proves these sessions' liveness again, as list() does (one read of process facts for this
    * host's owners, other hosts' leases against the store's clock `now`, read when not given); a
@@ -270,6 +282,8 @@ export interface Lanes {
   gc(options?: GcOptions): Promise<GcReport>;
   /** The worktrees lanes made: bulk cleanup that never loses work, and Claude Code's own (its hooks). */
   worktrees: WorktreesApi;
+  /** Seats: the agents' logins, leased to sessions, exhausted when their agent says so (services/seats/). */
+  seats: SeatsApi;
   /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */
   hook(event: HookEvent): Promise<HookDecision>;
   /** Refreshes the current session's lease (close() does it too). */

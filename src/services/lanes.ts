@@ -1,5 +1,4 @@
-// openLanes(): builds the one object through which every behaviour is reached (lanes-api.ts).
-// The services below it are wired here and nowhere else.
+// openLanes(): the one object through which every behaviour is reached (lanes-api.ts); the services are wired here only.
 import { LanesError } from '../core/errors.js';
 import { formatResource } from '../core/resource.js';
 import type { JournalInput } from '../store/journal-types.js';
@@ -15,9 +14,12 @@ import type { EnvironmentOf } from './sessions/setup.js';
 import type { Lanes } from './lanes-api.js';
 import { actingSession, adoptActing } from './sessions/acting.js';
 import { SessionService } from './sessions/sessions.js';
+import { listings } from './sessions/listing.js';
 import { SnapshotService } from './snapshots/snapshots.js';
 import { StateService } from './state/state.js';
+import { freeKept } from './state/gate-keep.js';
 import { worktreesFacade } from './worktrees/facade.js';
+import { seatsFacade } from './seats/facade.js';
 
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
@@ -63,12 +65,11 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const state = new StateService(ctx);
   const handoffs = new HandoffService(ctx);
   const snapshots = new SnapshotService(ctx);
-  // Loaded on use (here and below): `lanes hook` and `lanes exec` open the library in every tool
-  // call and need little of it. A string as the end's options is the reason alone (the library's
-  // first API took it so).
+  const seats = seatsFacade(ctx, claims);
+  // Loaded on use: `lanes hook`/`exec` open the library in every tool call and need little of it.
   // [session] setup/teardown run with what the session's own commands get (`lanes exec`'s environment).
   const environmentOf = async (s: Parameters<EnvironmentOf>[0]) =>
-    (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs }, env)(s);
+    (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs, seats }, env)(s);
   const end = async (id: string, given: EndOptions | string = {}): Promise<EndResult> => {
     const o = typeof given === 'string' ? { reason: given } : given;
     const { endSession } = await import('./sessions/end-session.js');
@@ -118,7 +119,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   };
   let bound: BoundHooks | undefined;
   const hooks = async (): Promise<BoundHooks> =>
-    (bound ??= (await import('./hooks/bind.js')).bindHooks(ctx, { sessions, state, snapshots, end }));
+    (bound ??= (await import('./hooks/bind.js')).bindHooks(ctx, { sessions, state, snapshots, end, seats }));
 
   return {
     sessionId: ctx.sessionId,
@@ -146,10 +147,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       current: () => sessions.current(),
       get: (id) => sessions.get(id),
       resolve: (id) => sessions.resolve(id),
-      list: (o) => sessions.list(o),
+      ...listings(ctx),
       glance: async (id) => (await import('./sessions/glance.js')).glance(ctx, id),
-      overview: (o) => sessions.overview(o),
-      judge: (list, now) => sessions.judge(list, now),
       progress: async (ids) => (await import('./worktrees/progress.js')).sessionProgress(ctx, ids),
     },
     claims: {
@@ -229,6 +228,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     },
     createWorktree: async (o) => (await import('./worktrees/worktrees.js')).createSessionWorktree(ctx, o),
     worktrees: worktreesFacade(ctx, { snapshots, sessions, claims, state, end }),
+    seats,
     commit: async (paths, message) => {
       // A commit refused for another session's claim is a decision the morning's reader must see;
       // the commit journals its own intent and outcome (commits/commit-intent.ts).
@@ -268,7 +268,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       const { sessionEnvironment } = await import('./runtime/runtime-env.js');
       const environment = await sessionEnvironment(
         ctx,
-        { claims, state, handoffs },
+        { claims, state, handoffs, seats },
         session,
         await loadConfig(ctx, session.worktree),
         o.inherited ?? {},
@@ -287,13 +287,13 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     hook: async (event) => (await hooks()).run(event),
     heartbeat: (o = {}) => heartbeat(o.unlessFresh ? ctx.leaseMs / 12 : undefined),
     close: async (o = {}) => {
-      // Every use of the library by a session refreshes its lease; a failed refresh (a full disk,
-      // an unreachable team store) must not turn a finished command into a failure. A lease
-      // refreshed within a twelfth of its length (5 s of the default 60 s) is not written again: a
-      // hook runs in every tool call, and each write is a WAL frame and its fsyncs. Other hosts
-      // still see it live with more than 90% of the lease to spare.
+      // Every use of the library by a session refreshes its lease; a failed refresh (full disk,
+      // store unreachable) never fails a finished command. A lease refreshed within a twelfth of
+      // its length (5 s of 60) is not written again (a hook runs in every tool call; a write is a
+      // WAL frame and fsyncs): other hosts still see it live with over 90% of the lease to spare.
       if (o.heartbeat !== false && ctx.sessionId && Date.now() - lastBeat > 1000)
         await heartbeat(ctx.leaseMs / 12, bound?.active()).catch(() => false);
+      await freeKept(ctx);
       await store.close();
     },
   };

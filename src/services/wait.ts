@@ -13,7 +13,8 @@ export interface WaitOptions {
 /** How a waiter polls: 'short' for gates (held for micro- to milliseconds), 'long' for claims. */
 export type PollSchedule = 'short' | 'long';
 
-export type Attempt<T> = { done: true; value: T } | { done: false; blockedBy: () => string };
+/** retryInMs: when to try again, instead of the schedule (fractions of a millisecond pause the thread). */
+export type Attempt<T> = { done: true; value: T } | { done: false; blockedBy: () => string; retryInMs?: number };
 
 // Short sleeps first (a gate is usually held for well under a millisecond), then a few ms, with
 // jitter so pollers of one gate do not move in lock-step.
@@ -23,13 +24,28 @@ const SCHEDULES: Record<PollSchedule, { steps: number[]; max: number }> = {
   long: { steps: [0, 0, 0, 1, 1, 2, 3, 5, 8], max: 12 },
 };
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Blocks the thread for a fraction of a millisecond (a timer cannot wait less than one): only for
+ * waits that end within it, such as a gate whose holder is about to leave.
+ */
+export function pauseBriefly(ms: number): void {
+  Atomics.wait(pauseCell, 0, 0, ms);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, jitter = true): Promise<void> {
   return new Promise((resolve) => {
     if (ms <= 0) {
       setImmediate(resolve);
       return;
     }
-    const timer = setTimeout(done, ms + Math.random() * ms * 0.5);
+    if (ms < 1) {
+      pauseBriefly(ms);
+      setImmediate(resolve);
+      return;
+    }
+    const timer = setTimeout(done, jitter ? ms + Math.random() * ms * 0.5 : ms);
     signal?.addEventListener('abort', done, { once: true });
     function done() {
       clearTimeout(timer);
@@ -75,10 +91,10 @@ export async function waitFor<T>(
         `lanes: waiting for ${what}: ${result.blockedBy()}. Press Ctrl-C to stop waiting (nothing will be changed).`,
       );
     }
-    let delay = steps[i] ?? max;
+    let delay = result.retryInMs ?? steps[i] ?? max;
     if (!noticed && elapsed + delay > noticeAfter) delay = Math.max(0, noticeAfter - elapsed);
     if (options.timeoutMs !== undefined) delay = Math.min(delay, Math.max(0, options.timeoutMs - elapsed));
-    await sleep(delay, options.signal);
+    await sleep(delay, options.signal, result.retryInMs === undefined);
   }
 }
 

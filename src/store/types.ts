@@ -1,6 +1,9 @@
 import type { Attention, AttentionState } from './shared/attention.js';
 import type { JournalInput, JournalStore, WaitStore } from './journal-types.js';
+import type { SeatStore } from './seat-types.js';
 import type { TouchedStore } from './touched-types.js';
+import type { GateStore } from './gate-types.js';
+import type { ClaimListStore } from './claim-list-types.js';
 import type { ChangeStore } from './change-types.js';
 import type { DumpStore } from './dump-types.js';
 
@@ -10,6 +13,21 @@ import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
 import type { OwnerToJudge, Verdict } from '../core/liveness.js';
+
+export type {
+  GateAttempt,
+  GateHolder,
+  GateLine,
+  GateLineStore,
+  GateRecord,
+  GateStepOutcome,
+  GateStepResult,
+  GateStore,
+  GateTurn,
+  StateChange,
+  StateOwner,
+  StateRecord,
+} from './gate-types.js';
 
 export type { Attention, AttentionState } from './shared/attention.js';
 
@@ -70,6 +88,7 @@ export interface DeadMark {
 }
 
 export type ClaimRecord = HeldClaim;
+export type { ClaimKey } from './claim-list-types.js';
 
 /**
  * Judges owners, all those of one decision at once (one read of process facts: one `ps` process on
@@ -93,62 +112,14 @@ export type ClaimResult =
       now?: number;
     };
 
-export interface GateHolder {
-  owner: OwnerIdentity;
-  sessionId: string | null;
-  command: string;
-}
-
-export interface GateRecord extends GateHolder {
-  name: string;
-  token: number;
-  acquiredAt: number;
-  leaseUntil: number;
-}
-
-export interface StateRecord {
-  sessionId: string;
-  /** JSON text. */
-  value: string;
-  version: number;
-  updatedAt: number;
-}
-
-/** Whether the session whose state a gate guards is in the store, and open (read in the same step). */
-export type StateOwner = 'open' | 'ended' | 'unknown';
-
-export type GateAttempt =
-  | {
-      acquired: true;
-      token: number;
-      previous: GateRecord | null;
-      previousWhy: string;
-      state: StateRecord | null;
-      /** null when the gate guards no session's state. */
-      owner: StateOwner | null;
-    }
-  | { acquired: false; holder: GateRecord };
-
-/** What to do with a session's state when a gate is released. */
-export type StateChange = { kind: 'keep' } | { kind: 'set'; value: string } | { kind: 'delete' };
-
-/** What a one-step gated change decided, inside the store's write step (see GateStore.stepGate). */
-export type GateStepOutcome = { kind: 'apply'; change: StateChange } | { kind: 'hold' };
-
-export type GateStepResult =
-  /** The gate was held by someone (live or not): nothing ran; take the waiting path. */
-  | { kind: 'busy' }
-  /** The step ran and its change was written; the gate was never taken. */
-  | { kind: 'applied' }
-  /** The step asked to hold the gate: it is taken with this token, to be released with releaseGate. */
-  | { kind: 'held'; token: number };
-
 export interface StoreInfo {
   backend: 'sqlite' | 'postgres';
   location: string;
   schemaVersion: number;
-  /** SQLite only: the driver the store runs on (`node:sqlite` or `better-sqlite3`, src/store/sqlite/driver.ts). */
+  /** SQLite: `node:sqlite` or `better-sqlite3` (sqlite/driver.ts). */
   driver?: string;
+  /** PostgreSQL: through this host's broker (postgres/broker/) or straight to the server. */
+  connection?: 'broker' | 'direct';
 }
 
 // The interface comes in parts, one per kind of record, so that each backend builds each part on
@@ -208,13 +179,10 @@ export interface SessionStore {
 export type StartClaimResult =
   { ok: true; session: SessionRecord; grants: Grant[] } | Extract<ClaimResult, { ok: false }>;
 
-export interface ClaimStore {
+export interface ClaimStore extends ClaimListStore {
   /** All-or-nothing; takes over claims of dead/ended holders; each grant gets the next token. */
   acquireClaims(sessionId: string, wanted: ResourceRef[], judge: OwnerJudge): Promise<ClaimResult>;
-  /**
-   * Registers `session` and claims `wanted` for it in ONE transaction, all or nothing: when a live
-   * session holds any of them, nothing is registered and nothing journaled (`lanes start --ticket`).
-   */
+  /** Registers `session` and claims `wanted` in ONE transaction, all or nothing (`lanes start --ticket`). */
   insertSessionClaiming(session: NewSession, wanted: ResourceRef[], judge: OwnerJudge): Promise<StartClaimResult>;
   /**
    * With `unchangedSince` (releasing a dead session's claims for it), only if the session still has
@@ -226,10 +194,6 @@ export interface ClaimStore {
     refs: ResourceRef[],
     unchangedSince?: Pick<DeadMark, 'lastSeenAt' | 'owner'>,
   ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[]; changed?: true }>;
-  /** Claims, optionally only those of some scopes or of one session. */
-  listClaims(filter?: { scopes?: string[]; sessionId?: string; sessionIds?: string[] }): Promise<ClaimRecord[]>;
-  /** The sessions holding at least one claim (through the index by session; no claim is read). */
-  claimHolders(): Promise<string[]>;
   /**
    * The claims (any session's) that conflict with any of these resources, read through the index:
    * for a path, the claims on it, on the directories above it and below it (core/path-overlap.ts),
@@ -240,42 +204,17 @@ export interface ClaimStore {
   lastToken(ref: ResourceRef): Promise<number>;
 }
 
-/** Gates and the per-session state they guard (a state change is written as its gate is released). */
-export interface GateStore {
-  /** Non-blocking attempt; takes over a gate whose holder the judge finds dead. Reads the session's state in the same step. */
-  tryAcquireGate(
-    name: string,
-    holder: GateHolder,
-    leaseMs: number,
-    judge: OwnerJudge,
-    stateOf: string | null,
-  ): Promise<GateAttempt>;
-  peekGate(name: string): Promise<GateRecord | null>;
-  renewGate(name: string, token: number, leaseMs: number): Promise<boolean>;
-  /** Applies the state change and releases the gate atomically, only if `token` still holds it (else E_FENCED). */
-  releaseGate(name: string, token: number, stateOf: string | null, change: StateChange): Promise<void>;
-  /**
-   * Optional: only a store whose write step is local and synchronous has it (SQLite). When the gate
-   * is free, runs `step` on the session's state inside one write transaction and writes the change
-   * it returns there, so an uncontended state change is one write instead of two (take the gate,
-   * then write and free it). `hold` takes the gate in that same transaction instead: the caller's
-   * work goes on asynchronously and ends with releaseGate. A step that throws writes nothing.
-   * `step` runs with the store's write lock held: it must be short and must not wait.
-   */
-  stepGate?(
-    name: string,
-    holder: GateHolder,
-    leaseMs: number,
-    stateOf: string,
-    step: (state: StateRecord | null, owner: StateOwner) => GateStepOutcome,
-  ): Promise<GateStepResult>;
-  readState(sessionId: string): Promise<StateRecord | null>;
-  /** The states of several sessions in one read (those without state are left out). */
-  readStates(sessionIds: string[]): Promise<StateRecord[]>;
-}
-
 export interface Store
-  extends SessionStore, ClaimStore, GateStore, DumpStore, JournalStore, WaitStore, TouchedStore, ChangeStore {
+  extends
+    SessionStore,
+    ClaimStore,
+    GateStore,
+    DumpStore,
+    JournalStore,
+    WaitStore,
+    TouchedStore,
+    SeatStore,
+    ChangeStore {
   readonly info: StoreInfo;
   now(): Promise<number>;
   close(): Promise<void>;

@@ -9,6 +9,8 @@ import { COMMANDS } from '../../src/cli/registry.js';
 import { runWithSeam } from '../helpers/seam.js';
 import { hookLanesCommand } from '../../src/cli/lanes-command.js';
 import { tmp } from '../helpers/env.js';
+import { claimsToFill } from '../../src/cli/commands/ls.js';
+import { terminalWidth } from '../../src/cli/layout.js';
 
 const dir = tmp('lanes-flags-');
 const file = join(dir, 'payload.txt');
@@ -38,9 +40,10 @@ const accepted: [string[], string, unknown[]][] = [
       },
     ],
   ],
-  [['ls', '--all'], 'sessions.list', [{ all: true }]],
-  [['ls'], 'sessions.overview', []],
-  [['ls', '--json'], 'sessions.list', [{ all: false }]],
+  // The table reads the claims that fill its widest column (this process' width: the seam runs here).
+  [['ls', '--all'], 'sessions.rows', [{ all: true, claimsShown: claimsToFill(terminalWidth()) }]],
+  [['ls'], 'sessions.overview', [{ claimsShown: claimsToFill(terminalWidth()) }]],
+  [['ls', '--json'], 'sessions.rows', [{ all: false, claimsShown: 0 }]],
   [['gc', '--dry-run', '--limit', '5'], 'gc', [{ dryRun: true, limit: 5 }]],
   [['gc'], 'gc', [{ dryRun: false }]],
   [

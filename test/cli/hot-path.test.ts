@@ -2,12 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import stringWidth from 'string-width';
 import { CLI, ROOT, gitRepo, lanesEnv, run, tmp } from '../helpers/env.js';
 
 // `lanes exec` and `lanes hook` run in every agent tool call, `lanes statusline` after every message: each Node built-in they load costs
 // start-up time (node:fs/promises alone pulls in readline and the file watchers, ~5 ms measured on
 // exec). This pins what they must not load; bench/hook.mjs and bench/runtime.mjs measure the time.
-// (exec needs child_process, which loads net and stream itself.)
+// exec starts its command without node:child_process (core/spawn-inherit.ts), which loads net,
+// dgram and the streams itself.
 const FORBIDDEN = [
   'internal/fs/promises',
   'readline',
@@ -18,7 +20,7 @@ const FORBIDDEN = [
   'internal/perf/performance',
 ];
 
-// Loaded by `node -e 0` too on some Nodes, but by nothing lanes needs for a pre-edit check: node:os
+// Loaded by `node -e 0` too on some Nodes, but by nothing lanes needs for a pre-edit check or exec: node:os
 // (its homedir and hostname are read without it), node:module (createRequire; process.getBuiltinModule
 // needs none) and its source-map support, the AbortController (made only when a command waits).
 const FORBIDDEN_IN_HOOK = ['os', 'module', 'internal/source_map/source_map', 'internal/abort_controller'];
@@ -66,24 +68,18 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
     });
     assert.equal(r.code, 0, r.stderr);
     const loaded = loadedBuiltins(list);
-    assert.ok(
-      loaded.includes('child_process') || name !== 'exec',
-      `${name}: the list is read (${loaded.length} modules)`,
-    );
+    assert.ok(loaded.includes('fs') && loaded.includes('vm'), `${name}: the list is read (${loaded.length} modules)`);
     for (const m of FORBIDDEN) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
-    // better-sqlite3 (Node 20) is loaded through a require that node:module makes.
-    const onNodeSqlite = loaded.includes('NativeModule sqlite') || loaded.includes('sqlite');
-    if (name === 'hook')
-      for (const m of FORBIDDEN_IN_HOOK.filter(
-        (f) => onNodeSqlite || !['module', 'internal/source_map/source_map'].includes(f),
-      ))
-        assert.ok(!loaded.includes(m), `lanes hook loaded node:${m}`);
+    // better-sqlite3's addon (Node 20) is opened where lanes' node_modules holds it, without node:module.
+    if (name !== 'statusline')
+      for (const m of FORBIDDEN_IN_HOOK) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
     assert.ok(!readFileSync(list, 'utf8').includes('Intl.Segmenter made'), `lanes ${name} set up string-width`);
     // Each answers with writeSync (exec's child writes itself): no stdout stream is set up (on a
-    // pipe that loads net and streams), and with nothing left to flush it exits at once, without
+    // pipe that loads net and streams), no child_process (exec's command is started through libuv's
+    // process handle), and with nothing left to flush it exits at once, without
     // the isolate's teardown (src/cli/quick-exit.ts).
-    if (name !== 'exec')
-      for (const m of ['net', 'stream']) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
+    for (const m of ['net', 'stream', 'child_process'])
+      assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
     assert.equal(readFileSync(list, 'utf8').split('\n').pop(), 'EXIT quick', `lanes ${name} exits at once`);
   }
   // A hot command that wrote through process.stdout is left to Node's own exit, which flushes it.
@@ -110,4 +106,44 @@ test("the dashboard's server (Hono) is in dist/ui.cjs only, never in the hot or 
   for (const f of ['hot.cjs', 'main.cjs', 'cli.cjs', 'mcp.cjs'])
     assert.ok(!read(f).includes(marker), `the dashboard's server is in dist/${f}`);
   assert.match(read('main.cjs'), /require\("\.\/ui\.cjs"\)/, 'lanes ui requires its own bundle');
+});
+
+test('lanes ls sets up string-width only for text past plain ASCII (colours included), and measures that text', async () => {
+  const dir = tmp('lanes-ls-width-');
+  const preload = join(dir, 'segmenter.cjs');
+  writeFileSync(
+    preload,
+    "Intl.Segmenter = new Proxy(Intl.Segmenter, { construct(t, a) { require('fs').writeFileSync(process.env.MARK, 'made'); return new t(...a); } });\n",
+  );
+  const repo = gitRepo();
+  const env: Record<string, string> = { ...lanesEnv(), LANES_GC_AFTER_MS: 'off', FORCE_COLOR: '1' };
+  delete env['NO_COLOR'];
+  const plain = await run(process.execPath, [CLI, 'start', '--label', 'plain', '--pid', String(process.pid)], {
+    env,
+    cwd: repo,
+  });
+  assert.equal(plain.code, 0, plain.stderr);
+  const ls = async (mark: string) => {
+    const r = await run(process.execPath, ['-r', preload, CLI, 'ls'], {
+      env: { ...env, MARK: join(dir, mark) },
+      cwd: repo,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  assert.match(await ls('plain'), /\x1b\[/, 'coloured');
+  assert.throws(() => readFileSync(join(dir, 'plain')), 'no Intl.Segmenter for plain, coloured text');
+  await run(process.execPath, [CLI, 'start', '--label', '账单 billing', '--pid', String(process.pid)], {
+    env,
+    cwd: repo,
+  });
+  const wide = await ls('wide');
+  assert.equal(readFileSync(join(dir, 'wide'), 'utf8'), 'made', 'string-width measured the wide label');
+  // Its columns still line up: the column after LABEL starts at one display column on every row.
+  const rows = wide
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .trimEnd()
+    .split('\n');
+  const at = rows.map((l) => stringWidth(l.slice(0, l.search(/ {2}\d+@/) + 2)));
+  assert.equal(new Set(at).size, 1, rows.join('\n'));
 });

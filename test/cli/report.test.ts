@@ -159,6 +159,7 @@ test('of each kind of a ticket the latest five are shown, the rest counted with 
     text: `refusal number ${n}`,
   }));
   const report: NightReport = {
+    seatsOut: [],
     from: at - 12 * 3_600_000,
     afterSeq: null,
     until: at + 3_600_000,

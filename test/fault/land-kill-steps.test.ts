@@ -13,7 +13,10 @@ import { gitRepo, lanes, lanesEnv } from '../helpers/env.js';
 import { answer, fixture, hook } from '../helpers/hooks.js';
 import { killingGit } from '../helpers/killing-git.js';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+// The guard lanes installs runs in these git commands: with a test's own LANES_HOME, never the user's store.
+let gitEnv: Record<string, string> | undefined;
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', ...(gitEnv ? { env: gitEnv } : {}) }).trim();
 interface Entry {
   kind: string;
   subject: string;
@@ -31,6 +34,7 @@ async function journal(env: Record<string, string>, cwd: string): Promise<Entry[
 async function world(n: number) {
   const repo = gitRepo();
   const env = lanesEnv();
+  gitEnv = env;
   assert.equal((await lanes(['guard', 'install'], { env, cwd: repo })).code, 0);
   const s = JSON.parse(
     (

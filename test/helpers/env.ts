@@ -52,6 +52,9 @@ export function lanesEnv(home = tmp('lanes-home-')): Record<string, string> {
     if (v !== undefined && (!k.startsWith('LANES_') || SIMULATION.has(k)) && k !== 'XDG_RUNTIME_DIR') env[k] = v;
   env['LANES_HOME'] = home;
   env['NO_COLOR'] = '1';
+  // A team store's host broker leaves 2 s after its last client (a minute for users): each test's
+  // LANES_HOME has a broker of its own, and they must not pile up on the test server.
+  env['LANES_BROKER_IDLE_MS'] = '2000';
   return env;
 }
 

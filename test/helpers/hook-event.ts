@@ -13,5 +13,6 @@ export const event = (kind: HookKind, id: string, cwd: string, extra: Partial<Ho
   envFile: null,
   toolName: null,
   message: null,
+  quota: null,
   ...extra,
 });

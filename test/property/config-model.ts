@@ -54,8 +54,9 @@ export function configMerged(files: Data[]): LanesConfig {
     worktree: { includeLinksOutside: false, reclaim: DEFAULT_RECLAIM },
     journal: { retentionMs: 30 * 86_400_000 },
     shared: { files: DEFAULT_SHARED_FILES },
-    notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died'] },
+    notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'] },
     session: { setup: null, teardown: null, timeoutMs: 600_000 },
+    seats: { onExhausted: 'next', defaultResetMs: 3_600_000, pools: {} },
   };
   const templates = new Map<string, string>();
   for (const f of files) {

@@ -11,6 +11,8 @@ import { foldedClaimsContract, startClaimingContract } from './contract-start.js
 import { scaleContract } from './contract-scale.js';
 import { attentionContract } from './contract-attention.js';
 import { touchedContract } from './contract-touched.js';
+import { seatsContract } from './contract-seats.js';
+import { pagesContract } from './contract-pages.js';
 import { journalContract } from './contract-journal.js';
 import { changesContract } from './contract-changes.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
@@ -253,7 +255,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       assert.ok(first.acquired);
       const second = await store.tryAcquireGate('state:s', live, 10_000, judge, 's');
       assert.equal(second.acquired, false);
-      if (!second.acquired) assert.equal(second.holder.command, 'cmd');
+      if (!second.acquired) assert.equal(second.holder?.command, 'cmd');
       await store.releaseGate('state:s', first.acquired ? first.token : 0, 's', { kind: 'set', value: '{"n":1}' });
       assert.equal((await store.readState('s'))?.value, '{"n":1}');
       assert.deepEqual(
@@ -285,13 +287,10 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     scaleContract(() => store);
     attentionContract(() => store);
     touchedContract(() => store);
-    journalContract(
-      () => store,
-      () => url,
-    );
-    changesContract(
-      () => store,
-      () => url,
-    );
+    seatsContract(() => store);
+    pagesContract(() => store);
+    // Both need the URL too: they open a second connection to the same store.
+    const urlOf = () => url;
+    for (const more of [journalContract, changesContract]) more(() => store, urlOf);
   });
 }

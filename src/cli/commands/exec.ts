@@ -18,7 +18,8 @@ export const command: CommandSpec = {
     const childEnv: NodeJS.ProcessEnv = { ...process.env };
     for (const k of env.stripped) delete childEnv[k];
     Object.assign(childEnv, env.vars);
-    await lanes.heartbeat();
+    // A lease refreshed within a twelfth of its length (5 s of 60) is not written again, as in every hook call.
+    await lanes.heartbeat({ unlessFresh: true });
     const { code } = await runChild(args.rest, { cwd: env.session.worktree ?? process.cwd(), env: childEnv });
     return code;
   },

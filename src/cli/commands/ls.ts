@@ -1,9 +1,11 @@
 import { EXIT } from '../../core/errors.js';
 import { formatAge } from '../../core/duration.js';
 import { formatResource } from '../../core/resource.js';
-import type { SessionView } from '../../index.js';
+import type { SessionRow } from '../../index.js';
 import type { CommandSpec } from '../command.js';
-import { Table, printJson, sessionStateText } from '../output.js';
+import { printJsonPaged } from '../json-list.js';
+import { terminalWidth } from '../layout.js';
+import { Table, sessionStateText } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'ls',
@@ -24,12 +26,22 @@ export const command: CommandSpec = {
     const lanes = await io.lanes({ session: process.env['LANES_SESSION'] || null });
     const all = args.values['all'] === true;
     if (io.json) {
-      printJson(io.stdout, await lanes.sessions.list({ all }));
+      // Every claim of every session, as before, read and written a page at a time.
+      const rows = await lanes.sessions.rows({ all, claimsShown: 0 });
+      const held = new Set(rows.filter((r) => r.claimCount > 0).map((r) => r.id));
+      await printJsonPaged(
+        io,
+        rows.map(({ claimCount: _, ...view }) => view),
+        'claims',
+        (view) => (held.has(view.id) ? lanes.sessions.claimPages(view.id) : null),
+      );
       return EXIT.ok;
     }
+    // The CLAIMS column is at most the terminal's width: a session's first claimsShown fill more.
+    const claimsShown = claimsToFill(terminalWidth());
     const { sessions, hidden, moreDead } = all
-      ? { sessions: await lanes.sessions.list({ all }), hidden: 0, moreDead: 0 }
-      : await lanes.sessions.overview();
+      ? { sessions: await lanes.sessions.rows({ all, claimsShown }), hidden: 0, moreDead: 0 }
+      : await lanes.sessions.overview({ claimsShown });
     const more =
       (moreDead
         ? `${moreDead} more dead session(s) holding claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them after saving their work)\n`
@@ -42,7 +54,7 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     const now = await lanes.now();
-    const row = (s: SessionView) => [
+    const row = (s: SessionRow) => [
       s.id + (s.id === lanes.sessionId ? ' *' : ''),
       sessionStateText(s),
       formatAge(now - s.createdAt),
@@ -51,7 +63,7 @@ export const command: CommandSpec = {
       s.label,
       `${s.owner.pid}@${s.owner.host}${s.terminal?.startsWith('tmux ') ? ` (${s.terminal})` : ''}`,
       s.worktree ?? s.cwd,
-      s.claims.length ? s.claims.map(formatResource).join(' ') : '',
+      claimsText(s),
     ];
     const table = new Table(
       ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'],
@@ -62,8 +74,25 @@ export const command: CommandSpec = {
         shorten: { CLAIMS: 'end', WORKTREE: 'middle', LABEL: 'end', TICKET: 'end', AGENT: 'end' },
       },
     );
-    for (const chunk of table.chunks()) io.stdout(chunk);
+    for (const chunk of table.chunks()) {
+      io.stdout(chunk);
+      await io.drained();
+    }
     io.stdout(more);
     return EXIT.ok;
   },
 };
+
+/**
+ * How many of a session's claims fill a column of `width`: a claim shows as at least `k:n` and a
+ * space, so this many overflow it, and the column shows what it would of all of them.
+ */
+export function claimsToFill(width: number): number {
+  return Math.min(1000, Math.floor(width / 4) + 1);
+}
+
+/** A session's claims as the CLAIMS column shows them; when they overflow it, how many there are first. */
+function claimsText(s: SessionRow): string {
+  const text = s.claims.map(formatResource).join(' ');
+  return s.claimCount > s.claims.length ? `${s.claimCount} claims: ${text}` : text;
+}

@@ -6,7 +6,7 @@ import { str, usageError } from '../command.js';
 import { AGENT_COMMANDS, launch } from '../launch.js';
 import type { Launched } from '../launch.js';
 import { printJson } from '../output.js';
-import { runChild } from '../run-child.js';
+import { runOnSeat } from '../seated-run.js';
 import { leaveShellIn } from '../shell-cd.js';
 
 export const command: CommandSpec = {
@@ -28,6 +28,11 @@ export const command: CommandSpec = {
     label: { type: 'string', arg: 'L', help: 'a human name for the session' },
     base: { type: 'string', arg: 'REF', help: 'branch the worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in the session log' },
+    seat: {
+      type: 'string',
+      arg: 'NAME|auto',
+      help: "run the agent on a seat (a login: lanes seat); auto: the agent's least used free one",
+    },
     cd: { type: 'boolean', help: "leave your shell in the new worktree (needs `lanes shell-init`'s function)" },
     'run-as': { type: 'string', arg: 'SESSION', help: '(used by lanes new itself) run CMD as SESSION, its owner' },
     'env-file': { type: 'string', arg: 'FILE', help: '(used by lanes new itself) the environment to run CMD with' },
@@ -41,6 +46,8 @@ export const command: CommandSpec = {
     if (runAs !== undefined) return wrap(runAs, str(args.values['env-file']), args.rest, io);
     const ticket = args.positionals[0];
     if (!ticket) throw usageError(this, 'give the TICKET to work on: lanes new TICKET');
+    if (args.values['seat'] === 'auto' && args.values['agent'] === undefined)
+      throw usageError(this, "--seat auto needs --agent: it picks among that agent's seats");
     const lanes = await io.lanes({ session: null });
     const r = await launch(lanes, {
       store: await resolveStore(str(args.values['store']), process.env),
@@ -49,6 +56,7 @@ export const command: CommandSpec = {
       label: str(args.values['label']) ?? null,
       base: str(args.values['base']) ?? null,
       background: args.values['background'] === true,
+      seat: str(args.values['seat']) ?? null,
       cmd: args.rest,
     });
     if (io.json) printJson(io.stdout, launchedJson(r));
@@ -67,6 +75,7 @@ export function launchedJson(r: Launched) {
     terminal: r.terminal,
     attach: r.attach,
     hooks: r.hooks,
+    seat: r.seat ? { name: r.seat.seat.name, slot: r.seat.slot, token: r.seat.token } : null,
   };
 }
 
@@ -78,7 +87,8 @@ export function launchedText(r: Launched): string {
   const failed = (r.hooks?.failed ?? []).map(
     (f) => `  warning: ${f.agent}'s project hooks could not be installed: ${f.reason}\n`,
   );
-  return `${name} on ${r.session.ticket} in ${r.worktree} (branch ${r.branch}), ${r.terminal.startsWith('tmux ') ? `tmux session ${r.terminal.slice(5)}` : 'in the background'}\n  ${r.attach}\n${hooks}${failed.join('')}`;
+  const seat = r.seat ? `  on seat ${r.seat.seat.name} (slot ${r.seat.slot}, token ${r.seat.token})\n` : '';
+  return `${name} on ${r.session.ticket} in ${r.worktree} (branch ${r.branch}), ${r.terminal.startsWith('tmux ') ? `tmux session ${r.terminal.slice(5)}` : 'in the background'}\n  ${r.attach}\n${seat}${hooks}${failed.join('')}`;
 }
 
 /** Inside tmux (or detached): take the session over, run the agent as it, end it when the agent exits. */
@@ -102,7 +112,7 @@ async function wrap(
     throw new LanesError('E_SESSION_ENDED', `session ${id} has ended (${s.endReason ?? 'ended'})`);
   const cwd = s.worktree ?? s.cwd;
   await lanes.sessions.attach({ id, agent: s.agent, cwd, pid: process.pid });
-  const { code, reason } = await runChild(cmd, { cwd, env: { ...process.env, LANES_SESSION: id } });
+  const { code, reason } = await runOnSeat(lanes, id, cmd, cwd, (line) => io.stderr(`${line}\n`));
   try {
     await lanes.sessions.end(id, { reason });
   } catch (e) {

@@ -3,9 +3,10 @@ import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { callerPid } from '../../core/process-identity.js';
 import { printJson } from '../output.js';
-import { runChild } from '../run-child.js';
 import { leaveShellIn } from '../shell-cd.js';
 import { carryHooksInto } from '../carry.js';
+import { leaseOrUndo } from '../seated.js';
+import { runOnSeat } from '../seated-run.js';
 
 export const command: CommandSpec = {
   name: 'start',
@@ -37,6 +38,11 @@ export const command: CommandSpec = {
       type: 'boolean',
       help: 'with --ticket: work beside the live session that holds it (not claimed; both flagged as sharing it)',
     },
+    seat: {
+      type: 'string',
+      arg: 'NAME|auto',
+      help: "lease a seat (an agent login: lanes seat) to the session; CMD runs on it (auto: the agent's least used free one)",
+    },
   },
   acceptsRest: true,
   maxPositionals: 0,
@@ -54,6 +60,9 @@ export const command: CommandSpec = {
     if (args.values['base'] !== undefined && !args.values['worktree'])
       throw usageError(this, '--base goes with --worktree');
     if (args.values['join'] && args.values['ticket'] === undefined) throw usageError(this, '--join goes with --ticket');
+    const seat = str(args.values['seat']);
+    if (seat === 'auto' && args.values['agent'] === undefined)
+      throw usageError(this, "--seat auto needs --agent: it picks among that agent's seats");
     if (args.values['cd'] && (!args.values['worktree'] || args.rest.length > 0))
       throw usageError(this, '--cd goes with --worktree and no CMD (with CMD, CMD runs in the worktree)');
     const lanes = await io.lanes({ session: null });
@@ -69,6 +78,7 @@ export const command: CommandSpec = {
       ...(args.values['worktree'] ? { newWorktree: { base: str(args.values['base']) ?? null } } : {}),
     });
     const made = session.worktreeMade;
+    const lease = seat === undefined ? null : await leaseOrUndo(lanes, session.id, seat, made !== null);
     // lanes' project hooks of the worktree it was started from go with it (agents/carry-hooks.ts).
     const carried = made ? await carryHooksInto(lanes, made.path) : null;
     if (carried && !io.json) {
@@ -103,7 +113,9 @@ export const command: CommandSpec = {
       ...withoutWorktreeMade(session),
       sharedWith: session.sharedWith.map((s) => s.id),
       ...(made ? { branch: made.branch, included: made.included, hooks: carried } : {}),
+      ...(lease ? { seat: { name: lease.seat.name, slot: lease.slot, token: lease.token } } : {}),
     };
+    if (lease && !io.json) io.stderr(`lanes: on seat ${lease.seat.name} (slot ${lease.slot}, token ${lease.token})\n`);
     if (args.rest.length === 0) {
       if (io.json) printJson(io.stdout, json);
       else io.stdout(session.id + '\n');
@@ -113,10 +125,9 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     if (io.json) printJson(io.stderr, json);
-    const { code, reason } = await runChild(args.rest, {
-      cwd: made?.path ?? process.cwd(),
-      env: { ...process.env, LANES_SESSION: session.id },
-    });
+    const { code, reason } = await runOnSeat(lanes, session.id, args.rest, made?.path ?? process.cwd(), (line) =>
+      io.stderr(`${line}\n`),
+    );
     // The one end path: the command's uncommitted work is snapshotted before the session ends.
     // When that fails (git refusing, a full disk) the session stays open with its work untouched,
     // and CMD's exit code still reaches the caller.

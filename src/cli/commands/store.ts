@@ -1,4 +1,8 @@
-import { copyStore, migrateStore, resolveStore, storeStatus } from '../../index.js';
+import { copyStore, migrateStore, resolveStore, runBroker, storeStatus } from '../../index.js';
+import type { BrokerInput, StoreStatus } from '../../index.js';
+import { appendFileSync, statSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { readStdinJson } from '../stdin-json.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson, table } from '../output.js';
@@ -6,7 +10,7 @@ import { printJson, table } from '../output.js';
 export const command: CommandSpec = {
   name: 'store',
   summary: 'Show, migrate or copy the store (SQLite file or PostgreSQL team store).',
-  usage: 'store status | store migrate | store copy --from URL_OR_PATH --to URL_OR_PATH [--force]',
+  usage: 'store status | store migrate | store copy --from URL_OR_PATH --to URL_OR_PATH [--force] | store broker',
   description: [
     'status: backend, location (a URL is shown without its password), schema version and what it holds.',
     'migrate: bring the schema to this version now (lanes also does it on first use; run it as the',
@@ -15,6 +19,10 @@ export const command: CommandSpec = {
     'e.g. a team moving from its SQLite files to PostgreSQL. A target holding anything is refused unless',
     '--force, which replaces its sessions, claims and state (fencing counters keep the higher value, so no',
     "token is ever granted twice; the target's own journal stays, the copied entries follow it).",
+    "broker: this host's broker of a team store, which lanes starts on its own when a call needs it",
+    '(not run by hand): hooks, commands and MCP servers of this user share its few PostgreSQL connections',
+    'over a socket in a private directory, and it exits after a minute without clients. LANES_BROKER=0 turns',
+    'it off (each call then connects to the server itself); status says whether one serves the store.',
   ].join('\n'),
   options: {
     from: { type: 'string', arg: 'URL_OR_PATH', help: 'copy: the source store' },
@@ -29,6 +37,7 @@ export const command: CommandSpec = {
   ],
   async run(args, io) {
     const action = args.positionals[0];
+    if (action === 'broker') return broker();
     const explicit = str(args.values['store']);
     if (action === 'copy') {
       const from = str(args.values['from']);
@@ -75,9 +84,40 @@ export const command: CommandSpec = {
             { shorten: { store: 'middle' } },
           ),
         );
+        const line = brokerLine(s);
+        if (line) io.stdout(`${line}\n`);
       }
       return 0;
     }
-    throw usageError(this, `unknown action ${JSON.stringify(action)}: use status, migrate or copy`);
+    throw usageError(this, `unknown action ${JSON.stringify(action)}: use status, migrate, copy or broker`);
   },
 };
+
+/**
+ * The broker process (started by the store, detached): the store URL comes on stdin, never on the
+ * command line. What goes wrong is written to broker.log in its private directory (kept under 1 MB).
+ */
+async function broker(): Promise<number> {
+  const input = readStdinJson() as Partial<BrokerInput>;
+  if (typeof input.connectionString !== 'string' || typeof input.dir !== 'string' || typeof input.identity !== 'string')
+    throw new Error('lanes store broker: expected {connectionString, dir, identity} on stdin (the store starts it)');
+  const logFile = join(input.dir, 'broker.log');
+  const log = (line: string) => {
+    try {
+      if ((statSync(logFile, { throwIfNoEntry: false })?.size ?? 0) > 1 << 20) truncateSync(logFile, 0);
+      appendFileSync(logFile, `${new Date().toISOString()} pid ${process.pid}: ${line}\n`, { mode: 0o600 });
+    } catch {
+      // a log the broker cannot write is not a reason to stop serving
+    }
+  };
+  return runBroker(input as BrokerInput, process.env, log);
+}
+
+/** How a team store is reached from this host: its broker (clients, server connections) or directly. */
+export function brokerLine(s: StoreStatus): string | null {
+  if (s.backend !== 'postgres') return null;
+  const b = s.broker;
+  if (!b) return `connection: ${s.connection ?? 'direct'} (no broker runs for this store on this host)`;
+  const p = b.pool;
+  return `connection: ${s.connection ?? 'direct'}; broker pid ${b.pid}: ${b.clients} clients, ${p.open} server connections (${p.busy} busy, ${p.waiting} waiting), ${p.refused} refused by the server`;
+}

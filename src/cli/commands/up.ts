@@ -18,6 +18,11 @@ export const command: CommandSpec = {
     agent: { type: 'string', arg: 'AGENT', help: 'the agent to start for every ticket' },
     base: { type: 'string', arg: 'REF', help: 'branch each worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in each session log' },
+    seat: {
+      type: 'string',
+      arg: 'NAME|auto',
+      help: "run each agent on a seat (a login: lanes seat); auto: the agent's least used free one",
+    },
   },
   acceptsRest: true,
   minPositionals: 1,
@@ -25,6 +30,8 @@ export const command: CommandSpec = {
   examples: ['lanes up SHOP-12 SHOP-15 SHOP-19 --agent claude-code'],
   async run(args, io) {
     if (new Set(args.positionals).size !== args.positionals.length) throw usageError(this, 'a ticket is named twice');
+    if (args.values['seat'] === 'auto' && args.values['agent'] === undefined)
+      throw usageError(this, "--seat auto needs --agent: it picks among that agent's seats");
     const lanes = await io.lanes({ session: null });
     const store = await resolveStore(str(args.values['store']), process.env);
     const out: unknown[] = [];
@@ -38,6 +45,7 @@ export const command: CommandSpec = {
           label: null,
           base: str(args.values['base']) ?? null,
           background: args.values['background'] === true,
+          seat: str(args.values['seat']) ?? null,
           cmd: args.rest,
         });
         out.push(launchedJson(r));

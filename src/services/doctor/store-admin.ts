@@ -2,8 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
 import { openStore, storeKind } from '../../store/open.js';
 import type { Store, StoreInfo } from '../../store/types.js';
+import { brokerStatus } from '../../store/postgres/broker/run.js';
+import type { BrokerStatus } from '../../store/postgres/broker/run.js';
+import { pgTarget } from '../../store/postgres/url.js';
 
 export interface StoreStatus extends StoreInfo {
+  /** PostgreSQL: this host's broker for the store, when one runs (its clients and server connections). */
+  broker?: BrokerStatus | null;
   counts: {
     sessions: number;
     open: number;
@@ -37,6 +42,9 @@ export function storeStatus(location: string): Promise<StoreStatus> {
     const held = await Promise.all(d.gates.map((g) => s.peekGate(g.name)));
     return {
       ...s.info,
+      ...(s.info.backend === 'postgres'
+        ? { broker: brokerStatus(pgTarget(location).connectionString, process.env) }
+        : {}),
       counts: {
         sessions: d.sessions.length,
         open,

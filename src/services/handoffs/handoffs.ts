@@ -20,7 +20,7 @@ import { runtimeRoot } from '../../core/paths.js';
 import { unknownSession } from '../context.js';
 import { removeStaleTemps } from './stale-temps.js';
 import type { LanesContext } from '../context.js';
-import { ensurePrivateDir } from '../runtime/private-dir.js';
+import { ensurePrivateDir } from '../../core/private-dir.js';
 
 /** Largest payload a handoff accepts (documented in the README). */
 export const MAX_HANDOFF_BYTES = 16 * 1024 * 1024;

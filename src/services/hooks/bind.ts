@@ -7,6 +7,7 @@ import type { SessionService } from '../sessions/sessions.js';
 import type { SnapshotService } from '../snapshots/snapshots.js';
 import type { StateService } from '../state/state.js';
 import type { HookContext } from './context.js';
+import type { SeatsApi } from '../seats/facade.js';
 
 /** The hook policy's view of one openLanes(), and whether its call was the agent working. */
 export interface BoundHooks {
@@ -24,9 +25,10 @@ export function bindHooks(
     state: StateService;
     snapshots: SnapshotService;
     end: (id: string, o: EndOptions) => Promise<EndResult>;
+    seats: SeatsApi;
   },
 ): BoundHooks {
-  const { sessions, state, snapshots, end } = parts;
+  const { sessions, state, snapshots, end, seats } = parts;
   let active = false;
   const context: HookContext = {
     host: ctx.host,
@@ -55,6 +57,13 @@ export function bindHooks(
     attend: (session, attention, why) => attend(ctx, session, attention, why).catch(() => false),
     settle: async (id) => {
       await ctx.store.setAttention(id, null, null).catch(() => undefined);
+    },
+    env: ctx.env,
+    seatExhausted: (signal) => seats.exhausted(signal),
+    notifyExhausted: async (s, why) => {
+      const { notifyLater } = await import('../notify/dispatch.js');
+      const { notifyEventOf } = await import('../notify/events.js');
+      await notifyLater(ctx, [notifyEventOf('exhausted', s, why, await ctx.store.now())]).catch(() => undefined);
     },
   };
   return {

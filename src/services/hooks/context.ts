@@ -7,6 +7,7 @@ import type { EndResult } from '../sessions/end-session.js';
 import type { AttachOptions } from '../sessions/sessions.js';
 import type { SnapshotResult } from '../snapshots/snapshots.js';
 import type { Mutator } from '../state/state.js';
+import type { Exhausted, QuotaSignal } from '../seats/exhaust.js';
 
 /**
  * What the hook policy may use: a narrow view of the library, built once per openLanes(). The
@@ -47,4 +48,10 @@ export interface HookContext {
   attend(session: SessionRecord, state: AttentionState, why: string | null): Promise<boolean>;
   /** A new prompt: whatever the session showed (a deny of the last turn too) is over. */
   settle(sessionId: string): Promise<void>;
+  /** The hook's environment (the agent's: what selects its login, LANES_SESSION). */
+  readonly env: Record<string, string | undefined>;
+  /** The agent said its login ran out: its seat is exhausted until the reset (services/seats/). */
+  seatExhausted(signal: QuotaSignal): Promise<Exhausted | null>;
+  /** Tells the person, once per change, that a seat ran out (notify: exhausted). */
+  notifyExhausted(session: SessionRecord, why: string): Promise<void>;
 }

@@ -49,7 +49,35 @@ export async function decide(ctx: HookContext, event: HookEvent): Promise<HookDe
       return ALLOW;
     case 'session-end':
       return sessionEnd(ctx, event);
+    case 'quota':
+      return quota(ctx, event);
   }
+}
+
+/**
+ * The agent's login ran out (its model's API said so): the seat it runs on is exhausted until the
+ * reset it named, the session shows waiting (the agent sits on the error), the person is told,
+ * and a session lanes started on the seat is moved, kept waiting or stopped by its wrapper
+ * ([seats] on_exhausted). An agent on no seat of lanes' still shows waiting with the error.
+ */
+async function quota(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
+  const session = await ensureSession(ctx, event);
+  const q = event.quota ?? { why: 'quota', resetAt: null };
+  const r = await ctx.seatExhausted({
+    agent: event.agent,
+    sessions: [session.id, ctx.env['LANES_SESSION'] ?? null],
+    env: ctx.env,
+    why: q.why,
+    message: event.message,
+    resetAt: q.resetAt,
+  });
+  const until = r ? new Date(r.until).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : null;
+  const said = r
+    ? `seat ${r.seat.name} ran out (${q.why}); lanes uses it again after ${until}`
+    : `the login ran out (${q.why})${event.message ? `: ${event.message}` : ''}`;
+  await ctx.attend(session, 'waiting', said);
+  if (r?.changed) await ctx.notifyExhausted(session, said);
+  return { ...ALLOW, notice: said };
 }
 
 /**

@@ -88,6 +88,16 @@ export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'detail
       return `${str(d['by'])} deleted the rebuildable ${list(d['reclaimed'])} of ${e.subject} (not merged: the worktree stays)`;
     case 'worktree.refuse':
       return `${str(d['by'])} was refused removing the worktree ${e.subject}: ${str(d['why'])}`;
+    case 'seat.add':
+      return `added the seat ${e.subject} (${str(d['agent'])}, pool ${str(d['pool'])}, ${str(d['concurrency'])} at once${d['payPerUse'] ? ', PAY-PER-USE' : ''}): ${list(d['selects'])}`;
+    case 'seat.remove':
+      return `removed the seat ${e.subject}`;
+    case 'seat.exhausted':
+      return `the seat ${e.subject} ran out (${str(d['why'])}${d['message'] ? `: ${str(d['message'])}` : ''}); not used until ${str(d['untilText'])}${d['resetFrom'] ? ` (${str(d['resetFrom'])})` : ''}`;
+    case 'seat.restore':
+      return `the seat ${e.subject} is usable again${d['by'] ? ` (${str(d['by'])})` : ''}`;
+    case 'seat.failover':
+      return `${str(d['action']) === 'moved' ? `moved from seat ${str(d['from'])} to ${str(d['to'])}` : str(d['action']) === 'wait' ? `stopped on seat ${str(d['from'])}, waiting for a free seat` : `stopped: ${str(d['why'])}`}`;
     case 'session.join':
       return `joined ${e.subject} beside ${str(d['holder'])} (token ${str(d['token'])})`;
     default:

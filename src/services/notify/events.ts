@@ -37,6 +37,7 @@ const WHAT: Record<NotifyEventKind, string> = {
   finished: 'finished its turn',
   denied: 'was denied a call',
   died: 'died',
+  exhausted: "ran out of its seat's quota",
 };
 
 /** The session as a person knows it: its label (else its id), then agent and ticket. */

@@ -34,6 +34,17 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
           ? `lanes attach ${a.session.id}`
           : `answer it in its terminal (agent pid ${a.pid}${a.session.host ? ` on ${a.session.host}` : ''}${a.worktree ? `, in ${a.worktree}` : ''})`,
       });
+  // A pool whose every seat ran out: its sessions wait or stopped until the first reset.
+  const pools = new Map<string, NightReport['seatsOut']>();
+  for (const s of r.seatsOut) if (s.freeInPool === 0) pools.set(s.pool, [...(pools.get(s.pool) ?? []), s]);
+  for (const [pool, ran] of pools) {
+    const first = new Date(Math.min(...ran.map((s) => s.until))).toISOString().replace('T', ' ').slice(0, 16);
+    const named5 = [...ran].sort((x, y) => x.until - y.until).slice(0, 5);
+    out.push({
+      what: `every seat of pool ${pool} ran out (${named5.map((s) => `${s.name}: ${s.why ?? 'quota'}`).join(', ')}); the first resets ${first} UTC`,
+      command: `lanes seat ls   (lanes seat add for another login; lanes seat reset NAME once one has quota again)`,
+    });
+  }
   for (const f of r.notifyFailing)
     out.push({ what: `notifications by ${f.channel} fail: ${f.error}`, command: 'lanes notify test' });
   for (const t of r.tickets)

@@ -8,6 +8,7 @@ import { status } from '../../git/status.js';
 import { GIT_PARALLEL, inBatches } from '../../core/in-batches.js';
 import { shellWord } from '../../core/shell-quote.js';
 import { named, needsYou } from './needs-you.js';
+import { describeEntry } from '../journal/describe-entry.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
 
 export type { NightReport, NeedsYou, ReportItem, SessionName, TicketReport } from './types.js';
@@ -38,6 +39,8 @@ const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended'
   'sweep.flag': 'collision',
   'conflicts.found': 'collision',
   adopt: 'adopted',
+  'seat.exhausted': 'seat ran out',
+  'seat.failover': 'seat changed',
   'session.start': 'started',
   'session.end': 'ended',
   'notify.sent': 'notify',
@@ -155,6 +158,18 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     }
     return [...m].filter(([, v]) => v.length > 1).map(([k, sessions]) => ({ key: k, sessions }));
   };
+  const seats = await lanes.seats.list().catch(() => []);
+  const seatsOut = seats
+    .filter((s) => s.state === 'exhausted')
+    .map((s) => ({
+      name: s.name,
+      agent: s.agent,
+      pool: s.pool,
+      until: s.until ?? now,
+      why: s.exhaustedWhy,
+      freeInPool: seats.filter((x) => x.pool === s.pool && !x.payPerUse && (x.state === 'free' || x.state === 'leased'))
+        .length,
+    }));
   const waits = (await lanes.claims.waits()).map((w) => ({
     session: sessionName(w.wait.sessionId, byId.get(w.wait.sessionId) ?? w.session ?? undefined),
     resources: w.wait.resources.map((r) => `${r.kind}:${r.name}`),
@@ -180,6 +195,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     sharedWorktrees: group((s) => s.worktree ?? s.cwd).map((g) => ({ worktree: g.key, sessions: g.sessions })),
     sameTicket: group((s) => s.ticket).map((g) => ({ ticket: g.key, sessions: g.sessions })),
     waits,
+    seatsOut,
     attention: live
       .filter((s) => s.attention)
       .map((s) => ({
@@ -231,6 +247,9 @@ function describe(e: JournalEntry, who: (id: string) => string): string {
       return `${e.subject}: ${String(d['reason'] ?? d['message'] ?? 'denied').slice(0, 200)}`;
     case 'hook.unchecked':
       return `${String(d['agent'] ?? '?')} ${String(d['event'] ?? '')} NOT checked (store unreachable, allowed): ${e.subject}: ${String(d['error'] ?? '').slice(0, 160)}`;
+    case 'seat.exhausted':
+    case 'seat.failover':
+      return describeEntry(e);
     default: {
       const why = d['message'] ?? d['reason'] ?? d['why'] ?? d['code'];
       return `${e.subject}${why ? `: ${String(why).slice(0, 200)}` : ''}`;

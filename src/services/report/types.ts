@@ -23,7 +23,9 @@ export interface ReportItem {
     | 'taken over'
     | 'interrupted'
     | 'collision'
-    | 'adopted';
+    | 'adopted'
+    | 'seat ran out'
+    | 'seat changed';
   at: number;
   seq: number;
   /** The journal's own kind (`claim.refuse`, `hook.deny`, …): `lanes log --kind` finds it. */
@@ -88,4 +90,6 @@ export interface NightReport {
   }[];
   /** Notification channels whose last delivery in the window failed (journal notify.fail). */
   notifyFailing: { channel: string; at: number; error: string }[];
+  /** Seats (agent logins) that ran out and are not usable yet, with their reset (services/seats/). */
+  seatsOut: { name: string; agent: string; pool: string; until: number; why: string | null; freeInPool: number }[];
 }

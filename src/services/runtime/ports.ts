@@ -56,8 +56,11 @@ export async function leasePort(
     );
   const known = portsOf(await state.get(session.id))[name];
   if (known !== undefined) {
-    const mine = (await ctx.store.listClaims({ sessionId: session.id })).some(
-      (c) => c.kind === 'port' && c.name === String(known),
+    // The claim on that one port (this machine's, as claims.claim below makes it), not every claim
+    // the session holds: `lanes exec` asks this per port name in every call.
+    const ref = { scope: `host:${ctx.host}`, kind: 'port', name: String(known) };
+    const mine = (await ctx.store.conflictingClaims([ref])).some(
+      (c) => c.sessionId === session.id && c.kind === 'port' && c.name === ref.name,
     );
     if (mine) return known;
   }

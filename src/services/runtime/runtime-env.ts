@@ -7,8 +7,9 @@ import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
 import type { HandoffService } from '../handoffs/handoffs.js';
 import { leasePort } from './ports.js';
-import { ensurePrivateDir } from './private-dir.js';
+import { ensurePrivateDir } from '../../core/private-dir.js';
 import type { StateService } from '../state/state.js';
+import type { SeatsApi } from '../seats/facade.js';
 
 export interface SessionEnvironment {
   /** Variables lanes sets for the session. */
@@ -23,7 +24,7 @@ export interface SessionEnvironment {
  */
 export async function sessionEnvironment(
   ctx: LanesContext,
-  deps: { claims: ClaimService; state: StateService; handoffs: HandoffService },
+  deps: { claims: ClaimService; state: StateService; handoffs: HandoffService; seats?: SeatsApi },
   session: SessionRecord,
   config: LanesConfig,
   inherited: Record<string, string | undefined>,
@@ -49,8 +50,14 @@ export async function sessionEnvironment(
   };
   for (const [name, template] of Object.entries(config.env.templates))
     vars[name] = renderTemplate(name, template, values);
+  // On a seat (services/seats/): its login selected, and no billed-per-call variable it did not name.
+  const seat = deps.seats ? await deps.seats.environment(session.id, inherited) : null;
+  Object.assign(vars, seat?.set ?? {});
   const stripped = Object.keys(inherited).filter(
-    (k) => inherited[k] !== undefined && matchesStrip(k, config.env.strip) && !(k in vars),
+    (k) =>
+      inherited[k] !== undefined &&
+      (matchesStrip(k, config.env.strip) || seat?.strip.includes(k) === true) &&
+      !(k in vars),
   );
   return { vars, stripped };
 }

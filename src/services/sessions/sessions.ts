@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs';
 import { LanesError, isLanesError } from '../../core/errors.js';
 import { assertSessionId, newSessionId } from '../../core/ids.js';
-import type { SessionState } from '../../core/liveness.js';
 import { assertCanJudge } from '../../core/platform/select.js';
 import { identityOf } from '../../core/process-identity.js';
 import type { OwnerIdentity } from '../../core/process-identity.js';
 import { repoInfo } from '../../git/repo.js';
-import type { ClaimRecord, DeadBrief, DeadMark, NewSession, SessionRecord } from '../../store/types.js';
+import type { ClaimRecord, DeadMark, NewSession, SessionRecord } from '../../store/types.js';
 import { unknownSession } from '../context.js';
+import type { SessionView } from './listing.js';
 import type { LanesContext, SessionLiveness } from '../context.js';
 
 export interface StartOptions {
@@ -38,12 +37,7 @@ export interface AttachOptions {
   pid: number;
 }
 
-export interface SessionView extends SessionRecord {
-  state: SessionState;
-  /** Why it is dead or ended; '' when live. */
-  why: string;
-  claims: ClaimRecord[];
-}
+export type { SessionRow, SessionView } from './listing.js';
 
 function checkText(what: string, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
@@ -143,80 +137,6 @@ export class SessionService {
     return id ? this.get(id) : this.current();
   }
 
-  /** Sessions not ended (dead ones included: they need attention); all of them with `all`. */
-  async list(options: { all?: boolean } = {}): Promise<SessionView[]> {
-    const [sessions, claims] = await Promise.all([
-      this.ctx.store.listSessions({ includeEnded: options.all === true }),
-      this.ctx.store.listClaims(),
-    ]);
-    const states = await this.ctx.statesOf(sessions);
-    const held = bySession(claims);
-    return sessions.map((s) => toView(s, states.get(s.id)!, held.get(s.id) ?? []));
-  }
-
-  /**
-   * What `lanes ls` shows by default: the live sessions, and the dead ones that still hold claims
-   * or whose worktree has unsaved work no live session shares (gc would snapshot it), the first
-   * `deadShown` of them; the other dead ones are only counted. One git status per such worktree,
-   * not per session; views are built for the rows shown only.
-   */
-  async overview(
-    options: { deadShown?: number } = {},
-  ): Promise<{ sessions: SessionView[]; hidden: number; moreDead: number }> {
-    // The sessions not recorded dead in full (few: the live ones and the newly dead), those recorded
-    // dead in brief, which sessions hold claims (not the claims); then the rows shown in full.
-    const [candidates, recorded, holders] = await Promise.all([
-      this.ctx.store.listSessions({ includeEnded: false, includeDead: false }),
-      this.ctx.store.recordedDead(),
-      this.ctx.store.claimHolders(),
-    ]);
-    const states = await this.ctx.statesOf(candidates);
-    const held = new Set(holders);
-    const live = candidates.filter((x) => states.get(x.id)?.state === 'live');
-    const dead = new Map<string, DeadBrief>(recorded.map((d) => [d.id, d]));
-    for (const x of candidates)
-      if (states.get(x.id)?.state !== 'live')
-        dead.set(x.id, { id: x.id, createdAt: x.createdAt, host: x.owner.host, worktree: x.worktree });
-    const deadList = [...dead.values()].sort(byCreation);
-    const here = (x: { host: string; worktree: string | null }) => x.host === this.ctx.host && x.worktree !== null;
-    const liveWorktrees = new Set(
-      live.filter((x) => here({ host: x.owner.host, worktree: x.worktree })).map((x) => x.worktree),
-    );
-    const worktrees = new Set(
-      deadList
-        .filter((x) => !held.has(x.id) && here(x) && !liveWorktrees.has(x.worktree))
-        .map((x) => x.worktree as string),
-    );
-    const dirty = new Set<string>();
-    if (worktrees.size > 0) {
-      const { status } = await import('../../git/status.js');
-      for (const wt of worktrees) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
-    }
-    const attention = deadList.filter((x) => held.has(x.id) || (here(x) && dirty.has(x.worktree as string)));
-    const shownDead = attention.slice(0, options.deadShown ?? 50);
-    const inFull = new Map(candidates.map((x) => [x.id, x]));
-    const fetched = await this.ctx.store.getSessions(shownDead.filter((x) => !inFull.has(x.id)).map((x) => x.id));
-    const shownList = [...live, ...shownDead.map((x) => inFull.get(x.id)), ...fetched]
-      // one ended between the reads is left out
-      .filter((x): x is SessionRecord => x !== undefined && (inFull.has(x.id) || x.endedAt === null))
-      .sort(byCreation);
-    const shownStates = new Map([...states, ...(await this.ctx.statesOf(fetched))]);
-    const claims = bySession(
-      shownList.length ? await this.ctx.store.listClaims({ sessionIds: shownList.map((x) => x.id) }) : [],
-    );
-    return {
-      sessions: shownList.map((x) => toView(x, shownStates.get(x.id)!, claims.get(x.id) ?? [])),
-      hidden: deadList.length - attention.length,
-      moreDead: attention.length - shownDead.length,
-    };
-  }
-
-  /** Liveness of these sessions now, as list() judges it (Lanes.sessions.judge). */
-  async judge(sessions: SessionRecord[], now?: number): Promise<Map<string, { state: SessionState; why: string }>> {
-    const states = await this.ctx.statesOf(sessions, now);
-    return new Map([...states].map(([id, l]) => [id, { state: l.state, why: l.verdict.why }]));
-  }
-
   private async view(s: SessionRecord, claims: ClaimRecord[]): Promise<SessionView> {
     return toView(s, await this.ctx.stateOf(s), claims);
   }
@@ -250,20 +170,6 @@ export class SessionService {
     if (!this.ctx.sessionId) return false;
     return this.ctx.store.touchSession(this.ctx.sessionId, freshForMs, activity);
   }
-}
-
-function byCreation(a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number {
-  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function bySession(claims: ClaimRecord[]): Map<string, ClaimRecord[]> {
-  const m = new Map<string, ClaimRecord[]>();
-  for (const c of claims) {
-    const list = m.get(c.sessionId);
-    if (list) list.push(c);
-    else m.set(c.sessionId, [c]);
-  }
-  return m;
 }
 
 function toView(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[]): SessionView {

@@ -4,9 +4,9 @@ import { basename, join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { refSafeSessionId, sessionIdFromRefPart, slugify } from '../../core/slug.js';
 import { git } from '../../git/run.js';
-import { EMPTY_TREE, captureWorktree, commitTree, createRef, diffNames, listRefs, treeOf } from '../../git/snapshot.js';
+import { captureWorktree, commitTree, createRef, diffNames, listRefs } from '../../git/snapshot.js';
 import type { SkippedPath } from '../../git/nested-repos.js';
-import type { RefEntry } from '../../git/snapshot.js';
+import type { CaptureHints, RefEntry } from '../../git/snapshot.js';
 import { addWorktree, branchExists, revParse } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
 import { prepareRestoreTarget } from './restore-target.js';
@@ -83,10 +83,12 @@ export function orphanOwner(worktree: string): string {
 export class SnapshotService {
   constructor(private readonly ctx: LanesContext) {}
 
-  async list(owner?: string): Promise<Snapshot[]> {
+  /** Every snapshot, or those of one owner, or of several (the sweep: one git process for all). */
+  async list(owner?: string | string[]): Promise<Snapshot[]> {
     const repo = await this.ctx.repo();
     if (!repo) return [];
-    const prefix = owner === undefined ? SNAPSHOT_PREFIX : `${SNAPSHOT_PREFIX}${refSafeSessionId(owner)}/`;
+    const of = (o: string) => `${SNAPSHOT_PREFIX}${refSafeSessionId(o)}/`;
+    const prefix = owner === undefined ? SNAPSHOT_PREFIX : typeof owner === 'string' ? of(owner) : owner.map(of);
     const all = (await listRefs(repo.worktreeRoot, prefix)).map(toSnapshot).filter((s): s is Snapshot => s !== null);
     return all.sort((a, b) => a.owner.localeCompare(b.owner) || a.n - b.n);
   }
@@ -100,21 +102,25 @@ export class SnapshotService {
     worktree: string,
     owner: string,
     reason: string,
-    options: { countFiles?: boolean } = {},
+    options: {
+      countFiles?: boolean;
+      /** What a `git status` just run in the worktree told (the sweep): see captureWorktree. */
+      hints?: CaptureHints;
+      /** The owner's newest snapshot as the caller read it (the sweep lists them all once), or null: none. */
+      last?: Snapshot | null;
+    } = {},
   ): Promise<SnapshotResult> {
     if (!existsSync(worktree))
       throw new LanesError('E_NOT_FOUND', `the worktree ${worktree} does not exist`, {
         hint: 'see `git worktree list`; `git worktree prune` forgets missing ones',
       });
-    const cap = await captureWorktree(worktree);
+    const cap = await captureWorktree(worktree, options.hints);
     const skipped = cap.skipped;
     // Clean: the working state is HEAD's tree (or, before a first commit, the empty tree).
-    const base = cap.head ? await treeOf(worktree, cap.head) : EMPTY_TREE;
-    if (cap.tree === base) return { snapshot: null, created: false, files: 0, skipped };
+    if (cap.tree === cap.base) return { snapshot: null, created: false, files: 0, skipped };
     // Counting changed files costs a diff; the sweep already knows them from git status.
     const files = options.countFiles === false ? -1 : (await diffNames(worktree, cap.head, cap.tree)).length;
-    const existing = await this.list(owner);
-    const last = existing[existing.length - 1];
+    const last = options.last !== undefined ? options.last : (await this.list(owner)).at(-1);
     if (last && last.tree === cap.tree && last.parent === cap.head)
       return { snapshot: last, created: false, files, skipped };
     const commit = await commitTree(

@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import type { SessionState } from '../../core/liveness.js';
 import { git } from '../../git/run.js';
-import { status } from '../../git/status.js';
+import { commitFacts, commitsAheadOf } from '../../git/commit-facts.js';
+import { statusWithHead } from '../../git/status.js';
 import { defaultBranch, listWorktrees } from '../../git/worktree.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
 import { notSaved, orphanOwner } from './snapshots.js';
-import type { SnapshotService } from './snapshots.js';
+import type { Snapshot, SnapshotService } from './snapshots.js';
 import type { SkippedPath } from '../../git/nested-repos.js';
+import { flagTickets } from './sweep-flags.js';
+import type { SweepFlag } from './sweep-flags.js';
 
 export type SweepVerdict = 'in-progress' | 'abandoned' | 'clean' | 'missing';
 
@@ -41,12 +44,7 @@ export interface SweepItem {
   note: string;
 }
 
-export interface SweepFlag {
-  kind: 'collision' | 'stale';
-  ticket: string;
-  worktrees: string[];
-  message: string;
-}
+export type { SweepFlag } from './sweep-flags.js';
 
 export interface SweepReport {
   items: SweepItem[];
@@ -54,7 +52,13 @@ export interface SweepReport {
   dryRun: boolean;
 }
 
-async function lastWork(worktree: string, dirty: string[]): Promise<number> {
+/** When the work last changed: the newest mtime of a dirty file, else HEAD's commit time (0: unknown). */
+async function lastWork(
+  worktree: string,
+  dirty: string[],
+  head: string | null,
+  known: Map<string, { time: number }>,
+): Promise<number> {
   let newest = 0;
   for (const p of dirty) {
     try {
@@ -63,9 +67,11 @@ async function lastWork(worktree: string, dirty: string[]): Promise<number> {
       /* deleted: its deletion time is unknown */
     }
   }
-  if (newest > 0) return newest;
+  if (newest > 0 || head === null) return newest;
+  const time = known.get(head)?.time;
+  if (time !== undefined) return time;
   try {
-    return Number((await git(['log', '-1', '--format=%ct', 'HEAD'], { cwd: worktree })).trim()) * 1000;
+    return Number((await git(['log', '-1', '--format=%ct', head], { cwd: worktree })).trim()) * 1000;
   } catch {
     return 0;
   }
@@ -103,13 +109,37 @@ export async function sweep(
   ]);
   const states = new Map([...(await ctx.statesOf(sessions))].map(([id, l]) => [id, l.state]));
   const visible = worktrees.filter((w) => !w.bare);
+  // The sessions registered in each worktree, the one the work is attributed to first.
+  const hereOf = new Map(
+    visible.map((w) => [
+      w.path,
+      sessions
+        .filter((s) => s.worktree === w.path)
+        .sort((a, b) => rank(states, b) - rank(states, a) || b.createdAt - a.createdAt),
+    ]),
+  );
+  const ownerOf = (w: { path: string }) => hereOf.get(w.path)?.[0]?.id ?? orphanOwner(w.path);
+  // Read once for all worktrees, each in one git process (git/commit-facts.ts): what the heads are
+  // (their trees, a clean worktree's last-work time), how far each branch is ahead of the main
+  // one, and the newest snapshot of each of their owners.
+  const heads = visible.map((w) => w.head).filter((h): h is string => h !== null);
+  const branched = visible.filter((w) => main && w.head && w.branch && w.branch !== `refs/heads/${main}`);
+  const [facts, ahead, newest] = await Promise.all([
+    commitFacts(repo.worktreeRoot, heads).catch(() => new Map<string, { tree: string; time: number }>()),
+    main
+      ? commitsAheadOf(
+          repo.worktreeRoot,
+          `refs/heads/${main}`,
+          branched.map((w) => w.head!),
+        ).catch(() => new Map<string, number>())
+      : new Map<string, number>(),
+    options.dryRun ? new Map<string, Snapshot>() : newestByOwner(snapshots, visible.map(ownerOf)),
+  ]);
   let done = 0;
   // GIT_PARALLEL worktrees at a time (each is a few git processes), listed in git's order.
   const items: SweepItem[] = await inBatches(visible, GIT_PARALLEL, async (wt) => {
     options.onProgress?.(done++, visible.length, wt.path);
-    const here = sessions
-      .filter((s) => s.worktree === wt.path)
-      .sort((a, b) => rank(states, b) - rank(states, a) || b.createdAt - a.createdAt);
+    const here = hereOf.get(wt.path) ?? [];
     const primary: SessionRecord | undefined = here[0];
     const state = primary ? (states.get(primary.id) ?? 'dead') : null;
     if (!existsSync(wt.path))
@@ -127,29 +157,33 @@ export async function sweep(
         null,
         'the worktree directory is gone (git worktree prune forgets it)',
       );
-    const changes = await status(wt.path);
-    const ahead =
-      main && wt.branch && wt.branch !== `refs/heads/${main}`
-        ? Number(
-            (
-              await git(['rev-list', '--count', `refs/heads/${main}..${wt.branch}`], { cwd: wt.path }).catch(() => '0')
-            ).trim(),
-          )
-        : 0;
+    // HEAD with the changes: a HEAD moved since the listing is the one the snapshot goes on.
+    const { head, entries: changes } = await statusWithHead(wt.path);
+    const aheadBy = branched.includes(wt) ? (ahead.get(wt.head!) ?? 0) : 0;
     const when = await lastWork(
       wt.path,
       changes.map((c) => c.path),
+      head,
+      facts,
     );
     let snap: SweepItem['snapshot'] = null;
     let skipped: SkippedPath[] = [];
     if (changes.length > 0 && !options.dryRun) {
-      const owner = primary?.id ?? orphanOwner(wt.path);
-      const r = await snapshots.snapshot(wt.path, owner, 'lanes sweep', { countFiles: false });
+      const owner = ownerOf(wt);
+      const headTree = head ? facts.get(head)?.tree : undefined;
+      const untracked = changes.filter((c) => c.code === '??').map((c) => c.path);
+      const r = await snapshots.snapshot(wt.path, owner, 'lanes sweep', {
+        countFiles: false,
+        hints: { head, untracked, ...(headTree ? { headTree } : {}) },
+        last: newest.get(owner) ?? null,
+      });
+      // Two worktrees of one owner (orphans named alike) number on from each other's snapshot.
+      if (r.snapshot && r.created) newest.set(owner, r.snapshot);
       snap = r.snapshot ? { ref: r.snapshot.ref, created: r.created } : null;
       skipped = r.skipped;
     }
     const live = state === 'live';
-    const hasWork = changes.length > 0 || ahead > 0;
+    const hasWork = changes.length > 0 || aheadBy > 0;
     const verdict: SweepVerdict = !hasWork ? 'clean' : live ? 'in-progress' : 'abandoned';
     const adopt =
       verdict === 'abandoned'
@@ -167,7 +201,7 @@ export async function sweep(
           : 'clean';
     const unsaved = notSaved(skipped);
     return {
-      ...item(wt.path, wt.branch, primary, state, here, changes.length, ahead, when, verdict, snap, adopt, note),
+      ...item(wt.path, wt.branch, primary, state, here, changes.length, aheadBy, when, verdict, snap, adopt, note),
       ...(unsaved ? { note: `${note}; ${unsaved}`, notSaved: skipped } : {}),
     };
   });
@@ -191,6 +225,14 @@ export async function sweep(
     );
   }
   return { items, flags: flagTickets(items), dryRun: options.dryRun === true };
+}
+
+/** Each owner's newest snapshot, from one listing of these owners' (not every snapshot ever made). */
+async function newestByOwner(snapshots: SnapshotService, owners: string[]): Promise<Map<string, Snapshot>> {
+  const newest = new Map<string, Snapshot>();
+  // list() sorts by owner, then number: the last of each owner wins.
+  for (const s of await snapshots.list([...new Set(owners)])) newest.set(s.owner, s);
+  return newest;
 }
 
 function rank(states: Map<string, SessionState>, s: SessionRecord): number {
@@ -227,34 +269,4 @@ function item(
     adopt,
     note,
   };
-}
-
-/** Collisions (two holders of work for one ticket) and stale copies (older work for a ticket). */
-export function flagTickets(items: SweepItem[]): SweepFlag[] {
-  const flags: SweepFlag[] = [];
-  const byTicket = new Map<string, SweepItem[]>();
-  for (const it of items) {
-    if (!it.ticket || (it.dirtyFiles === 0 && it.ahead === 0)) continue;
-    byTicket.set(it.ticket, [...(byTicket.get(it.ticket) ?? []), it]);
-  }
-  for (const [ticket, group] of byTicket) {
-    if (group.length < 2) continue;
-    flags.push({
-      kind: 'collision',
-      ticket,
-      worktrees: group.map((g) => g.worktree),
-      message: `ticket ${ticket} has work in ${group.length} worktrees: ${group.map((g) => `${g.worktree} (${g.session ? `${g.session.id}, ${g.session.state}` : 'no session'})`).join(' and ')}; lanes picks none of them`,
-    });
-    const newest = group.reduce((a, b) => (b.lastWorkAt > a.lastWorkAt ? b : a));
-    for (const g of group) {
-      if (g === newest || g.lastWorkAt >= newest.lastWorkAt) continue;
-      flags.push({
-        kind: 'stale',
-        ticket,
-        worktrees: [g.worktree, newest.worktree],
-        message: `${g.worktree} holds an older copy of ticket ${ticket} (last change ${new Date(g.lastWorkAt).toISOString()}) than ${newest.worktree} (${new Date(newest.lastWorkAt).toISOString()}): do not publish it over the newer work`,
-      });
-    }
-  }
-  return flags;
 }

@@ -1,15 +1,25 @@
 import { LanesError } from '../../core/errors.js';
-import type { GateRecord, GateStepOutcome, StateChange, StateOwner, StateRecord } from '../../store/types.js';
+import type {
+  GateHolder,
+  GateRecord,
+  GateStepOutcome,
+  StateChange,
+  StateOwner,
+  StateRecord,
+} from '../../store/types.js';
 import type { LanesContext } from '../context.js';
 import { describeHolder } from '../describe.js';
 import { hostId } from '../../core/process-identity.js';
 import { waitFor } from '../wait.js';
 import type { WaitOptions } from '../wait.js';
+import { enterThroughLine } from './gate-line.js';
+import { releaseInTurn, resumeKept } from './gate-keep.js';
+import type { Enter } from './gate-line.js';
 
 export interface HeldGate {
   token: number;
-  /** The session's state, read in the same step that took the gate. */
-  state: StateRecord | null;
+  /** The session's state, read in the same step that took the gate (or as this process left it, kept). */
+  state: { value: string } | null;
   /** Whether that session is in the store and open, read in the same step (null: no session's state). */
   owner: StateOwner | null;
   /** Applies the change and releases, atomically and only if the gate is still ours (E_FENCED otherwise). */
@@ -31,6 +41,18 @@ function blockedBy(g: GateRecord): string {
     : who;
 }
 
+/** A one-step change of a session's state (GateStore.stepGate): runs inside the store's write step. */
+export type StepFn = (state: StateRecord | null, owner: StateOwner) => GateStepOutcome;
+
+export type Entered =
+  /** The step ran and its change was written in one store step; the gate was never held. */
+  | { kind: 'applied' }
+  /** The step went asynchronous: the gate is held from that same step on; release it when done. */
+  | { kind: 'stepped'; gate: HeldGate }
+  /** The gate is held; nothing ran yet. */
+  | { kind: 'taken'; gate: HeldGate };
+
+/** Takes the gate, waiting for it as long as `options` allow. */
 export async function acquireGate(
   ctx: LanesContext,
   name: string,
@@ -38,13 +60,120 @@ export async function acquireGate(
   what: string,
   options: WaitOptions = {},
 ): Promise<HeldGate> {
+  return ((await enterGate(ctx, name, stateOf, what, options)) as { gate: HeldGate }).gate;
+}
+
+/**
+ * Enters the gate: with `step` (SQLite), the step runs inside one write step of the store when the
+ * gate is the caller's to enter; otherwise, and for a holder proven dead, the gate is taken. A store
+ * with lines (SQLite) lets waiters in first come, first served (gate-line.ts); one without has them poll.
+ */
+export async function enterGate(
+  ctx: LanesContext,
+  name: string,
+  stateOf: string | null,
+  what: string,
+  options: WaitOptions = {},
+  step?: StepFn,
+): Promise<Entered> {
   const holder = { owner: ctx.self(), sessionId: ctx.sessionId, command: ctx.selfCommand() };
+  const started = Date.now();
+  let entered: Entered;
+  let lastHolder: GateRecord | null;
+  const back = ctx.store.line && !options.signal?.aborted ? resumeKept(ctx, name) : null;
+  if (back) {
+    entered = { kind: 'taken', gate: holding(ctx, name, stateOf, back.token, back.state, back.owner) };
+    lastHolder = null;
+  } else if (ctx.store.line) {
+    ({ value: entered, lastHolder } = await enterThroughLine(
+      ctx,
+      name,
+      what,
+      options,
+      enterOnce(ctx, name, stateOf, holder, step),
+      blockedBy,
+    ));
+  } else {
+    // Without lines (PostgreSQL) the one-step path does not exist either: take the gate, then run.
+    let token: number;
+    let state: StateRecord | null;
+    let owner: StateOwner | null;
+    ({ token, state, owner, lastHolder } = await pollForGate(ctx, name, stateOf, what, holder, options));
+    entered = { kind: 'taken', gate: holding(ctx, name, stateOf, token, state, owner) };
+  }
+
+  // A wait past a second is a decision worth seeing later (who waited on whom, and how long).
+  const waited = Date.now() - started;
+  if (waited > 1000)
+    await ctx.journal.record({
+      kind: 'gate.wait',
+      subject: name,
+      session: ctx.sessionId,
+      details: { waitedMs: waited, heldBy: lastHolder?.sessionId ?? null, what },
+    });
+
+  if (options.signal?.aborted && entered.kind === 'taken') {
+    await entered.gate.release({ kind: 'keep' });
+    throw new LanesError('E_ABORTED', `stopped waiting for ${what}`, { hint: 'nothing was changed' });
+  }
+  return entered;
+}
+
+/** One attempt through the line: the step when there is one and nobody holds the gate, else a take. */
+function enterOnce(
+  ctx: LanesContext,
+  name: string,
+  stateOf: string | null,
+  holder: GateHolder,
+  step: StepFn | undefined,
+): Enter<Entered> {
+  return async (turn, takeOver) => {
+    if (step && !takeOver && ctx.store.stepGate) {
+      let seen: { state: StateRecord | null; owner: StateOwner } | undefined;
+      const done = await ctx.store.stepGate(
+        name,
+        holder,
+        ctx.gateLeaseMs,
+        stateOf!,
+        (state, owner) => {
+          seen = { state, owner };
+          return step(state, owner);
+        },
+        turn,
+      );
+      if (done.kind === 'applied') return { kind: 'in', value: { kind: 'applied' } };
+      if (done.kind === 'held')
+        return {
+          kind: 'in',
+          value: { kind: 'stepped', gate: holding(ctx, name, stateOf, done.token, seen!.state, seen!.owner) },
+        };
+      return done.kind === 'busy' ? { kind: 'held', holder: null } : done;
+    }
+    const got = await ctx.store.tryAcquireGate(name, holder, ctx.gateLeaseMs, ctx.judge, stateOf, turn);
+    if (got.acquired)
+      return {
+        kind: 'in',
+        value: { kind: 'taken', gate: holding(ctx, name, stateOf, got.token, got.state, got.owner) },
+      };
+    if (got.locked) return { kind: 'locked' };
+    return got.holder ? { kind: 'held', holder: got.holder } : { kind: 'queued' };
+  };
+}
+
+/** The waiting path of a store without lines: poll the gate, take it when free or its holder is dead. */
+async function pollForGate(
+  ctx: LanesContext,
+  name: string,
+  stateOf: string | null,
+  what: string,
+  holder: GateHolder,
+  options: WaitOptions,
+) {
   let tries = 0;
   // The last holder judged live, by token: re-proving the same holder on every poll would cost a
   // read of process facts (and, for other hosts, the store's clock) each time; 50 ms of trust keeps a
   // SIGKILLed holder's gate free again within one tick of that.
   let trusted = { token: -1, until: 0 };
-  const started = Date.now();
   let lastHolder: GateRecord | null = null;
   const attempt = await waitFor(
     what,
@@ -65,29 +194,16 @@ export async function acquireGate(
       }
       const got = await ctx.store.tryAcquireGate(name, holder, ctx.gateLeaseMs, ctx.judge, stateOf);
       if (got.acquired) return { done: true, value: got };
-      lastHolder = got.holder;
-      return { done: false, blockedBy: () => blockedBy(got.holder) };
+      // A store without lines always names the holder of a gate it did not give.
+      const current = got.holder!;
+      lastHolder = current;
+      return { done: false, blockedBy: () => blockedBy(current) };
     },
     ctx.notice,
     options,
     'short',
   );
-
-  // A wait past a second is a decision worth seeing later (who waited on whom, and how long).
-  const waited = Date.now() - started;
-  if (waited > 1000)
-    await ctx.journal.record({
-      kind: 'gate.wait',
-      subject: name,
-      session: ctx.sessionId,
-      details: { waitedMs: waited, heldBy: (lastHolder as GateRecord | null)?.sessionId ?? null, what },
-    });
-
-  if (options.signal?.aborted) {
-    await ctx.store.releaseGate(name, attempt.token, null, { kind: 'keep' });
-    throw new LanesError('E_ABORTED', `stopped waiting for ${what}`, { hint: 'nothing was changed' });
-  }
-  return holding(ctx, name, stateOf, attempt.token, attempt.state, attempt.owner);
+  return { ...attempt, lastHolder: lastHolder as GateRecord | null };
 }
 
 /** A gate this process holds: its lease renewed while the caller works, until it is released. */
@@ -96,7 +212,7 @@ function holding(
   name: string,
   stateOf: string | null,
   token: number,
-  state: StateRecord | null,
+  state: { value: string } | null,
   owner: StateOwner | null,
 ): HeldGate {
   // Renew the lease while the caller works, for holders judged by lease (other hosts, team mode).
@@ -113,36 +229,7 @@ function holding(
     owner,
     async release(change: StateChange) {
       clearInterval(renew);
-      await ctx.store.releaseGate(name, token, stateOf, change);
+      await releaseInTurn(ctx, name, token, stateOf, change, { value: state?.value ?? null, owner });
     },
   };
-}
-
-export type GateStep =
-  | { kind: 'busy' }
-  | { kind: 'applied' }
-  /** The step went asynchronous: the gate is held from the same write step on; release it when done. */
-  | { kind: 'held'; gate: HeldGate };
-
-/**
- * A gated change of a session's state in one write step of the store, when the store can (SQLite)
- * and the gate is free: `step` runs inside that step (no waiting, no other writer in between).
- * null: the store has no one-step path; busy: the gate is held. Either way the caller takes the
- * waiting path (acquireGate), which judges the holder and waits.
- */
-export async function stepGate(
-  ctx: LanesContext,
-  name: string,
-  stateOf: string,
-  step: (state: StateRecord | null, owner: StateOwner) => GateStepOutcome,
-): Promise<GateStep | null> {
-  if (!ctx.store.stepGate) return null;
-  const holder = { owner: ctx.self(), sessionId: ctx.sessionId, command: ctx.selfCommand() };
-  let seen: { state: StateRecord | null; owner: StateOwner } | undefined;
-  const done = await ctx.store.stepGate(name, holder, ctx.gateLeaseMs, stateOf, (state, owner) => {
-    seen = { state, owner };
-    return step(state, owner);
-  });
-  if (done.kind !== 'held') return done;
-  return { kind: 'held', gate: holding(ctx, name, stateOf, done.token, seen!.state, seen!.owner) };
 }

@@ -3,8 +3,8 @@ import { assertSessionId } from '../../core/ids.js';
 import type { StateChange, StateOwner } from '../../store/types.js';
 import { sessionEnded, unknownSession } from '../context.js';
 import type { LanesContext } from '../context.js';
-import { acquireGate, stepGate } from './gate.js';
-import type { GateStep, HeldGate } from './gate.js';
+import { enterGate } from './gate.js';
+import type { Entered, HeldGate, StepFn } from './gate.js';
 import type { WaitOptions } from '../wait.js';
 import { currentFrames, inAsyncFrame, inSyncFrame, openFrame } from './state-frames.js';
 import type { Frame } from './state-frames.js';
@@ -90,52 +90,58 @@ export class StateService {
   ): Promise<Json | undefined> {
     const name = gateName(sessionId);
 
-    // The one-step path: when the store can and the gate is free, a function that returns at once
-    // runs inside one write step of the store and its result is written there (one write instead of
-    // two). A function declared async never runs there: its work must not start before the gate is
-    // written, and a write step that failed after it started could not stop it.
-    if (!options.signal?.aborted && !declaredAsync) {
-      let before: string | undefined;
-      let pending: Promise<MutatorResult> | undefined;
-      let quick: GateStep | null;
-      try {
-        quick = await stepGate(this.ctx, name, sessionId, (state, owner) => {
-          if (owner === 'unknown') throw unknownSession(sessionId, this.ctx.store.info.location);
-          before = state?.value;
-          own.value = parseState(before);
-          const result = call();
-          if (isThenable(result)) {
-            // It went asynchronous after all: hold the gate from this same step on.
-            pending = Promise.resolve(result);
-            return { kind: 'hold' };
-          }
-          apply(own, result);
-          return { kind: 'apply', change: changeOf(own, before, owner, sessionId) };
-        });
-      } catch (e) {
-        // The step was rolled back; work the function started must still end before we report it.
-        await pending?.catch(() => undefined);
-        throw e;
+    // The one-step path: when the store can and the gate is the caller's to enter, a function that
+    // returns at once runs inside one write step of the store and its result is written there (one
+    // write instead of two). A function declared async never runs there: its work must not start
+    // before the gate is written, and a write step that failed after it started could not stop it.
+    let before: string | undefined;
+    let pending: Promise<MutatorResult> | undefined;
+    const step: StepFn = (state, owner) => {
+      if (owner === 'unknown') throw unknownSession(sessionId, this.ctx.store.info.location);
+      before = state?.value;
+      own.value = parseState(before);
+      const result = call();
+      if (isThenable(result)) {
+        // It went asynchronous after all: hold the gate from this same step on.
+        pending = Promise.resolve(result);
+        return { kind: 'hold' };
       }
-      if (quick?.kind === 'applied') return own.value;
-      if (quick?.kind === 'held') return this.finish(quick.gate, own, before, pending!, sessionId);
+      apply(own, result);
+      return { kind: 'apply', change: changeOf(own, before, owner, sessionId) };
+    };
+    let entered: Entered;
+    try {
+      entered = await enterGate(
+        this.ctx,
+        name,
+        sessionId,
+        `the state gate of session ${sessionId}`,
+        options,
+        declaredAsync ? undefined : step,
+      );
+    } catch (e) {
+      // The step was rolled back; work the function started must still end before we report it.
+      await pending?.catch(() => undefined);
+      throw e;
     }
+    if (entered.kind === 'applied') return own.value;
+    if (entered.kind === 'stepped') return this.finish(entered.gate, own, before, pending!, sessionId);
 
-    const gate = await acquireGate(this.ctx, name, sessionId, `the state gate of session ${sessionId}`, options);
+    const gate = entered.gate;
     if (gate.owner === 'unknown') {
       // Read in the step that took the gate: no state is ever written for a session the store lacks.
       await gate.release({ kind: 'keep' });
       throw unknownSession(sessionId, this.ctx.store.info.location);
     }
-    const before = gate.state?.value;
-    own.value = parseState(before);
+    const start = gate.state?.value;
+    own.value = parseState(start);
     let result: Promise<MutatorResult>;
     try {
       result = Promise.resolve(call());
     } catch (e) {
       result = Promise.reject(e);
     }
-    return this.finish(gate, own, before, result, sessionId);
+    return this.finish(gate, own, start, result, sessionId);
   }
 
   /** Waits for the function's result under the held gate, then writes it and frees the gate (nothing on error). */

@@ -102,6 +102,10 @@ async function claimWith(
   return { ok: true, grants };
 }
 
+/** A claim's key in byte order (SQLite's), as the index by session holds it. */
+const ORDER = 'scope COLLATE "C", kind COLLATE "C", name COLLATE "C"';
+const KEY = `(${ORDER})`;
+
 /**
  * Claims on PostgreSQL: claim operations serialize per resource (per scope for paths) with
  * transaction-level advisory locks, and the claiming session's row is locked (FOR UPDATE) so it
@@ -207,17 +211,50 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
         args.push(filter.sessionIds);
         where.push(`session_id = ANY($${args.length})`);
       }
+      // With one session, a range of claims_by_session_key (schema 8), which holds the key in this order.
+      if (filter.after) {
+        args.push(filter.after.scope, filter.after.kind, filter.after.name);
+        where.push(`${KEY} > ($${args.length - 2}, $${args.length - 1}, $${args.length})`);
+      }
+      if (filter.limit !== undefined) args.push(filter.limit);
       // COLLATE "C": the same byte order as SQLite's.
       const rows = await conn.query<ClaimRow>(
-        `SELECT * FROM ${conn.t('claims')} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope COLLATE "C", kind COLLATE "C", name COLLATE "C"`,
+        `SELECT * FROM ${conn.t('claims')} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${ORDER}${filter.limit !== undefined ? ` LIMIT $${args.length}` : ''}`,
         args,
       );
       return rows.map(toClaim);
     },
 
+    async firstClaims(sessionIds, perSession) {
+      if (sessionIds.length === 0) return [];
+      // Each session's first claims from its own range of the index, not a sort of all of theirs.
+      const rows = await conn.query<ClaimRow>(
+        `SELECT c.* FROM unnest($1::text[]) WITH ORDINALITY AS s(id, i)
+         CROSS JOIN LATERAL (SELECT * FROM ${conn.t('claims')} WHERE session_id = s.id ORDER BY ${ORDER} LIMIT $2) c
+         ORDER BY s.i, ${ORDER.replace(/\b(scope|kind|name)\b/g, 'c.$1')}`,
+        [[...new Set(sessionIds)], perSession],
+      );
+      return rows.map(toClaim);
+    },
+
+    async claimCounts(sessionIds) {
+      const rows = await conn.query<{ session_id: string; n: string }>(
+        `SELECT session_id, count(*) AS n FROM ${conn.t('claims')} WHERE session_id = ANY($1) GROUP BY session_id`,
+        [[...new Set(sessionIds)]],
+      );
+      return new Map(rows.map((r) => [r.session_id, Number(r.n)]));
+    },
+
     async claimHolders() {
-      const rows = await conn.query<{ session_id: string }>(`SELECT DISTINCT session_id FROM ${conn.t('claims')}`);
-      return rows.map((r) => r.session_id);
+      // A skip scan: one step of the index per holder, not one per claim (PostgreSQL has no
+      // loose index scan of its own).
+      const c = conn.t('claims');
+      const rows = await conn.query<{ id: string }>(
+        `WITH RECURSIVE h(id) AS (SELECT min(session_id) FROM ${c}
+           UNION ALL SELECT (SELECT min(session_id) FROM ${c} WHERE session_id > h.id) FROM h WHERE h.id IS NOT NULL)
+         SELECT id FROM h WHERE id IS NOT NULL`,
+      );
+      return rows.map((r) => r.id);
     },
 
     async lastToken(ref) {

@@ -1,51 +1,20 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadBundle } from '../../core/code-cache.js';
 import type * as Pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { LanesError } from '../../core/errors.js';
+import { brokerEndpoint, brokerGone, brokerTrouble } from './broker/endpoint.js';
+import { loadPg, makePool } from './pg-module.js';
+import type { PgOptions } from './pg-module.js';
+import type { BrokerPlace } from './broker/place.js';
 import { isRetryableTx, isTransient, newer, pgError } from './errors.js';
 import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './schema.js';
 import { pgTarget } from './url.js';
 import type { PgTarget } from './url.js';
 
-export interface PgOptions {
-  /** How long a statement may wait for another client's lock before E_STORE_LOCKED (lock_timeout). */
-  busyTimeoutMs?: number;
-  /** Connections in the pool (default 4: the CLI uses one; a library process may run calls in parallel). */
-  poolSize?: number;
-  connectTimeoutMs?: number;
-  /** Client-side bound on one statement: a half-open connection fails instead of hanging. */
-  queryTimeoutMs?: number;
-}
+export type { PgOptions } from './pg-module.js';
 
 export type Q = <R extends QueryResultRow = QueryResultRow>(sql: string, args?: unknown[]) => Promise<R[]>;
 
 const CONNECT_TRIES = 4;
-
-/**
- * pg, loaded only here: the SQLite path never loads it. pg checks at load whether it runs in a
- * Cloudflare Worker by constructing a fetch `Response` when there is no `navigator`, and on Node 20
- * that loads the whole fetch implementation (undici): ~20 ms of every hook call on a team store
- * (measured with --cpu-prof). A `navigator` that says Node answers the check without it.
- */
-function loadPg(): typeof Pg {
-  const g = globalThis as { navigator?: unknown };
-  const stubbed = g.navigator === undefined;
-  if (stubbed) g.navigator = { userAgent: `Node.js/${process.version}` };
-  try {
-    // The CLI ships pg as one pre-bundled file next to its own (build.mjs), loaded with the code
-    // cache; the library and the tests use the installed package.
-    const bundled = join(dirname(fileURLToPath(import.meta.url)), 'pg.cjs');
-    return (
-      existsSync(bundled) ? loadBundle(bundled, createRequire(bundled)) : createRequire(import.meta.url)('pg')
-    ) as typeof Pg;
-  } finally {
-    if (stubbed) delete g.navigator;
-  }
-}
 
 /**
  * A pool of pg connections with the store's transaction discipline. Nothing lives in a server
@@ -57,9 +26,11 @@ export class PgConn {
   schemaVersion = 0;
 
   private constructor(
-    private readonly pool: Pool,
+    private pool: Pool,
     readonly target: PgTarget,
     private readonly busyMs: number,
+    /** What a new pool is made from (the broker this one talks to may go: rerouted()). */
+    private readonly remake: (via: BrokerPlace | null) => Pool,
   ) {}
 
   /** `"schema".table` */
@@ -70,31 +41,30 @@ export class PgConn {
   static async open(url: string, options: PgOptions = {}): Promise<PgConn> {
     const target = pgTarget(url);
     const pg = loadPg();
-    const bigint = (v: string) => Number(v);
-    // LANES_PG_TIMEOUT_MS bounds connecting and each statement (defaults 5 s and 30 s): a server behind a
-    // half-open connection fails the call instead of hanging it.
-    const envTimeout = Number(process.env['LANES_PG_TIMEOUT_MS']) || undefined;
-    const pool = new pg.Pool({
-      connectionString: target.connectionString,
-      max: options.poolSize ?? 4,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? envTimeout ?? 5000,
-      query_timeout: options.queryTimeoutMs ?? envTimeout ?? 30_000,
-      idleTimeoutMillis: 10_000,
-      allowExitOnIdle: true,
-      keepAlive: true,
-      application_name: 'lanes',
-      // BIGINT (times in ms, tokens) as numbers, for this pool only.
-      types: {
-        getTypeParser: ((oid: number, format?: string) =>
-          oid === 20 ? bigint : pg.types.getTypeParser(oid, format as 'text')) as never,
-      },
-    });
-    pool.on('error', () => undefined); // an idle client dropped by the server: the next checkout reconnects
-    // A checked-out client whose connection drops emits 'error' on itself as well as failing its
-    // query; with no listener that event would crash the process (seen with a connection cut
-    // between two statements of a transaction). The failing query carries the error to the caller.
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000);
+    // Through this host's broker (broker/): a few server connections shared by every lanes process
+    // of this user, instead of one per call. Anything wrong with it: straight to the server.
+    const via = options.direct ? null : await brokerEndpoint(target.connectionString, process.env);
+    if (via) {
+      try {
+        return await PgConn.connect(pg, target, options, via);
+      } catch (e) {
+        if (!brokerTrouble(e)) throw e;
+      }
+    }
+    return PgConn.connect(pg, target, options, null);
+  }
+
+  private static async connect(
+    pg: typeof Pg,
+    target: PgTarget,
+    options: PgOptions,
+    via: BrokerPlace | null,
+  ): Promise<PgConn> {
+    const pool = makePool(pg, target, options, via);
+    const conn = new PgConn(pool, target, options.busyTimeoutMs ?? 5000, (v) => makePool(pg, target, options, v));
+    // A statement named on one server connection is not on the next one the broker lends.
+    conn.named = !via;
+    conn.viaBroker = via !== null;
     try {
       conn.schemaVersion = await conn.withClient(async (c) => {
         const { v, seen } = await conn.versions(c);
@@ -179,11 +149,18 @@ export class PgConn {
 
   private async withClient<T>(fn: (c: PoolClient) => Promise<T>, phase: 'connect' | 'query'): Promise<T> {
     let client: PoolClient | undefined;
+    let rerouted = false;
     for (let attempt = 1; ; attempt++) {
       try {
         client = await this.pool.connect();
         break;
       } catch (e) {
+        // The broker this long-lived pool talked to left (idle a minute, killed, an upgrade): a new
+        // one, or the server itself, and this attempt again.
+        if (this.viaBroker && !rerouted && brokerGone(e)) {
+          rerouted = await this.rerouted();
+          continue;
+        }
         // Bounded: a server that restarts gets ~1.5 s; one that is down fails fast after that.
         if (!isTransient(e) || attempt >= CONNECT_TRIES) throw pgError(e, this.target.display, 'connect');
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
@@ -223,6 +200,9 @@ export class PgConn {
 
   /** Whether named prepared statements work on this connection (not behind PgBouncer's transaction pooling). */
   private named = true;
+
+  /** Connected through this host's broker rather than to the server. */
+  viaBroker = false;
 
   /**
    * A named prepared statement, parsed and planned once per server connection; named after its
@@ -285,6 +265,17 @@ export class PgConn {
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
     }
+  }
+
+  /** A new pool through this host's broker as it is now (a new one started), else straight to the server. */
+  private async rerouted(): Promise<boolean> {
+    const via = await brokerEndpoint(this.target.connectionString, process.env);
+    const old = this.pool;
+    this.pool = this.remake(via);
+    this.viaBroker = via !== null;
+    this.named = !via;
+    await old.end().catch(() => undefined);
+    return true;
   }
 
   async close(): Promise<void> {

@@ -77,6 +77,15 @@ export function pgError(e: unknown, display: string, phase: 'connect' | 'query' 
       cause: e,
     });
   }
+  if (/Query read timeout/i.test(msg)) {
+    // The server (or the way to it: a network, a broker whose server connection hangs) took a
+    // statement and said nothing back within the bound.
+    return new LanesError('E_STORE_IO', `the PostgreSQL server at ${display} did not answer in time`, {
+      hint: 'the server or the network to it is stuck; a change may or may not have been applied: check with `lanes ls` / `lanes claims` before running it again (LANES_PG_TIMEOUT_MS sets the bound)',
+      details,
+      cause: e,
+    });
+  }
   if (isTransient(e)) {
     if (phase === 'connect') {
       return new LanesError('E_STORE_IO', `cannot reach the PostgreSQL server at ${display} (${code || msg})`, {

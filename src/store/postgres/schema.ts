@@ -104,6 +104,19 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
     PRIMARY KEY (repo, key, session_id, path));
   CREATE INDEX touched_by_session ON ${s}.touched (session_id);
   `,
+  // 8 (as SQLite's seventh): seats, the agent logins sessions lease (seat-types.ts).
+  (s) => `
+  CREATE TABLE ${s}.seats (host TEXT NOT NULL, name TEXT NOT NULL, agent TEXT NOT NULL, pool TEXT NOT NULL,
+    env JSONB NOT NULL, concurrency INTEGER NOT NULL, pay_per_use BOOLEAN NOT NULL DEFAULT false,
+    exhausted_until BIGINT, exhausted_at BIGINT, exhausted_why TEXT, created_at BIGINT NOT NULL,
+    PRIMARY KEY (host, name));
+  `,
+  // 9: a session's claims in key order from its index (lanes ls reads a session's first claims and
+  // pages through them, as SQLite's index by session does: its entries carry the key).
+  (s) => `
+  CREATE INDEX claims_by_session_key ON ${s}.claims (session_id, scope COLLATE "C", kind COLLATE "C", name COLLATE "C");
+  DROP INDEX ${s}.claims_by_session;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -1,5 +1,6 @@
 import { PgConn } from './conn.js';
 import { pgTouched } from './touched.js';
+import { pgSeats } from './seats.js';
 import type { PgOptions } from './conn.js';
 import { pgSessions } from './sessions.js';
 import { pgClaims } from './claims.js';
@@ -26,7 +27,12 @@ export const PostgresStore = {
   async open(url: string, options: PgOptions = {}): Promise<PostgresStore> {
     const conn = await PgConn.open(url, options);
     return {
-      info: { backend: 'postgres', location: conn.target.display, schemaVersion: conn.schemaVersion },
+      info: {
+        backend: 'postgres',
+        location: conn.target.display,
+        schemaVersion: conn.schemaVersion,
+        connection: conn.viaBroker ? 'broker' : 'direct',
+      },
       async now() {
         const [row] = await conn.query<{ now: number }>(`SELECT ${PG_NOW} AS now`);
         return Number(row?.now);
@@ -41,6 +47,7 @@ export const PostgresStore = {
       ...pgWaits(conn),
       ...pgTouched(conn),
       ...pgChanges(conn),
+      ...pgSeats(conn),
     };
   },
 };

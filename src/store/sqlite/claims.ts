@@ -9,6 +9,11 @@ import { appendJournalRows } from './journal.js';
 import type { ClaimRow } from '../shared/rows.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, OwnerJudge, SessionRecord } from '../types.js';
 
+/** The distinct holders through the index by session, each found by one seek past the last. */
+const HOLDERS = `WITH RECURSIVE h(id) AS (SELECT min(session_id) FROM claims
+  UNION ALL SELECT (SELECT min(session_id) FROM claims WHERE session_id > h.id) FROM h WHERE h.id IS NOT NULL)
+  SELECT id FROM h WHERE id IS NOT NULL`;
+
 /** How recent a session's last sign of life may be for a claim not to rewrite it. */
 const FRESH_MS = 1000;
 
@@ -138,17 +143,39 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
           where.push(`session_id IN (${filter.sessionIds.map(() => '?').join(',') || "''"})`);
           args.push(...filter.sessionIds);
         }
-        const sql = `SELECT * FROM claims ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope, kind, name`;
+        // A row value: with one session, a range of the index by session (its entries carry the key).
+        if (filter.after) {
+          where.push('(scope, kind, name) > (?, ?, ?)');
+          args.push(filter.after.scope, filter.after.kind, filter.after.name);
+        }
+        if (filter.limit !== undefined) args.push(filter.limit);
+        const sql = `SELECT * FROM claims ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY scope, kind, name${filter.limit !== undefined ? ' LIMIT ?' : ''}`;
         return (conn.stmt(sql).all(...args) as ClaimRow[]).map(toClaim);
       });
     },
 
+    firstClaims(sessionIds, perSession) {
+      return conn.run(() => {
+        const first = conn.stmt('SELECT * FROM claims WHERE session_id = ? ORDER BY scope, kind, name LIMIT ?');
+        return [...new Set(sessionIds)].flatMap((id) => (first.all(id, perSession) as ClaimRow[]).map(toClaim));
+      });
+    },
+
+    claimCounts(sessionIds) {
+      return conn.run(() => {
+        const count = conn.stmt('SELECT count(*) AS n FROM claims WHERE session_id = ?');
+        const counts = new Map<string, number>();
+        for (const id of new Set(sessionIds)) {
+          const n = (count.get(id) as { n: number }).n;
+          if (n > 0) counts.set(id, n);
+        }
+        return counts;
+      });
+    },
+
     claimHolders() {
-      return conn.run(() =>
-        (conn.stmt(`SELECT DISTINCT session_id FROM claims`).all() as { session_id: string }[]).map(
-          (r) => r.session_id,
-        ),
-      );
+      // One step of the index per holder (a skip scan), not one per claim.
+      return conn.run(() => (conn.stmt(HOLDERS).all() as { id: string }[]).map((r) => r.id));
     },
 
     conflictingClaims(refs) {

@@ -1,5 +1,4 @@
-import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
-import type { Stats } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SqliteDb, SqliteStatement } from './driver.js';
 import { LanesError } from '../../core/errors.js';
@@ -7,6 +6,7 @@ import { openDatabase, sqliteDriver } from './driver.js';
 import { outOfSpace } from './full-disk.js';
 import { migrate, schemaVersionOf } from './schema.js';
 import { sqliteError } from './errors.js';
+import { closedToOthers } from './store-file.js';
 
 export interface SqliteOptions {
   /** How long one statement may wait for another process' write lock before E_STORE_LOCKED. */
@@ -15,6 +15,17 @@ export interface SqliteOptions {
 
 /** The store's clock, in SQL, so leases never depend on a caller's clock. */
 export const NOW = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
+
+/** What a no-wait write returns (tryImmediate, tryRun) when another process holds the store's write lock. */
+export const LOCKED: unique symbol = Symbol('lanes.store.locked');
+
+const SOON_PAUSES_MS = [0.02, 0.05, 0.1, 0.2, 0.5];
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+function isBusy(e: unknown): boolean {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  return code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_');
+}
 
 /** Retries an operation that SQLite refuses with SQLITE_BUSY without waiting, up to the busy bound. */
 function retryBusy<T>(fn: () => T, busyMs: number): T {
@@ -47,6 +58,9 @@ export class SqliteConn {
   // One transaction wrapper for the connection (better-sqlite3 builds a new one per db.transaction call).
   private readonly txn: { immediate(fn: (now: number) => unknown): unknown };
   private readonly plainTxn: { immediate(fn: () => unknown): unknown };
+  // Whether the busy timeout is 0, as the last no-wait write left it: the next ordinary call sets
+  // it back (one cached statement), so a run of gate steps toggles it once, not per step.
+  private noWaiting = false;
 
   private constructor(
     readonly db: SqliteDb,
@@ -130,6 +144,7 @@ export class SqliteConn {
   immediate<T>(fn: (now: number) => T, durable = false): Promise<T> {
     return Promise.resolve().then(() =>
       this.wrap(() => {
+        this.patient();
         if (durable) this.db.pragma('synchronous = FULL');
         try {
           return this.txn.immediate(fn) as T;
@@ -142,12 +157,107 @@ export class SqliteConn {
 
   /** BEGIN IMMEDIATE … COMMIT for statements that read the clock in SQL themselves (the hot gate path). */
   immediateNoClock<T>(fn: () => T): Promise<T> {
-    return Promise.resolve().then(() => this.wrap(() => this.plainTxn.immediate(fn) as T));
+    return Promise.resolve().then(() =>
+      this.wrap(() => {
+        this.patient();
+        return this.plainTxn.immediate(fn) as T;
+      }),
+    );
   }
 
   /** A single statement or plain reads (each statement is atomic on its own). */
   run<T>(fn: () => T): Promise<T> {
-    return Promise.resolve().then(() => this.wrap(fn));
+    return Promise.resolve().then(() =>
+      this.wrap(() => {
+        this.patient();
+        return fn();
+      }),
+    );
+  }
+
+  /**
+   * Plain reads, in whichever busy mode the connection is in: a gate's waiters poll by reads
+   * between no-wait writes, and setting the timeout back and forth for each would cost more than
+   * the read. A read that finds the store busy (only while SQLite recovers or resets the WAL) is
+   * retried once with the timeout set back.
+   */
+  glance<T>(fn: () => T): Promise<T> {
+    return Promise.resolve().then(() =>
+      this.wrap(() => {
+        try {
+          return fn();
+        } catch (e) {
+          if (!this.noWaiting || !isBusy(e)) throw e;
+          this.patient();
+          return fn();
+        }
+      }),
+    );
+  }
+
+  /**
+   * BEGIN IMMEDIATE … COMMIT that never waits for another process' write lock: LOCKED, with fn
+   * never run, when one holds it. SQLite's own wait (its busy handler) sleeps 1, 2, 5 … up to
+   * 100 ms between tries and lets whoever is awake take the lock first; a gate's waiters retry
+   * on their own schedule instead, in their line (gate-line.ts).
+   */
+  tryImmediate<T>(fn: () => T): Promise<T | typeof LOCKED> {
+    return Promise.resolve().then(() =>
+      this.wrap(() => {
+        this.noWait();
+        let ran = false;
+        try {
+          return this.plainTxn.immediate(() => {
+            ran = true;
+            return fn();
+          }) as T;
+        } catch (e) {
+          if (!ran && isBusy(e)) return LOCKED;
+          throw e;
+        }
+      }),
+    );
+  }
+
+  /** One statement that never waits for another process' write lock (LOCKED instead; nothing written). */
+  tryRun<T>(statement: () => T): Promise<T | typeof LOCKED> {
+    return Promise.resolve().then(() =>
+      this.wrap(() => {
+        this.noWait();
+        try {
+          return statement();
+        } catch (e) {
+          if (isBusy(e)) return LOCKED;
+          throw e;
+        }
+      }),
+    );
+  }
+
+  /**
+   * BEGIN IMMEDIATE … COMMIT that, while another process writes, tries again after pauses of tens
+   * of µs before falling back to SQLite's own wait (whose first sleep is a whole millisecond): for
+   * a gate's release, which a contended gate's next holder is waiting for.
+   */
+  async immediateSoon<T>(fn: () => T): Promise<T> {
+    for (const ms of SOON_PAUSES_MS) {
+      const done = await this.tryImmediate(fn);
+      if (done !== LOCKED) return done;
+      Atomics.wait(pauseCell, 0, 0, ms);
+    }
+    return this.immediateNoClock(fn);
+  }
+
+  private noWait(): void {
+    if (this.noWaiting) return;
+    this.stmt('PRAGMA busy_timeout = 0').run();
+    this.noWaiting = true;
+  }
+
+  private patient(): void {
+    if (!this.noWaiting) return;
+    this.stmt(`PRAGMA busy_timeout = ${this.busyMs}`).run();
+    this.noWaiting = false;
   }
 
   clock(): number {
@@ -156,74 +266,5 @@ export class SqliteConn {
 
   close(): void {
     if (this.db.open) this.db.close();
-  }
-}
-
-/**
- * The store file, created 0600 before SQLite opens it (SQLite gives the WAL and SHM files the
- * database file's mode), or tightened to 0600 when an earlier lanes created it readable by others.
- * One stat on the common path: every hook call opens the store.
- */
-function closedToOthers(file: string): void {
-  const st = statSync(file, { throwIfNoEntry: false });
-  if (!st) {
-    try {
-      closeSync(
-        openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600),
-      );
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return; // another process created it first, 0600 too
-      throw new LanesError('E_STORE_IO', `cannot create the store ${file} (${code ?? (e as Error).message})`, {
-        hint:
-          code === 'ENOSPC' || code === 'EDQUOT'
-            ? `the disk holding ${dirname(file)} is full: free some space`
-            : `check the permissions of ${dirname(file)}`,
-        details: { file, code },
-      });
-    }
-    return;
-  }
-  // The store path is never a weapon: a device (/dev/null), a FIFO, a socket or a directory, or a
-  // link to one, is refused and left as it is (a chmod of /dev/null by root breaks the machine).
-  if (!st.isFile()) throw notAStore(file, kindOf(st), 'name a regular file for the store (or leave LANES_STORE unset)');
-  if ((st.mode & 0o077) === 0 || st.uid !== process.getuid?.()) return;
-  // Tightened only once it is known to be a SQLite database (or empty, which SQLite makes one);
-  // anything else is left as it is, and SQLite's open then says it is not a store (E_STORE_CORRUPT).
-  if (st.size > 0 && !hasSqliteHeader(file)) return;
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
-    try {
-      if (lstatSync(f).isFile()) chmodSync(f, 0o600);
-    } catch {
-      // a WAL or SHM that is not there (no one has the store open) needs nothing
-    }
-  }
-}
-
-function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
-function notAStore(file: string, what: string, hint: string): LanesError {
-  return new LanesError('E_STORE_IO', `the store path ${file} is ${what}: refused, and left as it is`, {
-    hint,
-    details: { file },
-  });
-}
-
-/** The first 16 bytes of every SQLite database file: "SQLite format 3" and a NUL. */
-function hasSqliteHeader(file: string): boolean {
-  const fd = openSync(file, constants.O_RDONLY);
-  try {
-    const head = Buffer.alloc(16);
-    return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\0';
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
   }
 }

@@ -100,6 +100,24 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (repo, key, session_id, path)) WITHOUT ROWID;
   CREATE INDEX touched_by_session ON touched (session_id);
   `,
+  // Seats: agent logins sessions lease (seat-types.ts), per host; their leases are claims.
+  `
+  CREATE TABLE seats (host TEXT NOT NULL, name TEXT NOT NULL, agent TEXT NOT NULL, pool TEXT NOT NULL,
+    env TEXT NOT NULL, concurrency INTEGER NOT NULL, pay_per_use INTEGER NOT NULL DEFAULT 0,
+    exhausted_until INTEGER, exhausted_at INTEGER, exhausted_why TEXT, created_at INTEGER NOT NULL,
+    PRIMARY KEY (host, name)) WITHOUT ROWID;
+  `,
+  // A line in front of each gate (gate-line.ts): tickets issued and served, when the current turn
+  // is due to end, until when the next in line claims it, and how long the first in line may take
+  // to use its turn before those behind skip it. A gate row may now exist free with token 0 (made
+  // by the first to join its line).
+  `
+  ALTER TABLE gates ADD COLUMN q_issued INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE gates ADD COLUMN q_served INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE gates ADD COLUMN q_turn_end INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE gates ADD COLUMN q_claim_until INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE gates ADD COLUMN q_head_deadline INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,6 +8,7 @@ import { sqliteJournal } from './journal.js';
 import { sqliteWaits } from './waits.js';
 import { sqliteTouched } from './touched.js';
 import { sqliteChanges } from './changes.js';
+import { sqliteSeats } from './seats.js';
 import type { Store } from '../types.js';
 
 export type { SqliteOptions };
@@ -34,6 +35,7 @@ export const SqliteStore = {
       ...sqliteWaits(conn),
       ...sqliteTouched(conn),
       ...sqliteChanges(conn),
+      ...sqliteSeats(conn),
     };
   },
 };

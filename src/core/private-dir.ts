@@ -1,6 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { LanesError } from '../../core/errors.js';
+import { LanesError } from './errors.js';
 
 /**
  * Creates (or checks) a directory that only this user can enter: mode 0700, owned by us, and a

@@ -1,0 +1,199 @@
+import { resumeCommand } from '../core/agent-logins.js';
+import { childProcess } from '../core/builtins.js';
+import { constants } from 'node:os';
+import type { Lanes, SeatLease } from '../index.js';
+import { seatedEnv } from './seated.js';
+
+// The agent of a session lanes runs (`lanes new`'s wrapper, `lanes start -- CMD`), on its seat.
+// When its seat runs out (its hooks say so: services/seats/exhaust.ts) the agent is stopped (SIGTERM,
+// then SIGKILL after 15 s) and [seats] on_exhausted decides: next, started again on the next free
+// seat of the pool, resuming its conversation where the agent can; wait, until a seat of the pool
+// frees or resets (never an exhausted one before its reset, never a billed-per-call login); stop,
+// the session ends. Without a seat it is a plain run: CMD once, its exit code passed through.
+
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
+const WATCH_MS = 1000;
+const GRACE_MS = 15_000;
+
+export interface RunResult {
+  code: number;
+  reason: string;
+}
+
+const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+
+export async function runOnSeat(
+  lanes: Lanes,
+  id: string,
+  cmd: string[],
+  cwd: string,
+  say: (line: string) => void,
+): Promise<RunResult> {
+  let args = cmd;
+  for (;;) {
+    const lease = await lanes.seats.leaseOf(id);
+    const env = await seatedEnv(lanes, id, { ...process.env, LANES_SESSION: id });
+    const started = await lanes.now();
+    const run = start(args, cwd, env);
+    const ranOut = lease ? watchSeat(lanes, id, lease, started, run) : Promise.resolve(null);
+    const result = await run.done;
+    run.stopWatching();
+    const out = await ranOut;
+    if (!out || !lease) return result;
+    const seat = out.seat;
+    const config = await lanes.config(cwd).catch(() => null);
+    const policy = config?.seats.pools[seat.pool]?.onExhausted ?? config?.seats.onExhausted ?? 'next';
+    const why = `seat ${seat.name} ran out (${seat.exhaustedWhy ?? 'quota'}) until ${when(seat.exhaustedUntil ?? 0)}`;
+    if (policy === 'stop') {
+      await lanes.seats.failover(id, { action: 'stop', from: seat.name, why: `${why}; [seats] on_exhausted = stop` });
+      say(`lanes: ${why}; stopping the session ([seats] on_exhausted = stop)`);
+      return { code: 3, reason: `${why}; stopped ([seats] on_exhausted = stop)` };
+    }
+    const next = await nextSeat(lanes, id, seat.pool, seat.name, policy === 'wait', why, say);
+    if (!next) return { code: 3, reason: `${why}; stopped while waiting for a seat` };
+    await lanes.seats.failover(id, { action: 'moved', from: seat.name, to: next.seat.name, why });
+    const resumed = out.agentSession ? resumeCommand(out.agent, cmd, out.agentSession) : null;
+    say(`lanes: ${why}; ${resumed ? 'resuming' : 'starting'} the agent on seat ${next.seat.name} (slot ${next.slot})`);
+    args = resumed ?? cmd;
+  }
+}
+
+/** The child, signals forwarded to it. */
+function start(cmd: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const [file, ...argv] = cmd;
+  const child = childProcess().spawn(file ?? '', argv, { stdio: 'inherit', cwd, env });
+  const forward = (sig: NodeJS.Signals) => child.kill(sig);
+  for (const s of FORWARDED) process.on(s, forward);
+  let watching: NodeJS.Timeout | undefined;
+  const done = new Promise<RunResult>((resolve) => {
+    const finish = (r: RunResult) => {
+      for (const s of FORWARDED) process.removeListener(s, forward);
+      resolve(r);
+    };
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      const missing = e.code === 'ENOENT';
+      process.stderr.write(`lanes: cannot run ${JSON.stringify(file)}: ${missing ? 'command not found' : e.message}\n`);
+      finish({ code: missing ? 127 : 126, reason: `could not run the command (${e.code ?? e.message})` });
+    });
+    child.on('exit', (code, signal) => {
+      if (signal) finish({ code: 128 + (constants.signals[signal] ?? 0), reason: `command killed by ${signal}` });
+      else finish({ code: code ?? 1, reason: `command exited with code ${code ?? '?'}` });
+    });
+  });
+  return {
+    child,
+    done,
+    setWatch: (t: NodeJS.Timeout) => (watching = t),
+    stopWatching: () => clearInterval(watching),
+  };
+}
+
+interface RanOut {
+  seat: SeatLease['seat'];
+  /** The agent's own session (its hooks registered it, owned by the agent process): what to resume. */
+  agentSession: string | null;
+  agent: string | null;
+}
+
+/** Resolves when the seat was exhausted after the agent started (the agent is then stopped), or null at its exit. */
+function watchSeat(
+  lanes: Lanes,
+  id: string,
+  lease: SeatLease,
+  started: number,
+  run: ReturnType<typeof start>,
+): Promise<RanOut | null> {
+  return new Promise((resolve) => {
+    let busy = false;
+    let out: RanOut | null = null;
+    void run.done.then(() => resolve(out));
+    run.setWatch(
+      setInterval(() => {
+        if (busy || out) return;
+        busy = true;
+        void (async () => {
+          const now = await lanes.seats.leaseOf(id);
+          const s = now?.seat;
+          if (
+            s &&
+            s.name === lease.seat.name &&
+            s.exhaustedAt !== null &&
+            s.exhaustedAt >= started &&
+            (s.exhaustedUntil ?? 0) > (await lanes.now())
+          ) {
+            out = { seat: s, ...(await agentOf(lanes, id, run.child.pid ?? 0)) };
+            run.child.kill('SIGTERM');
+            setTimeout(() => run.child.kill('SIGKILL'), GRACE_MS).unref();
+          }
+        })()
+          .catch(() => undefined)
+          .finally(() => (busy = false));
+      }, WATCH_MS),
+    );
+  });
+}
+
+/** The agent's own session: the live one its process owns (its hooks registered it). */
+async function agentOf(
+  lanes: Lanes,
+  id: string,
+  pid: number,
+): Promise<{ agentSession: string | null; agent: string | null }> {
+  const me = await lanes.sessions.get(id);
+  const theirs = (await lanes.sessions.list()).find(
+    (s) => s.id !== id && s.state === 'live' && s.owner.pid === pid && s.owner.host === me.owner.host,
+  );
+  const agent = theirs?.agent ?? me.agent;
+  const own = theirs && agent ? theirs.id.slice(agent.length + 1) : null;
+  return { agentSession: own, agent };
+}
+
+/**
+ * The next seat of the pool: at once, or (`wait`, or when none is free now) as soon as one frees or
+ * resets, checking every 15 s and saying so each minute. Null when the wait was ended (SIGINT/SIGTERM).
+ */
+async function nextSeat(
+  lanes: Lanes,
+  id: string,
+  pool: string,
+  from: string,
+  waitFirst: boolean,
+  why: string,
+  say: (line: string) => void,
+): Promise<SeatLease | null> {
+  const attempt = () => lanes.seats.lease(id, 'auto', { pool }).catch(() => null);
+  if (!waitFirst) {
+    const got = await attempt();
+    if (got) return got;
+  }
+  await lanes.seats.failover(id, { action: 'wait', from, why: `waiting for a free seat of pool ${pool}: ${why}` });
+  let stopped = false;
+  let wake: () => void = () => undefined;
+  const stop = () => {
+    stopped = true;
+    wake();
+  };
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, stop);
+  try {
+    for (let told = 0; !stopped;) {
+      const got = await attempt();
+      if (got) return got;
+      if (Date.now() - told >= 60_000) {
+        const seats = (await lanes.seats.list()).filter((s) => s.pool === pool && !s.payPerUse);
+        const resets = seats.map((s) => s.until).filter((u): u is number => u !== null);
+        say(
+          `lanes: ${why}; waiting for a free seat of pool ${pool}${resets.length ? ` (the first resets ${when(Math.min(...resets))})` : ''}; Ctrl-C or lanes stop ends the session`,
+        );
+        told = Date.now();
+      }
+      await new Promise<void>((r) => {
+        wake = r;
+        // Keeps the wrapper alive while nothing else runs. LANES_SEAT_POLL_MS: how often (tests shorten it).
+        setTimeout(r, Number(process.env['LANES_SEAT_POLL_MS']) || 15_000);
+      });
+    }
+    return null;
+  } finally {
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeListener(s, stop);
+  }
+}

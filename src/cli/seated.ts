@@ -1,0 +1,23 @@
+import type { Lanes, SeatLease } from '../index.js';
+
+// A session on a seat (lanes seat), as `lanes start --seat` and `lanes new --seat` make it.
+
+/** Leases the seat; when none can be had the session just started is ended again, its claims released. */
+export async function leaseOrUndo(lanes: Lanes, id: string, which: string, newWorktree: boolean): Promise<SeatLease> {
+  try {
+    return await lanes.seats.lease(id, which);
+  } catch (e) {
+    await lanes.sessions
+      .end(id, { reason: `no seat: ${(e as Error).message}`, ...(newWorktree ? { removeWorktree: true } : {}) })
+      .catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The environment a command of the session runs with on its seat: the login set, billed-per-call variables gone. */
+export async function seatedEnv(lanes: Lanes, id: string, base: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+  const { set, strip } = await lanes.seats.environment(id, base);
+  const env: NodeJS.ProcessEnv = { ...base, ...set };
+  for (const k of strip) delete env[k];
+  return env;
+}

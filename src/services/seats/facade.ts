@@ -1,0 +1,82 @@
+import type { ClaimService } from '../claims/claims.js';
+import type { LanesContext } from '../context.js';
+import type { SeatRecord } from '../../store/seat-types.js';
+import type { Exhausted, QuotaSignal } from './exhaust.js';
+import type { SeatLease, SeatService, SeatView } from './seats.js';
+
+/** `lanes.seats`: the logins agents run on (services/seats/seats.ts), loaded on first use. */
+export interface SeatsApi {
+  /** `lanes seat add`: a login by what selects it (`KEY=VALUE`s), per host; secrets only by reference. */
+  add(options: {
+    name: string;
+    agent: string;
+    env: string[];
+    concurrency?: string;
+    pool?: string;
+    payPerUse?: boolean;
+  }): Promise<SeatRecord>;
+  /** Refused while a live session leases it, unless `force`. */
+  remove(name: string, options?: { force?: boolean }): Promise<SeatView>;
+  list(options?: { allHosts?: boolean }): Promise<SeatView[]>;
+  /** Usable again before the reset its agent named. False when it was not exhausted. */
+  reset(name: string): Promise<boolean>;
+  /** Leases `which` (a seat's name, or `auto`: of `pool` when given) to the session, giving back one it leased before. */
+  lease(session: string, which: string, options?: { pool?: string }): Promise<SeatLease>;
+  /**
+   * What a session's wrapper did when its seat ran out ([seats] on_exhausted), journaled: moved to
+   * another seat, waits for one (shown on the session), or stopped.
+   */
+  failover(
+    session: string,
+    step: { action: 'moved' | 'wait' | 'stop'; from: string; to?: string; why: string },
+  ): Promise<void>;
+  release(session: string): Promise<SeatLease | null>;
+  leaseOf(session: string): Promise<SeatLease | null>;
+  /** What a process of the session runs with on its seat: the seat's variables set, billed-per-call ones left out. */
+  environment(
+    session: string,
+    inherited: Record<string, string | undefined>,
+  ): Promise<{ lease: SeatLease | null; set: Record<string, string>; strip: string[] }>;
+  /** An agent said its login ran out: its seat is exhausted until the reset (journaled, notified). */
+  exhausted(signal: QuotaSignal): Promise<Exhausted | null>;
+}
+
+export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
+  let service: SeatService | undefined;
+  const seats = async () => (service ??= new (await import('./seats.js')).SeatService(ctx, claims));
+  return {
+    add: async (o) => (await seats()).add(o),
+    remove: async (name, o) => (await seats()).remove(name, o),
+    list: async (o) => (await seats()).list(o),
+    reset: async (name) => (await seats()).reset(name),
+    lease: async (session, which, o = {}) => {
+      const s = await ctx.store.getSession(session);
+      return (await seats()).lease(session, which, s?.agent ?? null, o.pool);
+    },
+    failover: async (session, step) => {
+      const s = await ctx.store.getSession(session);
+      await ctx.journal.record({
+        kind: 'seat.failover',
+        subject: step.from,
+        session,
+        repo: s?.repo ?? null,
+        ticket: s?.ticket ?? null,
+        details: { ...step },
+      });
+      // Waiting for a seat is waiting: ls, the page and the report show why.
+      if (step.action === 'wait') await ctx.store.setAttention(session, 'waiting', step.why).catch(() => undefined);
+      if (step.action === 'moved') await ctx.store.setAttention(session, null, null).catch(() => undefined);
+    },
+    release: async (session) => (await seats()).release(session),
+    leaseOf: async (session) => (await seats()).leaseOf(session),
+    environment: async (session, inherited) => {
+      // `lanes exec` asks in every call: a session without a seat costs one read, no module.
+      const held = await ctx.store.listClaims({ sessionId: session });
+      if (!held.some((c) => c.kind === 'seat')) return { lease: null, set: {}, strip: [] };
+      const s = await seats();
+      const lease = await s.leaseOf(session);
+      return lease ? { lease, ...s.environmentOf(lease, inherited) } : { lease: null, set: {}, strip: [] };
+    },
+    exhausted: async (signal) => (await import('./exhaust.js')).seatExhausted(ctx, await seats(), signal),
+  };
+}

@@ -1,0 +1,182 @@
+// The listings of sessions (lanes ls, the dashboard, the MCP server): which sessions, their
+// liveness, and their claims, read so that a session's claims cost the rows shown, not all it holds.
+import { existsSync } from 'node:fs';
+import type { SessionState } from '../../core/liveness.js';
+import type { ClaimRecord, DeadBrief, SessionRecord } from '../../store/types.js';
+import type { LanesContext, SessionLiveness } from '../context.js';
+
+export interface SessionView extends SessionRecord {
+  state: SessionState;
+  /** Why it is dead or ended; '' when live. */
+  why: string;
+  claims: ClaimRecord[];
+}
+
+/** A session as a listing shows it: its first claims (`claims`) and how many it holds in all. */
+export interface SessionRow extends SessionView {
+  claimCount: number;
+}
+
+/** The listings as the library offers them (lanes-api.ts LanesSessions). */
+export const listings = (ctx: LanesContext) => ({
+  list: (o?: { all?: boolean }) => list(ctx, o),
+  rows: (o: { all?: boolean; claimsShown: number }) => rows(ctx, o),
+  claimPages: (id: string, size?: number) => claimPages(ctx, id, size),
+  overview: (o?: { deadShown?: number; claimsShown?: number }) => overview(ctx, o),
+  judge: (sessions: SessionRecord[], now?: number) => judge(ctx, sessions, now),
+});
+
+/** Sessions not ended (dead ones included: they need attention); all of them with `all`. */
+export async function list(ctx: LanesContext, options: { all?: boolean } = {}): Promise<SessionView[]> {
+  const [sessions, claims] = await Promise.all([
+    ctx.store.listSessions({ includeEnded: options.all === true }),
+    ctx.store.listClaims(),
+  ]);
+  const states = await ctx.statesOf(sessions);
+  const held = bySession(claims);
+  return sessions.map((s) => toView(s, states.get(s.id)!, held.get(s.id) ?? []));
+}
+
+/**
+ * Sessions not ended (every session with `all`) with at most `claimsShown` claims each (the first
+ * in key order) and how many each holds: the claims of the sessions that hold any are counted in
+ * the index, never read whole (`lanes ls --all` at any number of claims).
+ */
+export async function rows(ctx: LanesContext, options: { all?: boolean; claimsShown: number }): Promise<SessionRow[]> {
+  const [sessions, holders] = await Promise.all([
+    ctx.store.listSessions({ includeEnded: options.all === true }),
+    ctx.store.claimHolders(),
+  ]);
+  const states = await ctx.statesOf(sessions);
+  const holding = new Set(holders);
+  const { first, counts } = await firstClaims(
+    ctx,
+    sessions.filter((x) => holding.has(x.id)).map((x) => x.id),
+    options.claimsShown,
+  );
+  return sessions.map((x) => toRow(x, states.get(x.id)!, first.get(x.id) ?? [], counts.get(x.id) ?? 0));
+}
+
+/** A session's claims a page at a time, in key order (`lanes ls --json` streams them). */
+export async function* claimPages(ctx: LanesContext, id: string, size = 1000): AsyncGenerator<ClaimRecord[]> {
+  for (let after: ClaimRecord | undefined; ;) {
+    const page = await ctx.store.listClaims({ sessionId: id, limit: size, ...(after ? { after } : {}) });
+    if (page.length > 0) yield page;
+    if (page.length < size) return;
+    after = page.at(-1);
+  }
+}
+
+/** The first `shown` claims of each session (all of them without a bound), and each one's count. */
+async function firstClaims(
+  ctx: LanesContext,
+  ids: string[],
+  shown = Infinity,
+): Promise<{ first: Map<string, ClaimRecord[]>; counts: Map<string, number> }> {
+  if (ids.length === 0) return { first: new Map(), counts: new Map() };
+  if (shown === Infinity) {
+    const first = bySession(await ctx.store.listClaims({ sessionIds: ids }));
+    return { first, counts: new Map([...first].map(([id, c]) => [id, c.length])) };
+  }
+  if (shown === 0) return { first: new Map(), counts: await ctx.store.claimCounts(ids) };
+  // One more than shown: a session holding no more is counted by what was read; the others in the index.
+  const first = bySession(await ctx.store.firstClaims(ids, shown + 1));
+  const more = [...first].filter(([, c]) => c.length > shown).map(([id]) => id);
+  const counts = new Map([...first].map(([id, c]) => [id, c.length]));
+  for (const [id, n] of more.length > 0 ? await ctx.store.claimCounts(more) : []) counts.set(id, n);
+  for (const c of first.values()) c.splice(shown);
+  return { first, counts };
+}
+
+/**
+ * What `lanes ls` shows by default: the live sessions, and the dead ones that still hold claims
+ * or whose worktree has unsaved work no live session shares (gc would snapshot it), the first
+ * `deadShown` of them; the other dead ones are only counted. One git status per such worktree,
+ * not per session; views are built for the rows shown only.
+ */
+export async function overview(
+  ctx: LanesContext,
+  options: { deadShown?: number; claimsShown?: number } = {},
+): Promise<{ sessions: SessionRow[]; hidden: number; moreDead: number }> {
+  // The sessions not recorded dead in full (few: the live ones and the newly dead), those recorded
+  // dead in brief, which sessions hold claims (not the claims); then the rows shown in full.
+  const [candidates, recorded, holders] = await Promise.all([
+    ctx.store.listSessions({ includeEnded: false, includeDead: false }),
+    ctx.store.recordedDead(),
+    ctx.store.claimHolders(),
+  ]);
+  const states = await ctx.statesOf(candidates);
+  const held = new Set(holders);
+  const live = candidates.filter((x) => states.get(x.id)?.state === 'live');
+  const dead = new Map<string, DeadBrief>(recorded.map((d) => [d.id, d]));
+  for (const x of candidates)
+    if (states.get(x.id)?.state !== 'live')
+      dead.set(x.id, { id: x.id, createdAt: x.createdAt, host: x.owner.host, worktree: x.worktree });
+  const deadList = [...dead.values()].sort(byCreation);
+  const here = (x: { host: string; worktree: string | null }) => x.host === ctx.host && x.worktree !== null;
+  const liveWorktrees = new Set(
+    live.filter((x) => here({ host: x.owner.host, worktree: x.worktree })).map((x) => x.worktree),
+  );
+  const worktrees = new Set(
+    deadList
+      .filter((x) => !held.has(x.id) && here(x) && !liveWorktrees.has(x.worktree))
+      .map((x) => x.worktree as string),
+  );
+  const dirty = new Set<string>();
+  if (worktrees.size > 0) {
+    const { status } = await import('../../git/status.js');
+    for (const wt of worktrees) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
+  }
+  const attention = deadList.filter((x) => held.has(x.id) || (here(x) && dirty.has(x.worktree as string)));
+  const shownDead = attention.slice(0, options.deadShown ?? 50);
+  const inFull = new Map(candidates.map((x) => [x.id, x]));
+  const fetched = await ctx.store.getSessions(shownDead.filter((x) => !inFull.has(x.id)).map((x) => x.id));
+  const shownList = [...live, ...shownDead.map((x) => inFull.get(x.id)), ...fetched]
+    // one ended between the reads is left out
+    .filter((x): x is SessionRecord => x !== undefined && (inFull.has(x.id) || x.endedAt === null))
+    .sort(byCreation);
+  const shownStates = new Map([...states, ...(await ctx.statesOf(fetched))]);
+  const { first, counts } = await firstClaims(
+    ctx,
+    shownList.filter((x) => held.has(x.id)).map((x) => x.id),
+    options.claimsShown,
+  );
+  return {
+    sessions: shownList.map((x) => toRow(x, shownStates.get(x.id)!, first.get(x.id) ?? [], counts.get(x.id) ?? 0)),
+    hidden: deadList.length - attention.length,
+    moreDead: attention.length - shownDead.length,
+  };
+}
+
+function byCreation(a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function bySession(claims: ClaimRecord[]): Map<string, ClaimRecord[]> {
+  const m = new Map<string, ClaimRecord[]>();
+  for (const c of claims) {
+    const list = m.get(c.sessionId);
+    if (list) list.push(c);
+    else m.set(c.sessionId, [c]);
+  }
+  return m;
+}
+
+export function toView(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[]): SessionView {
+  return { ...s, state: live.state, why: live.verdict.why, claims };
+}
+
+// Counted and read apart: a claim granted or released in between must not make the count a lie.
+function toRow(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[], count: number): SessionRow {
+  return { ...toView(s, live, claims), claimCount: Math.max(count, claims.length) };
+}
+
+/** Liveness of these sessions now, as list() judges it (Lanes.sessions.judge). */
+export async function judge(
+  ctx: LanesContext,
+  sessions: SessionRecord[],
+  now?: number,
+): Promise<Map<string, { state: SessionState; why: string }>> {
+  const states = await ctx.statesOf(sessions, now);
+  return new Map([...states].map(([id, l]) => [id, { state: l.state, why: l.verdict.why }]));
+}
