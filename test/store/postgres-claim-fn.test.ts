@@ -40,7 +40,7 @@ test(
       const store = await PostgresStore.open(url);
       try {
         assert.equal(store.info.schemaVersion, PG_SCHEMA_VERSION);
-        assert.equal(PG_SCHEMA_VERSION, 9);
+        assert.equal(PG_SCHEMA_VERSION, 10);
         const ref = { scope: REPO, kind: 'ticket', name: 'T' };
         const blocked = await store.acquireClaims('new', [ref], judge);
         assert.equal(blocked.ok, false, 'the claim made before the upgrade still blocks');
@@ -53,6 +53,58 @@ test(
         assert.equal(granted.grants[0]?.token, 4, 'the fencing counter goes on from where version 1 left it');
         const version = await c.query(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
         assert.equal(version.rows[0].value, String(PG_SCHEMA_VERSION));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await c.end();
+      await drop();
+    }
+  },
+);
+
+test(
+  'a version 7 store is upgraded to the claim functions of version 10: its claims carry over, one lanes_claim remains',
+  { skip: PG_SKIP },
+  async () => {
+    const { url, schema, drop } = pgSchemaUrl();
+    const c = await client();
+    try {
+      const s = `"${schema}"`;
+      for (const m of PG_MIGRATIONS.slice(0, 7)) await c.query(m(s));
+      await c.query(`INSERT INTO ${s}.meta (key, value) VALUES ('schema_version', '7')`);
+      await c.query(
+        `INSERT INTO ${s}.sessions (id, cwd, host, boot_id, pid, start_time, created_at, last_seen_at) VALUES ('old', '/r', 'h', 'b', 100, '1', 1, 1), ('new', '/r', 'h', 'b', 101, '1', 1, 1)`,
+      );
+      // Granted by version 7's lanes_claim: a directory claim, which version 10 finds by its range.
+      const dir = { scope: REPO, kind: 'path', name: 'src/billing/' };
+      const granted7 = await c.query(
+        `SELECT ${s}.lanes_claim('old', ARRAY[$1], ARRAY['path'], ARRAY[$2], ARRAY['k'], '5000', 'h') AS r`,
+        [REPO, dir.name],
+      );
+      assert.equal(granted7.rows[0].r.status, 'granted');
+      const store = await PostgresStore.open(url);
+      try {
+        assert.equal(store.info.schemaVersion, 8);
+        const inside = { scope: REPO, kind: 'path', name: 'src/billing/invoice.ts' };
+        const blocked = await store.acquireClaims('new', [inside], judge);
+        assert.equal(blocked.ok, false, 'the directory claimed before the upgrade still blocks a file inside it');
+        assert.deepEqual(
+          (await store.releaseClaims('old', [dir])).released.map((r) => r.token),
+          [1],
+        );
+        const granted = await store.acquireClaims('new', [dir], judge);
+        assert.ok(granted.ok);
+        assert.equal(granted.grants[0]?.token, 2, 'the fencing counter goes on from where version 7 left it');
+        const fns = await c.query(
+          `SELECT pronargs FROM pg_proc WHERE proname = 'lanes_claim' AND pronamespace = $1::regnamespace`,
+          [schema],
+        );
+        assert.deepEqual(
+          fns.rows.map((r) => r.pronargs),
+          [12],
+          'the claim function of version 7 is gone: one conflict rule',
+        );
       } finally {
         await store.close();
       }

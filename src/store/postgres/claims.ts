@@ -1,5 +1,7 @@
 import type { ResourceRef } from '../../core/resource.js';
 import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
+import { conflicting } from '../shared/conflict-lookup.js';
+import { overlapLookup } from '../../core/path-overlap.js';
 import { hostId } from '../../core/process-identity.js';
 import type { PgConn, Q } from './conn.js';
 import { appendPgJournal } from './journal.js';
@@ -23,7 +25,7 @@ function lockKeys(conn: PgConn, wanted: ResourceRef[]): string[] {
   ].sort();
 }
 
-/** What lanes_claim() (schema.ts, migration 2) returns. */
+/** What lanes_claim() (claim-functions.ts) returns. */
 type FastClaim =
   | { status: 'unknown'; now: number }
   | { status: 'ended'; now: number; me: SessionRow }
@@ -49,7 +51,7 @@ async function claimWith(
   judge: OwnerJudge,
 ): Promise<ClaimResult> {
   await q(
-    `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT unnest($1::text[]) AS k ORDER BY 1) AS keys`,
+    `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS keys(k, n) ORDER BY n`,
     [lockKeys(conn, wanted)],
   );
   const me = claimant(await sessionIn(conn, q, sessionId, true), sessionId, conn.target.display);
@@ -107,42 +109,74 @@ const ORDER = 'scope COLLATE "C", kind COLLATE "C", name COLLATE "C"';
 const KEY = `(${ORDER})`;
 
 /**
+ * The path lookups of lanes_claim (migration 8), as five arrays: per wanted path, the names that
+ * can overlap it (scope, name) and, for a directory, the range below it (scope, after, before).
+ */
+function pathLookups(wanted: ResourceRef[]): (string[] | null)[] {
+  const nearScopes: string[] = [];
+  const nearNames: string[] = [];
+  const belowScopes: string[] = [];
+  const after: string[] = [];
+  const before: string[] = [];
+  for (const w of wanted) {
+    if (w.kind !== 'path') continue;
+    const l = overlapLookup(w.name);
+    for (const name of l.exact) {
+      nearScopes.push(w.scope);
+      nearNames.push(name);
+    }
+    if (l.below) {
+      belowScopes.push(w.scope);
+      after.push(l.below.after);
+      before.push(l.below.before);
+    }
+  }
+  // Null when there is nothing to look up: fewer bytes to send, and nothing for the server to read.
+  const some = (a: string[]) => (a.length ? a : null);
+  return [some(nearScopes), some(nearNames), some(belowScopes), some(after), some(before)];
+}
+
+/**
  * Claims on PostgreSQL: claim operations serialize per resource (per scope for paths) with
  * transaction-level advisory locks, and the claiming session's row is locked (FOR UPDATE) so it
  * cannot end meanwhile. A claim is one round trip (lanes_claim) unless it must take over a dead
  * holder's claim; a release is one statement.
  */
 export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
+  // Built once per store: each call only binds its arguments.
+  const claimSql = conn.statement(
+    `SELECT ${conn.t('lanes_claim')}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS r`,
+  );
+  const releaseSql = conn.statement(`SELECT * FROM ${conn.t('lanes_release')}($1, $2, $3, $4, $5, $6)`);
   return {
     async acquireClaims(sessionId, wanted, judge) {
       // A case-folded path is decided in the transactional claim, which reads the scope's path
       // claims whole and compares them in JS (lanes_claim compares names exactly, in SQL).
       // A file claim (paths overlap by directory) too: lanes_claim knows the overlap of kind path only.
       if (wanted.some((w) => w.fold || w.kind === 'file')) return acquireInTx(conn, sessionId, wanted, judge);
-      const [row] = await conn.call<{ r: FastClaim }>(
-        `SELECT ${conn.t('lanes_claim')}($1, $2, $3, $4, $5, $6, $7) AS r`,
-        [
-          sessionId,
-          wanted.map((w) => w.scope),
-          wanted.map((w) => w.kind),
-          wanted.map((w) => w.name),
-          lockKeys(conn, wanted),
-          conn.lockTimeout,
-          hostId(),
-        ],
-      );
+      const [row] = await conn.call<{ r: FastClaim }>(claimSql, [
+        sessionId,
+        wanted.map((w) => w.scope),
+        wanted.map((w) => w.kind),
+        wanted.map((w) => w.name),
+        lockKeys(conn, wanted),
+        conn.lockTimeout,
+        hostId(),
+        ...pathLookups(wanted),
+      ]);
       const r = row?.r;
       if (!r) throw new Error('lanes_claim returned nothing');
-      if (r.status === 'unknown') throw claimant(null, sessionId, conn.target.display);
-      if (r.status === 'ended') throw claimant(toSession(r.me), sessionId, conn.target.display);
       if (r.status === 'granted')
         return { ok: true, grants: wanted.map((ref, i) => ({ ref, token: Number(r.tokens[i]) })) };
+      if (r.status === 'unknown') throw claimant(null, sessionId, conn.target.display);
+      if (r.status === 'ended') throw claimant(toSession(r.me), sessionId, conn.target.display);
       const holders = new Map<string, SessionRecord>(r.holders.map((h) => [h.id, toSession(h)]));
       holders.set(sessionId, toSession(r.me));
       const decision = decideClaims(
         sessionId,
         wanted,
-        r.claims.map(toClaim),
+        // Each claim once (two wanted paths can find the same one).
+        conflicting(wanted, r.claims.map(toClaim)),
         (id) => holders.get(id) ?? null,
         judge,
         r.now,
@@ -169,7 +203,6 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
     },
 
     async releaseClaims(sessionId, refs, unchangedSince) {
-      const release = `SELECT * FROM ${conn.t('lanes_release')}($1, $2, $3, $4, $5, $6)`;
       const args = [
         sessionId,
         refs.map((r) => r.scope),
@@ -182,9 +215,9 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
       const rows = unchangedSince
         ? await conn.tx(async (q) => {
             const s = await sessionIn(conn, q, sessionId, true);
-            return s && !unchanged(s, unchangedSince) ? null : q<ClaimRow>(release, args);
+            return s && !unchanged(s, unchangedSince) ? null : q<ClaimRow>(releaseSql.text, args);
           })
-        : await conn.call<ClaimRow>(release, args);
+        : await conn.call<ClaimRow>(releaseSql, args);
       if (rows === null) return { released: [], notHeld: refs, changed: true as const };
       const released: ClaimRecord[] = [];
       const notHeld: ResourceRef[] = [];

@@ -14,6 +14,12 @@ export type { PgOptions } from './pg-module.js';
 
 export type Q = <R extends QueryResultRow = QueryResultRow>(sql: string, args?: unknown[]) => Promise<R[]>;
 
+/** A statement run often (a server-side function's call): its text and the name it is prepared under, made once. */
+export interface Statement {
+  readonly text: string;
+  readonly name: string;
+}
+
 const CONNECT_TRIES = 4;
 
 /**
@@ -186,10 +192,11 @@ export class PgConn {
    * One statement that is a transaction of its own (a call of a server-side function), run again on
    * a serialization failure or deadlock (bounded), as tx() does.
    */
-  async call<R extends QueryResultRow = QueryResultRow>(sql: string, args: unknown[] = []): Promise<R[]> {
+  async call<R extends QueryResultRow = QueryResultRow>(sql: Statement | string, args: unknown[] = []): Promise<R[]> {
+    const stmt = typeof sql === 'string' ? this.statement(sql) : sql;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.prepared<R>(sql, args);
+        return await this.prepared<R>(stmt, args);
       } catch (e) {
         const cause = (e as { cause?: unknown }).cause ?? e;
         if (!isRetryableTx(cause) || attempt >= 8) throw e;
@@ -210,19 +217,21 @@ export class PgConn {
    * hands each transaction to any server connection (PgBouncer's transaction mode before 1.21) the
    * name is missing or taken (26000, 42P05): nothing ran, so it runs unnamed, as all later ones do.
    */
-  private async prepared<R extends QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
-    if (!this.named) return this.query<R>(sql, args);
+  private async prepared<R extends QueryResultRow>({ name, text }: Statement, args: unknown[]): Promise<R[]> {
+    if (!this.named) return this.query<R>(text, args);
     try {
-      return await this.withClient(
-        async (c) => (await c.query<R>({ name: `lanes_${hashName(sql)}`, text: sql, values: args })).rows,
-        'query',
-      );
+      return await this.withClient(async (c) => (await c.query<R>({ name, text, values: args })).rows, 'query');
     } catch (e) {
       const code = ((e as { cause?: unknown }).cause as { code?: unknown } | undefined)?.code;
       if (code !== '26000' && code !== '42P05') throw e;
       this.named = false;
-      return this.query<R>(sql, args);
+      return this.query<R>(text, args);
     }
+  }
+
+  /** A statement named after its text (hashName), so a server connection holding the name holds the same statement. */
+  statement(text: string): Statement {
+    return { text, name: `lanes_${hashName(text)}` };
   }
 
   /** lock_timeout for one transaction, as set_config() takes it. */

@@ -5,6 +5,7 @@
 
 export { PG_NOW } from './clock.js';
 
+import { claimFunctionsV5 } from './claim-functions-v5.js';
 import { claimFunctions } from './claim-functions.js';
 import { journalLockKey } from './journal-lock.js';
 
@@ -39,7 +40,7 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   // claimant, and either grants (no other session holds anything that conflicts) or returns the
   // conflicting claims and their holders, granting nothing: the client judges those holders (the
   // pid proof needs the holder's host) and blocks, or takes over in a transaction of its own.
-  (s) => claimFunctions(s, false),
+  (s) => claimFunctionsV5(s, false),
   // 3 (as SQLite's second migration): a session proven dead is recorded once (the record lapses when
   // last_seen_at moves), with a partial index of the open sessions not recorded dead. Path claims
   // overlapping a path are found by prefix (core/path-overlap.ts): a range scan in byte order,
@@ -78,19 +79,19 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
     since BIGINT NOT NULL, seen_at BIGINT NOT NULL);
   DROP FUNCTION ${s}.lanes_claim(TEXT, TEXT[], TEXT[], TEXT[], TEXT[], TEXT);
   DROP FUNCTION ${s}.lanes_release(TEXT, TEXT[], TEXT[], TEXT[], TEXT);
-  ${claimFunctions(s, true)}
+  ${claimFunctionsV5(s, true)}
   `,
   // 5: fewer index entries per claim and per journal entry (each is WAL written with the commit):
   // claims_by_scope_kind duplicates the primary key's prefix; the journal is pruned by id (the
   // order of writing follows time) so needs no index on time; an entry is written unnumbered, so
   // the index of numbers leaves out NULL (readers ask for numbered entries only); the claim
-  // functions as claim-functions.ts makes them.
+  // functions as claim-functions-v5.ts makes them.
   (s) => `
   DROP INDEX ${s}.claims_by_scope_kind;
   DROP INDEX ${s}.journal_by_at;
   ALTER TABLE ${s}.journal DROP CONSTRAINT journal_seq_key;
   CREATE UNIQUE INDEX journal_by_seq ON ${s}.journal (seq) WHERE seq IS NOT NULL;
-  ${claimFunctions(s, true)}
+  ${claimFunctionsV5(s, true)}
   `,
   // 6 (as SQLite's fifth): what the agent last signalled a person may want to see (store/types.ts
   // Attention), and where a session lanes started runs (its tmux session).
@@ -117,6 +118,9 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   CREATE INDEX claims_by_session_key ON ${s}.claims (session_id, scope COLLATE "C", kind COLLATE "C", name COLLATE "C");
   DROP INDEX ${s}.claims_by_session;
   `,
+  // 10: a claim and a release that cost the server less (claim-functions.ts): statements by key that
+  // keep their plans, locks taken in the caller's order, a path's overlaps looked up by name.
+  (s) => claimFunctions(s),
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
