@@ -7,8 +7,7 @@ import type { PgConn, Q } from './conn.js';
 import { appendPgJournal } from './journal.js';
 import { granted } from '../shared/journal-entries.js';
 import { insertStarted, sessionIn } from './sessions.js';
-import { toClaim, toSession, unchanged } from '../shared/rows.js';
-import type { ClaimRow, SessionRow } from '../shared/rows.js';
+import { toClaim, toSession, unchanged, type ClaimRow, type SessionRow } from '../shared/rows.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, OwnerJudge, SessionRecord } from '../types.js';
 
 /** The advisory locks a claim request takes (one per named resource, one per scope for path claims), sorted. */
