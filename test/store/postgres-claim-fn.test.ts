@@ -85,7 +85,7 @@ test(
       assert.equal(granted7.rows[0].r.status, 'granted');
       const store = await PostgresStore.open(url);
       try {
-        assert.equal(store.info.schemaVersion, 8);
+        assert.equal(store.info.schemaVersion, PG_SCHEMA_VERSION);
         const inside = { scope: REPO, kind: 'path', name: 'src/billing/invoice.ts' };
         const blocked = await store.acquireClaims('new', [inside], judge);
         assert.equal(blocked.ok, false, 'the directory claimed before the upgrade still blocks a file inside it');
