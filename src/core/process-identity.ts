@@ -1,7 +1,7 @@
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { os } from './builtins.js';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { platform } from './platform/select.js';
+import { platform, platformName } from './platform/select.js';
 import type { ProcessFacts } from './platform/types.js';
 
 export { parseProcStat, readProcStat } from './platform/proc.js';
@@ -40,9 +40,10 @@ export function hostId(): string {
 /**
  * What os.hostname() answers (gethostname: the UTS namespace's node name), read on Linux from
  * /proc without loading node:os in every hook call; elsewhere, or with /proc hidden, from node:os.
+ * The platform lanes believes it is on decides: the simulated ps path (LANES_PLATFORM) reads no /proc.
  */
 function machineHostname(): string {
-  if (process.platform === 'linux')
+  if (platformName() === 'linux')
     try {
       const name = readFileSync('/proc/sys/kernel/hostname', 'utf8').trim();
       if (name) return name;

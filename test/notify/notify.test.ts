@@ -136,7 +136,11 @@ test('a failing webhook is tried three times, then reported once (journal, repor
     ['webhook'],
   );
   assert.ok(report.needsYou.some((n) => n.command === 'lanes notify test' && /webhook fail/.test(n.what)));
-  assert.ok(report.needsYou.some((n) => /waits for you: the turn stopped on rate_limit/.test(n.what)));
+  assert.ok(
+    report.needsYou.some((n) =>
+      /waits for you: the login ran out \(rate_limit\): Claude usage limit reached/.test(n.what),
+    ),
+  );
 });
 
 test('a denied call shows on the session until its turn ends, and is notified', async () => {
