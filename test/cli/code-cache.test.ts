@@ -70,10 +70,9 @@ test('each hot command and hook event has a cache of its own, gathering the func
   assert.match(hookCache, /-hook\.pre-tool-use\.v8c$/);
   const file = join(cache, 'lanes', hookCache);
   assert.equal(savesOf(file), 1);
-  const first = readFileSync(file).length;
   for (let i = 0; i < 8; i++) assert.equal((await hook()).code, 0);
+  // Each of those runs saved what V8 then held (not always more than before: V8 chooses what it keeps).
   assert.equal(savesOf(file), 8, 'saved by its first 8 runs');
-  assert.ok(readFileSync(file).length >= first, 'a later run adds what it compiled');
   const settled = readFileSync(file);
   assert.equal((await hook()).code, 0);
   assert.deepEqual(readFileSync(file), settled, 'then only read');
