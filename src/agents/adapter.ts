@@ -103,12 +103,36 @@ export function resetFromText(text: string | null, now = Date.now()): number | n
     if (ampm === 'pm' && h < 12) h += 12;
     if (ampm === 'am' && h === 12) h = 0;
     if (h > 23 || m > 59) return null;
+    // "resets 5am (Europe/Berlin)": the clock of the zone named, else this machine's.
+    const zone = /\(([A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+|UTC)\)/.exec(text)?.[1];
+    const wall = zone ? wallClock(now, zone) : null;
+    if (wall) {
+      let ahead = (h * 60 + m - wall.minutes) * 60_000 - wall.ms;
+      if (ahead <= 0) ahead += 86_400_000;
+      return now + ahead;
+    }
     const d = new Date(now);
     d.setHours(h, m, 0, 0);
     if (d.getTime() <= now) d.setDate(d.getDate() + 1);
     return d.getTime();
   }
   return null;
+}
+
+/** The time of day in an IANA zone at `now`: minutes since its midnight and the milliseconds past that minute; null for an unknown zone. */
+function wallClock(now: number, zone: string): { minutes: number; ms: number } | null {
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
+    }).formatToParts(new Date(now));
+    const num = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+    return { minutes: (num('hour') % 24) * 60 + num('minute'), ms: now % 60_000 };
+  } catch {
+    return null; // not a zone this Node knows
+  }
 }
 
 /** The agent waits for its person (`why`: its own words, cut to one line of at most 300 characters). */

@@ -32,7 +32,17 @@ const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 export const WAITING_NOTIFICATIONS = ['permission_prompt', 'idle_prompt', 'elicitation_dialog', 'agent_needs_input'];
 
 /** StopFailure's error types that mean the login ran out (the seat is exhausted until its reset). */
-export const QUOTA_ERRORS = ['rate_limit', 'billing_error'];
+// Claude Code's words for a passing 429 ("Request rejected (429) - this may be a temporary capacity
+// issue"), also sent as rate_limit: the login did not run out, the request is only to be tried again.
+const PASSING = /temporar|capacity|overloaded|try again/i;
+const RAN_OUT = /hit your .*limit|usage limit|limit reached|limit will reset|spend limit|credit|resets?\b/i;
+
+/** A billing error always; a rate limit unless its words say it was passing (with no words: it ran out). */
+export function loginRanOut(kind: string, detail: string | null): boolean {
+  if (kind === 'billing_error') return true;
+  if (kind !== 'rate_limit') return false;
+  return !detail || RAN_OUT.test(detail) || !PASSING.test(detail);
+}
 
 export function parseClaudeShaped(agent: AgentName, id: string, event: string, payload: Payload): HookEvent {
   const cwd = cwdOf(payload);
@@ -55,11 +65,18 @@ export function parseClaudeShaped(agent: AgentName, id: string, event: string, p
       return type && WAITING_NOTIFICATIONS.includes(type) ? asWaiting(e, text(payload, 'message') ?? type) : e;
     }
     case 'stop-failure': {
-      // The turn ended on an API error: the agent sits idle until its person acts. A usage limit,
-      // a rate limit or a billing error means its login ran out: its seat is exhausted (quota).
+      // The turn ended on an API error: the agent sits idle until its person acts. Claude Code
+      // 2.1 sends `error` (rate_limit, billing_error, overloaded, ...), `error_details` and the
+      // errored message as `last_assistant_message` ("You've hit your session limit - resets 3pm");
+      // earlier builds (and the fixtures' shape) `error_type` and `error_message`.
       const kind = text(payload, 'error_type') ?? text(payload, 'error') ?? 'an error';
-      const detail = text(payload, 'error_message');
-      if (QUOTA_ERRORS.includes(kind)) return asQuota(e, kind, detail, resetFromText(detail));
+      const words = [
+        text(payload, 'error_message'),
+        text(payload, 'error_details'),
+        text(payload, 'last_assistant_message'),
+      ];
+      const detail = [...new Set(words.filter((w): w is string => !!w))].join(' - ') || null;
+      if (loginRanOut(kind, detail)) return asQuota(e, kind, detail, resetFromText(detail));
       return asWaiting(e, `the turn stopped on ${kind}${detail ? `: ${detail}` : ''}`);
     }
     case 'user-prompt-submit':

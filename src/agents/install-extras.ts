@@ -1,3 +1,4 @@
+import { agentUserFile } from '../core/agent-logins.js';
 import { join } from 'node:path';
 import type { AgentName } from '../core/hook-event.js';
 import { readConfig } from './config-file.js';
@@ -26,9 +27,14 @@ const runsLanes = (value: unknown, sub: string): boolean => {
   return new RegExp(`(^|[\\s/"'])(lanes|cli\\.cjs)["']?\\s+(.*\\s)?${sub}(\\s|$)`).test(line);
 };
 
-export function mcpFile(agent: AgentName, base: { projectRoot: string | null; home: string; user: boolean }): string {
+export function mcpFile(
+  agent: AgentName,
+  base: { projectRoot: string | null; home: string; user: boolean; env?: Record<string, string | undefined> },
+): string {
   const spec = INSTALL_SPECS[agent].mcp;
-  return base.user || !base.projectRoot ? join(base.home, spec.userFile) : join(base.projectRoot, spec.projectFile);
+  return base.user || !base.projectRoot
+    ? agentUserFile(agent, spec.userFile, base.home, base.env ?? process.env)
+    : join(base.projectRoot, spec.projectFile);
 }
 
 function mcpEntry(agent: AgentName, prefix: string): EntrySpec {

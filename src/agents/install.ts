@@ -1,3 +1,4 @@
+import { agentUserFile } from '../core/agent-logins.js';
 import {
   closeSync,
   fsyncSync,
@@ -55,10 +56,11 @@ export interface ConfigChange {
 
 export function configFile(
   agent: AgentName,
-  base: { projectRoot: string | null; home: string; user: boolean },
+  base: { projectRoot: string | null; home: string; user: boolean; env?: Record<string, string | undefined> },
 ): string {
   const spec = INSTALL_SPECS[agent];
-  if (base.user) return join(base.home, spec.userFile);
+  // The agent's login directory may be moved (a seat's CLAUDE_CONFIG_DIR, CODEX_HOME, ...): its user file moves with it.
+  if (base.user) return agentUserFile(agent, spec.userFile, base.home, base.env ?? process.env);
   if (!base.projectRoot) {
     throw new LanesError('E_USAGE', 'not inside a git repository, so there is no project config to install into', {
       hint: 'run it in the repository, or pass --user for your user config',

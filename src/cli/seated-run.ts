@@ -1,4 +1,5 @@
 import { resumeCommand } from '../core/agent-logins.js';
+import { carryConversation, loginDir } from '../core/carry-conversation.js';
 import { childProcess } from '../core/builtins.js';
 import { constants } from 'node:os';
 import type { Lanes, SeatLease } from '../index.js';
@@ -53,6 +54,14 @@ export async function runOnSeat(
     if (!next) return { code: 3, reason: `${why}; stopped while waiting for a seat` };
     await lanes.seats.failover(id, { action: 'moved', from: seat.name, to: next.seat.name, why });
     const resumed = out.agentSession ? resumeCommand(out.agent, cmd, out.agentSession) : null;
+    // The conversation is in the old login's directory: the new login gets a copy to resume.
+    if (resumed && out.agentSession)
+      carryConversation(
+        seat.agent,
+        out.agentSession,
+        loginDir(seat.agent, seat.env),
+        loginDir(seat.agent, next.seat.env),
+      );
     say(`lanes: ${why}; ${resumed ? 'resuming' : 'starting'} the agent on seat ${next.seat.name} (slot ${next.slot})`);
     args = resumed ?? cmd;
   }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { AgentName } from './hook-event.js';
 
 // What selects each agent's login, and what makes it bill per call instead: the facts seats
@@ -10,31 +11,102 @@ import type { AgentName } from './hook-event.js';
 export interface AgentLogin {
   /** Variables that select a login (the config directory); a seat sets one of them. */
   selects: readonly string[];
-  /** Variables (or globs) that make the agent bill per call. */
+  /**
+   * Variables that make the agent bill per call, or that put another login in the seat's place (a
+   * token of another account): a session on a seat never inherits them unless the seat names them.
+   */
   payPerUse: readonly string[];
+  /**
+   * The directory under the home that the first of `selects` replaces ('' : the home itself), so
+   * lanes finds the agent's user-level settings (its hooks) where the agent reads them on a seat.
+   */
+  userDir?: string;
 }
 
+// Checked against the released CLIs (Claude Code 2.1.332, Codex 0.171.0, Gemini CLI 0.61.0,
+// Copilot CLI 1.0.102: their binaries' environment reads) and their docs. Cursor's and OpenCode's
+// are the documented ones: OpenCode keeps its logins in $XDG_DATA_HOME/opencode/auth.json, and
+// any provider's key bills per call there.
 export const AGENT_LOGINS: Record<AgentName, AgentLogin> = {
   'claude-code': {
     selects: ['CLAUDE_CONFIG_DIR'],
     payPerUse: [
       'ANTHROPIC_API_KEY',
       'ANTHROPIC_AUTH_TOKEN',
+      'ANTHROPIC_FOUNDRY_API_KEY',
+      'ANTHROPIC_AWS_API_KEY',
+      'ANTHROPIC_PROFILE',
+      'AWS_BEARER_TOKEN_BEDROCK',
       'CLAUDE_CODE_USE_BEDROCK',
       'CLAUDE_CODE_USE_VERTEX',
       'CLAUDE_CODE_USE_FOUNDRY',
-      'AWS_BEARER_TOKEN_BEDROCK',
+      'CLAUDE_CODE_USE_ANTHROPIC_AWS',
+      'CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD',
+      'CLAUDE_CODE_USE_MANTLE',
+      'CLAUDE_CODE_USE_GATEWAY',
+      // Another subscription's login in the seat's place (not billed per call, but not this seat).
+      'CLAUDE_CODE_OAUTH_TOKEN',
+      'CLAUDE_CODE_OAUTH_TOKEN_FILE_DESCRIPTOR',
+      'CLAUDE_CODE_OAUTH_REFRESH_TOKEN',
+      'CLAUDE_SECURESTORAGE_CONFIG_DIR',
     ],
+    userDir: '.claude',
   },
-  codex: { selects: ['CODEX_HOME'], payPerUse: ['OPENAI_API_KEY', 'CODEX_API_KEY'] },
+  codex: {
+    selects: ['CODEX_HOME'],
+    payPerUse: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'CODEX_ACCESS_TOKEN'],
+    userDir: '.codex',
+  },
   gemini: {
     selects: ['GEMINI_CLI_HOME'],
-    payPerUse: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'],
+    payPerUse: [
+      'GEMINI_API_KEY',
+      'GOOGLE_API_KEY',
+      'GOOGLE_GENAI_USE_VERTEXAI',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+      'GOOGLE_GEMINI_BASE_URL',
+      'GEMINI_CLI_USE_COMPUTE_ADC',
+    ],
+    userDir: '',
   },
-  copilot: { selects: ['COPILOT_HOME'], payPerUse: ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'] },
-  cursor: { selects: ['CURSOR_CONFIG_DIR'], payPerUse: ['CURSOR_API_KEY'] },
-  opencode: { selects: ['OPENCODE_CONFIG_DIR'], payPerUse: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY'] },
+  copilot: {
+    selects: ['COPILOT_HOME'],
+    payPerUse: [
+      'COPILOT_GITHUB_TOKEN',
+      'GH_TOKEN',
+      'GITHUB_TOKEN',
+      'COPILOT_PROVIDER_BASE_URL',
+      'COPILOT_PROVIDER_API_KEY',
+      'COPILOT_PROVIDER_BEARER_TOKEN',
+    ],
+    userDir: '.copilot',
+  },
+  cursor: { selects: ['CURSOR_CONFIG_DIR'], payPerUse: ['CURSOR_API_KEY', 'CURSOR_AUTH_TOKEN'] },
+  opencode: {
+    selects: ['XDG_DATA_HOME'],
+    payPerUse: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY'],
+  },
 };
+
+/**
+ * Where `agent` reads a user-level file given relative to the home (`rel`, e.g. `.claude/settings.json`)
+ * when its login directory is moved by `env` (a seat): Claude Code reads `$CLAUDE_CONFIG_DIR/settings.json`
+ * and `$CLAUDE_CONFIG_DIR/.claude.json`, Codex `$CODEX_HOME/…`, Gemini `$GEMINI_CLI_HOME/.gemini/…`.
+ */
+export function agentUserFile(
+  agent: AgentName,
+  rel: string,
+  home: string,
+  env: Record<string, string | undefined>,
+): string {
+  const login = AGENT_LOGINS[agent];
+  const dir = login.userDir === undefined ? undefined : env[login.selects[0] as string]?.trim();
+  const under = login.userDir ?? '';
+  if (!dir) return join(home, rel);
+  if (under === '') return join(dir, rel);
+  if (rel.startsWith(`${under}/`)) return join(dir, rel.slice(under.length + 1));
+  return rel === `${under}.json` ? join(dir, rel) : join(home, rel);
+}
 
 /** Every agent's pay-per-use variables: a session on any seat carries none of them it did not choose. */
 export const ALL_PAY_PER_USE: readonly string[] = [...new Set(Object.values(AGENT_LOGINS).flatMap((l) => l.payPerUse))];
@@ -63,11 +135,58 @@ export function resumeCommand(agent: string | null, cmd: readonly string[], id: 
     case 'claude-code':
       return [bin, ...without(['--continue', '-c'], ['--resume', '-r', '--session-id']), '--resume', id];
     case 'codex':
-      // `codex [flags]` → `codex resume ID [flags]`; `codex exec …` → `codex exec resume ID …`.
-      return rest[0] === 'exec' ? [bin, 'exec', 'resume', id, ...rest.slice(1)] : [bin, 'resume', id, ...rest];
+      // `codex [flags] [PROMPT]` -> `codex resume ID [flags]`; `codex exec [flags] PROMPT` -> `codex exec
+      // [flags] resume ID` (exec's own options go before resume); the first prompt is not sent again.
+      return rest[0] === 'exec'
+        ? [bin, 'exec', ...flagsOnly(rest.slice(1)), 'resume', id]
+        : [bin, 'resume', id, ...flagsOnly(rest)];
     case 'gemini':
       return [bin, ...without([], ['--resume', '-r']), '--resume', id];
     default:
       return null;
   }
 }
+
+/** The options of an argument list without its positional words (a prompt): `--flag`, `--flag=v`, `-x`, and a flag's value. */
+function flagsOnly(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--') break;
+    if (!a.startsWith('-')) continue;
+    out.push(a);
+    // A flag that takes a value without '=' keeps the word after it.
+    const next = args[i + 1];
+    if (!a.includes('=') && CODEX_VALUE_FLAGS.has(a) && next !== undefined) {
+      out.push(next);
+      i++;
+    }
+  }
+  return out;
+}
+
+// Codex's options that take a value (codex --help, codex exec --help, 0.171.0).
+const CODEX_VALUE_FLAGS = new Set([
+  '-c',
+  '--config',
+  '-m',
+  '--model',
+  '-p',
+  '--profile',
+  '-s',
+  '--sandbox',
+  '-a',
+  '--ask-for-approval',
+  '-C',
+  '--cd',
+  '-i',
+  '--image',
+  '--add-dir',
+  '--output-schema',
+  '-o',
+  '--output-last-message',
+  '--color',
+  '--enable',
+  '--disable',
+  '--local-provider',
+]);

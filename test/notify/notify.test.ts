@@ -138,7 +138,7 @@ test('a failing webhook is tried three times, then reported once (journal, repor
   assert.ok(report.needsYou.some((n) => n.command === 'lanes notify test' && /webhook fail/.test(n.what)));
   assert.ok(
     report.needsYou.some((n) =>
-      /waits for you: the login ran out \(rate_limit\): Claude usage limit reached/.test(n.what),
+      /waits for you: the login ran out \(rate_limit\): You've hit your session limit/.test(n.what),
     ),
   );
 });

@@ -1,4 +1,9 @@
 import { EXIT } from '../../core/errors.js';
+import { AGENT_LOGINS } from '../../core/agent-logins.js';
+import { AGENTS } from '../../core/hook-event.js';
+import type { AgentName } from '../../core/hook-event.js';
+import { configFile, hookStatus } from '../../agents/install.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import type { SeatView } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
@@ -66,7 +71,8 @@ export const command: CommandSpec = {
         ...(pool !== undefined ? { pool } : {}),
         payPerUse: args.values['pay-per-use'] === true,
       });
-      if (io.json) printJson(io.stdout, seat);
+      const hooks = seatHooks(seat.agent, seat.env);
+      if (io.json) printJson(io.stdout, { ...seat, hooks });
       else
         io.stdout(
           `added seat ${seat.name} (${seat.agent}, pool ${seat.pool}, ${seat.concurrency} at once${seat.payPerUse ? ', pay-per-use' : ''}): ${Object.entries(
@@ -74,6 +80,10 @@ export const command: CommandSpec = {
           )
             .map(([k, v]) => `${k}=${v}`)
             .join(' ')}\n`,
+        );
+      if (hooks && !hooks.installed)
+        io.stderr(
+          `lanes: warning: lanes' hooks are not in this login's settings (${hooks.file}): ${seat.agent} on this seat tells lanes nothing (a login running out included) in a repository without them in its project settings. Install them for the login: ${hooks.install}\n`,
         );
       return EXIT.ok;
     }
@@ -92,6 +102,24 @@ export const command: CommandSpec = {
     throw usageError(this, `unknown action ${JSON.stringify(action)}: use add, rm, ls or reset`);
   },
 };
+
+/**
+ * Whether lanes' hooks are in the user-level settings the agent reads on this seat (its login
+ * directory moves them: Claude Code reads $CLAUDE_CONFIG_DIR/settings.json, not ~/.claude's).
+ * Null for an agent whose settings do not move with its login.
+ */
+function seatHooks(agent: string, env: Record<string, string>) {
+  const known = (AGENTS as readonly string[]).includes(agent) ? (agent as AgentName) : null;
+  const select = known ? AGENT_LOGINS[known].selects[0] : undefined;
+  if (!known || AGENT_LOGINS[known].userDir === undefined || !select || !env[select]?.startsWith('/')) return null;
+  const home = process.env['HOME'] || '/';
+  const st = hookStatus(known, configFile(known, { projectRoot: null, home, user: true, env }));
+  return {
+    file: st.file,
+    installed: st.exists && !st.error && st.missing.length === 0,
+    install: `${select}=${shellQuote(env[select] as string)} lanes hooks install ${known} --user`,
+  };
+}
 
 function seatJson(s: SeatView) {
   return {

@@ -51,10 +51,18 @@ export async function runBroker(input: BrokerInput, env: Env, log: (line: string
     idleMs: num(env, 'LANES_BROKER_CONN_IDLE_MS', 10_000),
     growAfterMs: num(env, 'LANES_BROKER_GROW_MS', 20),
     headroom: num(env, 'LANES_BROKER_HEADROOM', 8),
+    log,
   });
   try {
     await pool.warm();
   } catch (e) {
+    // A full server (53300) is a moment, not a failure: clients queue here for a first connection
+    // (the pool keeps trying) instead of each going straight to the server and being refused too.
+    if ((e as { code?: string }).code === '53300')
+      log(`the server is full for now; clients wait: ${(e as Error).message}`);
+    else return failed(e);
+  }
+  async function failed(e: unknown): Promise<number> {
     log(`cannot reach the server: ${(e as Error).message}`);
     writeAtomic(join(input.dir, 'failed'), String(Date.now()));
     await pool.end();

@@ -24,6 +24,8 @@ export interface ServerPoolOptions {
   growAfterMs: number;
   /** Opening another connection only while the server has at least this many free (default 8). */
   headroom: number;
+  /** Where the pool says what clients wait for (the broker's log). */
+  log?: (line: string) => void;
 }
 
 export interface PoolStats {
@@ -43,10 +45,14 @@ export class ServerPool {
   private busy = 0;
   private opening = 0;
   private refusedUntil = 0;
+  /** The server's free connections as last sampled (over an idle connection), and when. */
+  private headroomSeen = { ok: false, at: 0 };
   /** Parameters the server reported at log-in (a client is told them when it logs in to the broker). */
   parameters: Record<string, string> = {};
   readonly stats = { refused: 0, opened: 0 };
   private growTimer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private firstTries = 0;
   private readonly reaper: NodeJS.Timeout;
 
   constructor(
@@ -87,7 +93,7 @@ export class ServerPool {
     }
     return new Promise<ServerConn>((resolve, reject) => {
       this.waiters.push({ resolve, reject, since: Date.now() });
-      if (this.open === 0) this.grow();
+      if (this.open === 0 && !this.retryTimer) this.grow();
       else this.scheduleGrow();
     });
   }
@@ -102,6 +108,9 @@ export class ServerPool {
     this.busy = Math.max(0, this.busy - 1);
     c.idleSince = Date.now();
     this.idle.push(c);
+    // A quiet moment: learn whether the server could take another connection of this broker's
+    // later, when clients queue and no connection is idle to ask over (hasHeadroom).
+    if (this.o.max > 1 && Date.now() - this.headroomSeen.at > HEADROOM_FRESH_MS / 2) void this.hasHeadroom();
   }
 
   /** A connection that cannot be trusted (broken, left mid-transaction): closed, its place freed. */
@@ -127,13 +136,32 @@ export class ServerPool {
     if (this.open >= this.o.max || (this.open > 0 && Date.now() < this.refusedUntil)) return;
     void this.connect(this.open > 0).then(
       (c) => {
+        this.firstTries = 0;
         this.busy++;
         this.release(c);
       },
       (e: Error & { code?: string }) => {
-        if (this.open === 0) {
-          // Nothing to wait for: every waiter learns why (the client passes the error on).
-          for (const w of this.waiters.splice(0)) w.reject(e);
+        if (this.open > 0) return; // the clients queue for the connections there are
+        // No connection at all. The server full (53300: other hosts hold every slot) is waited
+        // out, a try every 100-400 ms, for FIRST_CONNECT_WAIT_MS: a hook's call is then answered
+        // late rather than refused. Anything else, or past that: every waiter learns why (the
+        // client passes the error on and fails open, loudly).
+        const now = Date.now();
+        const full = e.code === '53300';
+        for (const w of this.waiters.splice(0).filter((x) => {
+          if (full && now - x.since < FIRST_CONNECT_WAIT_MS) return true;
+          x.reject(e);
+          return false;
+        }))
+          this.waiters.push(w);
+        if (this.waiters.length && this.firstTries === 0)
+          this.o.log?.(`the server is full: ${this.waiters.length} client(s) wait for a first connection`);
+        if (this.waiters.length && !this.retryTimer) {
+          const delay = Math.min(400, 100 * 2 ** this.firstTries++) * (0.5 + Math.random() / 2);
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = undefined;
+            if (this.waiters.length) this.grow();
+          }, delay);
         }
       },
     );
@@ -187,15 +215,25 @@ export class ServerPool {
     }
   }
 
+  /**
+   * Whether the server keeps `headroom` connections free, asked over an idle connection; with none
+   * idle (clients queue: the moment a pool grows), the answer sampled in the last few seconds, and
+   * no growth without one: 64 brokers growing blind past their first connection filled a
+   * 100-connection server (bench/fleet). So each broker holds one connection under full load.
+   */
   private async hasHeadroom(): Promise<boolean> {
     const c = this.idle.pop();
-    if (!c) return true; // all busy: the limit and the refusal rule still bound it
+    if (!c) return this.headroomSeen.ok && Date.now() - this.headroomSeen.at < HEADROOM_FRESH_MS;
     this.busy++;
     try {
-      return (await freeConnections(c)) >= this.o.headroom;
+      const ok = (await freeConnections(c)) >= this.o.headroom;
+      this.headroomSeen = { ok, at: Date.now() };
+      return ok;
     } catch {
+      this.headroomSeen = { ok: false, at: Date.now() };
       return false;
     } finally {
+      // Back to the idle list, or to a client that queued meanwhile.
       if (!c.socket.destroyed) this.release(c);
       else this.busy = Math.max(0, this.busy - 1);
     }
@@ -222,6 +260,7 @@ export class ServerPool {
   async end(): Promise<void> {
     clearInterval(this.reaper);
     if (this.growTimer) clearTimeout(this.growTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const w of this.waiters.splice(0)) w.reject(new Error('the broker is stopping'));
     for (const c of this.idle.splice(0)) c.socket.end(TERMINATE);
   }
@@ -233,6 +272,10 @@ interface PgConnection {
 }
 
 const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4]);
+/** How long a headroom sample is trusted. */
+const HEADROOM_FRESH_MS = 4000;
+/** How long a client waits for the broker's first connection while the server is full. */
+const FIRST_CONNECT_WAIT_MS = Number(process.env['LANES_BROKER_FULL_WAIT_MS']) || 10_000;
 
 /**
  * Connections the server can still accept: max_connections less those reserved and those open,

@@ -1,0 +1,57 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { AGENT_LOGINS } from './agent-logins.js';
+import type { AgentName } from './hook-event.js';
+
+// An agent keeps its conversations in the login directory a seat swaps, so a session moved to
+// another seat would find nothing to resume: its transcript is copied there first (Claude Code:
+// projects/<cwd slug>/<id>.jsonl under CLAUDE_CONFIG_DIR; Codex: sessions/YYYY/MM/DD/
+// rollout-<time>-<id>.jsonl under CODEX_HOME). A copy is never written over a file the new seat has.
+
+const WHERE: Partial<
+  Record<AgentName, { under: string; depth: number; name: (id: string) => (f: string) => boolean }>
+> = {
+  'claude-code': { under: 'projects', depth: 1, name: (id) => (f) => f === `${id}.jsonl` },
+  codex: { under: 'sessions', depth: 3, name: (id) => (f) => f.startsWith('rollout-') && f.endsWith(`-${id}.jsonl`) },
+};
+
+/** The login directory a seat's variables select (its agent's first selecting variable), or null. */
+export function loginDir(agent: string, env: Record<string, string>): string | null {
+  const login = AGENT_LOGINS[agent as AgentName];
+  const dir = login ? env[login.selects[0] as string] : undefined;
+  return dir && dir.startsWith('/') ? dir : null;
+}
+
+/**
+ * Copies conversation `id` of `agent` from one login directory to another; returns the files
+ * copied (none: nothing found, an agent lanes cannot carry for, or an id that is not a plain name).
+ */
+export function carryConversation(agent: string, id: string, from: string | null, to: string | null): string[] {
+  const where = WHERE[agent as AgentName];
+  if (!where || !from || !to || from === to || !/^[\w-]{1,200}$/.test(id)) return [];
+  const matches = where.name(id);
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // no such directory yet: nothing to carry
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (depth > 0 && e.isDirectory()) walk(p, depth - 1);
+      else if (depth === 0 && e.isFile() && matches(e.name)) found.push(p);
+    }
+  };
+  walk(join(from, where.under), where.depth);
+  const copied: string[] = [];
+  for (const file of found) {
+    const target = join(to, where.under, relative(join(from, where.under), file));
+    if (existsSync(target)) continue;
+    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    copyFileSync(file, target);
+    copied.push(target);
+  }
+  return copied;
+}
