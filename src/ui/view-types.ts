@@ -133,6 +133,8 @@ export interface UiReport {
   until: number;
   counts: { sessions: number; landed: number; refused: number; died: number };
   needsYou: { what: string; command: string }[];
+  /** Seats (agent logins) that ran out, until their reset (lanes report's 'Seats out'). */
+  seatsOut?: { name: string; agent: string; pool: string; until: number; why: string | null; freeInPool: number }[];
   tickets: {
     ticket: string | null;
     repo: string | null;

@@ -184,6 +184,11 @@ test("--seat: the session's command runs on the seat's login and without any bil
   assert.equal(a.state, 'exhausted', 'found by its CLAUDE_CONFIG_DIR, no lease needed');
   assert.equal(a.why, 'rate_limit');
   assert.ok(a.until! > Date.now() + 110 * 60_000 && a.until! < Date.now() + 125 * 60_000, 'the reset the error named');
+  const listed = await lanes(['ls'], { env: w.env, cwd: w.repo });
+  assert.match(
+    listed.stdout,
+    /seat a \(claude-code\) ran out \(rate_limit\); lanes uses it again after \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+  );
   const named = await w.run(['start', '--agent', 'claude-code', '--seat', 'a', '--', 'true']);
   assert.equal(named.code, 3);
   assert.match(named.stderr, /ran out \(rate_limit\) and resets at/);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
 import { SHOTS, browserMissing, consoleErrors, launch } from '../helpers/browser.js';
 import { http, startUi } from '../helpers/ui.js';
 
@@ -34,6 +34,27 @@ test(
     await owner.exited;
     assert.equal((await lanes(['snapshot', '--session', s.id], { env, cwd: repo })).code, 0);
 
+    // A seat that ran out (issue 29): its login's agent said so through its StopFailure hook.
+    const login = tmp('lanes-seat-');
+    assert.equal(
+      (await lanes(['seat', 'add', 'max-1', '--agent', 'claude-code', '--env', `CLAUDE_CONFIG_DIR=${login}`], { env }))
+        .code,
+      0,
+    );
+    const said = "You've hit your session limit · resets 5am (Europe/Berlin)";
+    const ran = await lanes(['hook', 'claude-code', 'stop-failure'], {
+      env: { ...env, CLAUDE_CONFIG_DIR: login },
+      cwd: repo,
+      input: JSON.stringify({
+        session_id: 'q1',
+        cwd: repo,
+        hook_event_name: 'StopFailure',
+        error: 'rate_limit',
+        last_assistant_message: said,
+      }),
+    });
+    assert.equal(ran.code, 0, ran.stderr);
+
     const ui = await startUi(env, repo);
     const browser = (await launch()) as Browser;
     after(async () => {
@@ -48,6 +69,12 @@ test(
     assert.match(await item.first().innerText(), new RegExp(`nightly \\(SHOP-7; ${s.id}\\) died`));
     assert.equal(await item.first().locator('code.command').innerText(), `lanes adopt ${s.id}`);
     assert.match(await page.locator('#tonight [data-counts]').innerText(), /1 died/);
+    const seat = page.locator('#tonight li[data-seat-out="max-1"]');
+    await seat.waitFor({ timeout: 10_000 });
+    assert.match(
+      await seat.innerText(),
+      /max-1 \(claude-code, pool claude-code\) until \d{4}-\d\d-\d\d \d\d:00 UTC · rate_limit · no seat of its pool left/,
+    );
     // "Tonight" is the first panel of the page.
     assert.equal(await page.locator('main > section').first().getAttribute('id'), 'tonight');
     await page.screenshot({ path: join(SHOTS, 'tonight.png'), fullPage: false });

@@ -49,8 +49,16 @@ export const command: CommandSpec = {
       (hidden
         ? `${hidden} dead session(s) without claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them)\n`
         : '');
+    // A seat that ran out stays in view until its reset (issue 29): the sessions on it wait or moved.
+    const out = (await lanes.seats.list()).filter((s) => s.state === 'exhausted');
+    const seatsOut = out
+      .map(
+        (s) =>
+          `seat ${s.name} (${s.agent}) ran out${s.exhaustedWhy ? ` (${s.exhaustedWhy})` : ''}; lanes uses it again after ${new Date(s.until ?? 0).toISOString().slice(0, 16).replace('T', ' ')} UTC (lanes seat ls; lanes seat reset ${s.name} once it has quota)\n`,
+      )
+      .join('');
     if (sessions.length === 0) {
-      io.stdout(all ? 'no sessions\n' : more || 'no sessions (ended ones: lanes ls --all)\n');
+      io.stdout((all ? 'no sessions\n' : more || 'no sessions (ended ones: lanes ls --all)\n') + seatsOut);
       return EXIT.ok;
     }
     const now = await lanes.now();
@@ -78,7 +86,7 @@ export const command: CommandSpec = {
       io.stdout(chunk);
       await io.drained();
     }
-    io.stdout(more);
+    io.stdout(more + seatsOut);
     return EXIT.ok;
   },
 };

@@ -90,11 +90,13 @@ export class SeatService {
 
   /** This host's seats (or every host's), each with its state now and who leases it. */
   async list(o: { allHosts?: boolean } = {}): Promise<SeatView[]> {
-    const [seats, now, leases] = await Promise.all([
+    const [seats, now] = await Promise.all([
       this.ctx.store.listSeats(o.allHosts ? null : this.ctx.host),
       this.ctx.store.now(),
-      this.ctx.store.listClaims({}),
     ]);
+    // A seat's leases are claims of its host's scope: only those are read, not every path claim.
+    const scopes = [...new Set(seats.map((s) => `host:${s.host}`))];
+    const leases = scopes.length ? await this.ctx.store.listClaims({ scopes }) : [];
     const byScope = new Map<string, ClaimRecord[]>();
     for (const c of leases) if (c.kind === 'seat') byScope.set(c.scope, [...(byScope.get(c.scope) ?? []), c]);
     const sessions = new Map<string, SessionRecord | null>();

@@ -7,6 +7,9 @@ import { fetchReport } from './api.js';
 
 const EVERY_MS = 10_000;
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+const seatWords = (s: NonNullable<UiReport['seatsOut']>[number]) =>
+  `(${s.agent}, pool ${s.pool}) until ${day(s.until)} UTC${s.why ? ` · ${s.why}` : ''}${s.freeInPool === 0 ? ' · no seat of its pool left' : ''}`;
 const who = (s: UiReportName | null) => (s ? (s.label ?? s.id) : '');
 
 export function TonightPanel(props: { version: number }) {
@@ -49,6 +52,16 @@ export function TonightPanel(props: { version: number }) {
                 (n) => html`<li data-needs-you>${n.what}<br /><code class="command">${n.command}</code></li>`,
               )}
             </ul>`
+      }
+      ${
+        report.seatsOut?.length
+          ? html`<h3>Seats out (${report.seatsOut.length})</h3>
+              <ul class="seats-out">
+                ${report.seatsOut.map(
+                  (s) => html`<li data-seat-out=${s.name}><strong>${s.name}</strong> ${seatWords(s)}</li>`,
+                )}
+              </ul>`
+          : ''
       }
       ${busy.map(
         (t) => html`
