@@ -57,9 +57,14 @@ export function parseClaudeShaped(agent: AgentName, id: string, event: string, p
     case 'stop-failure': {
       // The turn ended on an API error: the agent sits idle until its person acts. A usage limit,
       // a rate limit or a billing error means its login ran out: its seat is exhausted (quota).
+      // Claude Code 2.1 sends `error` and its words in `last_assistant_message` ("You've hit your
+      // 5-hour limit · resets 11:35pm (UTC)"), `error_details` at times; error_type/error_message
+      // are read too (other senders of this shape).
       const kind = text(payload, 'error_type') ?? text(payload, 'error') ?? 'an error';
-      const detail = text(payload, 'error_message');
-      if (QUOTA_ERRORS.includes(kind)) return asQuota(e, kind, detail, resetFromText(detail));
+      const said = ['error_message', 'last_assistant_message', 'error_details'].map((k) => text(payload, k));
+      const detail = said.find((w) => w) ?? null;
+      const reset = said.map((w) => resetFromText(w)).find((r) => r !== null) ?? null;
+      if (QUOTA_ERRORS.includes(kind)) return asQuota(e, kind, detail, reset);
       return asWaiting(e, `the turn stopped on ${kind}${detail ? `: ${detail}` : ''}`);
     }
     case 'user-prompt-submit':
