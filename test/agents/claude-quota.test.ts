@@ -122,6 +122,17 @@ test('SessionEnd after a usage limit: the transcript names the error and its res
   assert.equal(a.state, 'exhausted');
   assert.equal(a.why, 'rate_limit');
   assert.equal(a.until, resetsAt * 1000, "the reset in the transcript's quotaLimits, to the second");
+  // The same transcript at a later end (the limit told long before, or reset since) marks nothing again.
+  assert.equal((await lanes(['seat', 'reset', 'a'], w.opts)).code, 0);
+  const old = new Date(Date.now() - 3_600_000).toISOString();
+  const stale = refused.replace('"type":"assistant"', `"type":"assistant","timestamp":"${old}"`);
+  writeFileSync(transcript, [line({ type: 'user' }), stale, line({ type: 'last-prompt' })].join('\n') + '\n');
+  await end();
+  assert.equal((await seatA(w)).state, 'free', 'an error from an hour before the end is not this end');
+  const reset = refused.replace(`"resetsAt":${resetsAt}`, `"resetsAt":${Math.floor(Date.now() / 1000) - 60}`);
+  writeFileSync(transcript, [line({ type: 'user' }), reset, line({ type: 'last-prompt' })].join('\n') + '\n');
+  await end();
+  assert.equal((await seatA(w)).state, 'free', 'a limit that reset already marks nothing');
   const log = (await lanes(['log', '--kind', 'seat.exhausted', '--json'], w.opts)).stdout.trim().split('\n');
   assert.equal(log.length, 1);
   assert.match(log[0]!, /You've hit your 5-hour limit/);

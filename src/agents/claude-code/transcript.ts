@@ -18,8 +18,15 @@ export interface EndedOnQuota {
   resetAt: number | null;
 }
 
-/** The quota error the session's last assistant entry is, or null (none, another error, no transcript). */
-export function endedOnQuota(text: string | null): EndedOnQuota | null {
+/** An error older than this when the session ends was told at its time (StopFailure), not by this end. */
+const RECENT_MS = 10 * 60_000;
+
+/**
+ * The quota error the session's last assistant entry is, or null: none, another error, no
+ * transcript, an error from long before this end (a person sat on it, then quit), or a limit that
+ * has reset since.
+ */
+export function endedOnQuota(text: string | null, now = Date.now()): EndedOnQuota | null {
   if (!text) return null;
   const lines = text.split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -38,7 +45,10 @@ export function endedOnQuota(text: string | null): EndedOnQuota | null {
     const said = Array.isArray(content) ? content.map((c) => (typeof c.text === 'string' ? c.text : '')).join(' ') : '';
     const limits = entry['quotaLimits'] as { resetsAt?: unknown } | undefined;
     const resetsAt = typeof limits?.resetsAt === 'number' && limits.resetsAt > 0 ? limits.resetsAt * 1000 : null;
-    return { why: error, message: said || null, resetAt: resetsAt ?? resetFromText(said) };
+    const at = typeof entry['timestamp'] === 'string' ? Date.parse(entry['timestamp']) : NaN;
+    if (Number.isFinite(at) && now - at > RECENT_MS) return null;
+    const resetAt = resetsAt ?? resetFromText(said, now);
+    return resetAt !== null && resetAt <= now ? null : { why: error, message: said || null, resetAt };
   }
   return null;
 }
