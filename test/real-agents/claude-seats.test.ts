@@ -195,7 +195,9 @@ test(
     assert.equal(moved[0]!.session, exhausted[0]!.session, 'the session whose lease ran out is the one moved');
     const grants = log.filter((e) => e.kind === 'claim.grant' && e.subject.startsWith('seat:')).map((e) => e.subject);
     assert.deepEqual(grants, ['seat:A/1', 'seat:B/1']);
-    t.diagnostic(`real agent claude-code@${version}: ${a.length} requests on seat A, ${b.length} on seat B`);
+    t.diagnostic(
+      `real agent claude-code@${version}: ${a.length} requests on seat A, ${b.length} on seat B; refused egress: ${model.egress.join(', ') || 'none'}`,
+    );
   },
 );
 
