@@ -77,63 +77,7 @@ export function asQuota(e: HookEvent, why: string, words: string | null, resetAt
   return e;
 }
 
-/**
- * A reset time in an agent's words: an ISO time, or "resets at 3pm" / "resets 15:30" (the next such
- * time of day, local to this machine), or "try again in 2 hours" / "in 45 minutes". Null when none.
- */
-export function resetFromText(text: string | null, now = Date.now()): number | null {
-  if (!text) return null;
-  const iso = /\b(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2}))/.exec(text);
-  if (iso) {
-    const t = Date.parse(iso[1] as string);
-    if (Number.isFinite(t)) return t;
-  }
-  const rel = /\bin\s+(\d+(?:\.\d+)?)\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|h|m|s)\b/i.exec(text);
-  if (rel) {
-    const n = Number(rel[1]);
-    const unit = (rel[2] as string).toLowerCase();
-    const ms = unit.startsWith('h') ? 3_600_000 : unit.startsWith('m') ? 60_000 : 1000;
-    return now + n * ms;
-  }
-  const clock = /\bresets?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\b/i.exec(text);
-  if (clock) {
-    let h = Number(clock[1]);
-    const m = Number(clock[2] ?? 0);
-    const ampm = clock[3]?.toLowerCase();
-    if (ampm === 'pm' && h < 12) h += 12;
-    if (ampm === 'am' && h === 12) h = 0;
-    if (h > 23 || m > 59) return null;
-    // "resets 5am (Europe/Berlin)": the clock of the zone named, else this machine's.
-    const zone = /\(([A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+|UTC)\)/.exec(text)?.[1];
-    const wall = zone ? wallClock(now, zone) : null;
-    if (wall) {
-      let ahead = (h * 60 + m - wall.minutes) * 60_000 - wall.ms;
-      if (ahead <= 0) ahead += 86_400_000;
-      return now + ahead;
-    }
-    const d = new Date(now);
-    d.setHours(h, m, 0, 0);
-    if (d.getTime() <= now) d.setDate(d.getDate() + 1);
-    return d.getTime();
-  }
-  return null;
-}
-
-/** The time of day in an IANA zone at `now`: minutes since its midnight and the milliseconds past that minute; null for an unknown zone. */
-function wallClock(now: number, zone: string): { minutes: number; ms: number } | null {
-  try {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hour: 'numeric',
-      minute: 'numeric',
-      hourCycle: 'h23',
-    }).formatToParts(new Date(now));
-    const num = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-    return { minutes: (num('hour') % 24) * 60 + num('minute'), ms: now % 60_000 };
-  } catch {
-    return null; // not a zone this Node knows
-  }
-}
+export { resetFromText } from './reset-time.js';
 
 /** The agent waits for its person (`why`: its own words, cut to one line of at most 300 characters). */
 export function asWaiting(e: HookEvent, why: string | null): HookEvent {

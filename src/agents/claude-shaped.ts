@@ -32,6 +32,9 @@ const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 export const WAITING_NOTIFICATIONS = ['permission_prompt', 'idle_prompt', 'elicitation_dialog', 'agent_needs_input'];
 
 /** StopFailure's error types that mean the login ran out (the seat is exhausted until its reset). */
+/** The errors that mean the login ran out (a rate_limit only when its words say so: loginRanOut). */
+export const QUOTA_ERRORS = ['rate_limit', 'billing_error'];
+
 // Claude Code's words for a passing 429 ("Request rejected (429) - this may be a temporary capacity
 // issue"), also sent as rate_limit: the login did not run out, the request is only to be tried again.
 const PASSING = /temporar|capacity|overloaded|try again/i;
@@ -66,17 +69,14 @@ export function parseClaudeShaped(agent: AgentName, id: string, event: string, p
     }
     case 'stop-failure': {
       // The turn ended on an API error: the agent sits idle until its person acts. Claude Code
-      // 2.1 sends `error` (rate_limit, billing_error, overloaded, ...), `error_details` and the
-      // errored message as `last_assistant_message` ("You've hit your session limit - resets 3pm");
-      // earlier builds (and the fixtures' shape) `error_type` and `error_message`.
+      // 2.1 sends `error` (rate_limit, billing_error, overloaded, ...), its words in
+      // `last_assistant_message` ("You've hit your 5-hour limit - resets 11:35pm (UTC)") and
+      // `error_details` at times; error_type/error_message are read too (other senders of this shape).
       const kind = text(payload, 'error_type') ?? text(payload, 'error') ?? 'an error';
-      const words = [
-        text(payload, 'error_message'),
-        text(payload, 'error_details'),
-        text(payload, 'last_assistant_message'),
-      ];
-      const detail = [...new Set(words.filter((w): w is string => !!w))].join(' - ') || null;
-      if (loginRanOut(kind, detail)) return asQuota(e, kind, detail, resetFromText(detail));
+      const said = ['error_message', 'last_assistant_message', 'error_details'].map((k) => text(payload, k));
+      const detail = [...new Set(said.filter((w): w is string => !!w))].join(' - ') || null;
+      const reset = said.map((w) => resetFromText(w)).find((r) => r !== null) ?? null;
+      if (loginRanOut(kind, detail)) return asQuota(e, kind, detail, reset);
       return asWaiting(e, `the turn stopped on ${kind}${detail ? `: ${detail}` : ''}`);
     }
     case 'user-prompt-submit':

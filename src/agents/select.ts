@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homeDir } from '../core/builtins.js';
 import type { AgentName, HookEvent } from '../core/hook-event.js';
 import type { AgentAdapter, Env, Payload } from './adapter.js';
-import { badInput, baseEvent, cwdOf, workspaceRoots } from './adapter.js';
+import { badInput, baseEvent, cwdOf, oneLine, text, workspaceRoots } from './adapter.js';
+import { TRANSCRIPT_TAIL, endedOnQuota } from './claude-code/transcript.js';
 import { parseClaudeShaped, renderClaudeShaped } from './claude-shaped.js';
 import { renderCopilot } from './copilot/adapter.js';
 import { copilotInstall } from './copilot/install.js';
@@ -122,5 +123,32 @@ export function parseHookCall(
     return { adapter: CURSOR_IN_CLAUDE_HOOKS, event: cursorThroughClaudeHooks(event, payload) };
   if (agent === 'claude-code' && isCopilotThroughClaudeHooks(payload, env))
     return { adapter: COPILOT_IN_CLAUDE_HOOKS, event: copilotThroughClaudeHooks(event, payload, env) };
-  return { adapter, event: adapter.parse(event, payload, env) };
+  const e = adapter.parse(event, payload, env);
+  if (agent === 'claude-code' && e.kind === 'session-end') {
+    // Ended on its login running out (`claude -p` exits on it): the seat is exhausted as at StopFailure.
+    const q = endedOnQuota(tail(text(payload, 'transcript_path'), TRANSCRIPT_TAIL));
+    if (q) {
+      e.quota = { why: q.why, resetAt: q.resetAt };
+      e.message = oneLine(q.message);
+    }
+  }
+  return { adapter, event: e };
+}
+
+/** The last `bytes` of a file, or null when it cannot be read. */
+function tail(path: string | null, bytes: number): string | null {
+  if (!path) return null;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(size, bytes));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      return buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
 }

@@ -104,7 +104,11 @@ interface RanOut {
   agent: string | null;
 }
 
-/** Resolves when the seat was exhausted after the agent started (the agent is then stopped), or null at its exit. */
+/**
+ * Resolves when the seat was exhausted after the agent started (the agent is then stopped), or null
+ * at its exit. Checked each second, and once more when the agent exits: a headless agent (`claude
+ * -p`) exits on the error itself, its hooks (SessionEnd) having said so just before.
+ */
 function watchSeat(
   lanes: Lanes,
   id: string,
@@ -112,46 +116,54 @@ function watchSeat(
   started: number,
   run: ReturnType<typeof start>,
 ): Promise<RanOut | null> {
-  return new Promise((resolve) => {
-    let busy = false;
-    let out: RanOut | null = null;
-    void run.done.then(() => resolve(out));
-    run.setWatch(
-      setInterval(() => {
-        if (busy || out) return;
-        busy = true;
-        void (async () => {
-          const now = await lanes.seats.leaseOf(id);
-          const s = now?.seat;
-          if (
-            s &&
-            s.name === lease.seat.name &&
-            s.exhaustedAt !== null &&
-            s.exhaustedAt >= started &&
-            (s.exhaustedUntil ?? 0) > (await lanes.now())
-          ) {
-            out = { seat: s, ...(await agentOf(lanes, id, run.child.pid ?? 0)) };
-            run.child.kill('SIGTERM');
-            setTimeout(() => run.child.kill('SIGKILL'), GRACE_MS).unref();
-          }
-        })()
-          .catch(() => undefined)
-          .finally(() => (busy = false));
-      }, WATCH_MS),
-    );
+  let out: RanOut | null = null;
+  let checking: Promise<void> = Promise.resolve();
+  const check = (exited: boolean) =>
+    (checking = checking
+      .then(async () => {
+        if (out) return;
+        const now = await lanes.seats.leaseOf(id).catch(() => null);
+        const s = now?.seat;
+        if (
+          s &&
+          s.name === lease.seat.name &&
+          s.exhaustedAt !== null &&
+          s.exhaustedAt >= started &&
+          (s.exhaustedUntil ?? 0) > (await lanes.now())
+        ) {
+          out = { seat: s, ...(await agentOf(lanes, id, run.child.pid ?? 0).catch(() => NO_AGENT)) };
+          if (exited) return;
+          run.child.kill('SIGTERM');
+          setTimeout(() => run.child.kill('SIGKILL'), GRACE_MS).unref();
+        }
+      })
+      .catch(() => undefined));
+  let busy = false;
+  run.setWatch(
+    setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void check(false).finally(() => (busy = false));
+    }, WATCH_MS),
+  );
+  return run.done.then(async () => {
+    await check(true);
+    return out;
   });
 }
 
-/** The agent's own session: the live one its process owns (its hooks registered it). */
+const NO_AGENT = { agentSession: null, agent: null };
+
+/** The agent's own session: the one its process owns (its hooks registered it; ended when it exited on its own). */
 async function agentOf(
   lanes: Lanes,
   id: string,
   pid: number,
 ): Promise<{ agentSession: string | null; agent: string | null }> {
   const me = await lanes.sessions.get(id);
-  const theirs = (await lanes.sessions.list()).find(
-    (s) => s.id !== id && s.state === 'live' && s.owner.pid === pid && s.owner.host === me.owner.host,
-  );
+  const theirs = (await lanes.sessions.list({ all: true }))
+    .filter((s) => s.id !== id && s.owner.pid === pid && s.owner.host === me.owner.host && s.createdAt >= me.createdAt)
+    .sort((a, b) => Number(b.state === 'live') - Number(a.state === 'live') || b.createdAt - a.createdAt)[0];
   const agent = theirs?.agent ?? me.agent;
   const own = theirs && agent ? theirs.id.slice(agent.length + 1) : null;
   return { agentSession: own, agent };

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { AGENT_LOGINS } from './agent-logins.js';
 import type { AgentName } from './hook-event.js';
@@ -8,10 +8,17 @@ import type { AgentName } from './hook-event.js';
 // projects/<cwd slug>/<id>.jsonl under CLAUDE_CONFIG_DIR; Codex: sessions/YYYY/MM/DD/
 // rollout-<time>-<id>.jsonl under CODEX_HOME). A copy is never written over a file the new seat has.
 
-const WHERE: Partial<
-  Record<AgentName, { under: string; depth: number; name: (id: string) => (f: string) => boolean }>
-> = {
-  'claude-code': { under: 'projects', depth: 1, name: (id) => (f) => f === `${id}.jsonl` },
+interface Place {
+  under: string;
+  depth: number;
+  name: (id: string) => (f: string) => boolean;
+  /** Directories named so are carried too. */
+  dir?: true;
+}
+
+const WHERE: Partial<Record<AgentName, Place>> = {
+  // Beside <id>.jsonl, Claude Code keeps <id>/ (its subagents' transcripts, large tool results).
+  'claude-code': { under: 'projects', depth: 1, name: (id) => (f) => f === `${id}.jsonl` || f === id, dir: true },
   codex: { under: 'sessions', depth: 3, name: (id) => (f) => f.startsWith('rollout-') && f.endsWith(`-${id}.jsonl`) },
 };
 
@@ -41,7 +48,7 @@ export function carryConversation(agent: string, id: string, from: string | null
     for (const e of entries) {
       const p = join(dir, e.name);
       if (depth > 0 && e.isDirectory()) walk(p, depth - 1);
-      else if (depth === 0 && e.isFile() && matches(e.name)) found.push(p);
+      else if (depth === 0 && (e.isFile() || (where.dir && e.isDirectory())) && matches(e.name)) found.push(p);
     }
   };
   walk(join(from, where.under), where.depth);
@@ -50,7 +57,7 @@ export function carryConversation(agent: string, id: string, from: string | null
     const target = join(to, where.under, relative(join(from, where.under), file));
     if (existsSync(target)) continue;
     mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-    copyFileSync(file, target);
+    cpSync(file, target, { recursive: true, force: false, errorOnExist: false });
     copied.push(target);
   }
   return copied;

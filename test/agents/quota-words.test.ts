@@ -92,9 +92,13 @@ test("a conversation is carried to the new seat's login directory, never over a 
   const [a, b] = [join(root, 'a'), join(root, 'b')];
   mkdirSync(join(a, 'projects', '-r-shop'), { recursive: true });
   writeFileSync(join(a, 'projects', '-r-shop', 'c0ffee-1.jsonl'), '{"turn":1}\n');
-  assert.deepEqual(carryConversation('claude-code', 'c0ffee-1', a, b), [
+  mkdirSync(join(a, 'projects', '-r-shop', 'c0ffee-1', 'subagents'), { recursive: true });
+  writeFileSync(join(a, 'projects', '-r-shop', 'c0ffee-1', 'subagents', 'x.jsonl'), 'sub\n');
+  assert.deepEqual(carryConversation('claude-code', 'c0ffee-1', a, b).sort(), [
+    join(b, 'projects', '-r-shop', 'c0ffee-1'),
     join(b, 'projects', '-r-shop', 'c0ffee-1.jsonl'),
   ]);
+  assert.equal(readFileSync(join(b, 'projects', '-r-shop', 'c0ffee-1', 'subagents', 'x.jsonl'), 'utf8'), 'sub\n');
   assert.equal(readFileSync(join(b, 'projects', '-r-shop', 'c0ffee-1.jsonl'), 'utf8'), '{"turn":1}\n');
   writeFileSync(join(a, 'projects', '-r-shop', 'c0ffee-1.jsonl'), 'changed\n');
   assert.deepEqual(carryConversation('claude-code', 'c0ffee-1', a, b), [], 'the new seat keeps its copy');

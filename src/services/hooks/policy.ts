@@ -193,7 +193,10 @@ async function sessionEnd(ctx: HookContext, event: HookEvent): Promise<HookDecis
   const id = hookSessionId(event);
   const found = await ctx.findSession(id);
   if (!found || found.endedAt !== null) return ALLOW;
+  // It ended on its login running out (the agent said so at its end): its seat is exhausted first.
+  const ranOut = event.quota ? (await quota(ctx, event)).notice : null;
   const r = await ctx.endSession(id, `${event.agent} session ended${event.source ? ` (${event.source})` : ''}`);
   const saved = r.snapshot ? `, work saved in ${r.snapshot.ref}` : '';
-  return { ...ALLOW, notice: `session ${id} ended, ${r.released.length} claim(s) released${saved}` };
+  const ended = `session ${id} ended, ${r.released.length} claim(s) released${saved}`;
+  return { ...ALLOW, notice: ranOut ? `${ranOut}; ${ended}` : ended };
 }

@@ -7,7 +7,9 @@ import type { Protocol, Turn } from './server.js';
  * @google/genai client): `POST {base}/v1beta/models/{model}:streamGenerateContent?alt=sse`,
  * each Server-Sent Event one GenerateContentResponse; `:generateContent` answers in one JSON;
  * `:countTokens` counts. The main loop is a request declaring functions; side requests (Gemini
- * CLI's JSON checks such as who speaks next) get a short answer that ends the turn.
+ * CLI's JSON checks such as who speaks next) get a short answer that ends the turn. Quota kinds
+ * (FakeModel.quota): the free tier's requests per day (default, which Gemini CLI takes as
+ * terminal) or `per_minute` (retried).
  */
 export const gemini: Protocol = {
   isMainLoop(path, body) {
@@ -21,6 +23,55 @@ export const gemini: Protocol = {
 
   answer(res, _body, turn, index) {
     streamed(res, [response(turn, index)]);
+  },
+
+  isModelCall(method, path) {
+    return method === 'POST' && /:(stream)?[gG]enerateContent/.test(path);
+  },
+
+  refuse(res, kind, resetsAt) {
+    // google.rpc details as the Gemini API sends them: which quota ran out, and when to retry.
+    const wait = Math.max(1, resetsAt - Math.floor(Date.now() / 1000));
+    const perDay = kind !== 'per_minute';
+    const quotaId = perDay
+      ? 'GenerateRequestsPerDayPerProjectPerModel-FreeTier'
+      : 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier';
+    const metric = 'generativelanguage.googleapis.com/generate_content_free_tier_requests';
+    const limit = perDay ? 250 : 10;
+    json(
+      res,
+      {
+        error: {
+          code: 429,
+          message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: ${metric}, limit: ${limit}, model: gemini-2.5-flash\nPlease retry in ${wait}s.`,
+          status: 'RESOURCE_EXHAUSTED',
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+              violations: [
+                {
+                  quotaMetric: metric,
+                  quotaId,
+                  quotaDimensions: { location: 'global', model: 'gemini-2.5-flash' },
+                  quotaValue: String(limit),
+                },
+              ],
+            },
+            {
+              '@type': 'type.googleapis.com/google.rpc.Help',
+              links: [
+                {
+                  description: 'Learn more about Gemini API quotas',
+                  url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
+                },
+              ],
+            },
+            { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${wait}s` },
+          ],
+        },
+      },
+      429,
+    );
   },
 
   other(res, method, path, body, _n) {
@@ -53,7 +104,7 @@ export const gemini: Protocol = {
   },
 };
 
-function response(turn: Turn, index: number): Record<string, unknown> {
+export function response(turn: Turn, index: number): Record<string, unknown> {
   const parts =
     'text' in turn
       ? [{ text: turn.text }]

@@ -8,6 +8,8 @@ import type { Protocol, Turn } from './server.js';
  * Codex's own test server sends (codex-rs/core/tests/common/responses.rs): response.created, one
  * response.output_item.done per item (function_call with JSON arguments, custom_tool_call with a
  * raw input for a free-form tool such as apply_patch, or an assistant message), response.completed.
+ * Quota kinds (FakeModel.quota): a ChatGPT plan's `usage_limit_reached` (default), an API key's
+ * `insufficient_quota`.
  */
 export const responses: Protocol = {
   isMainLoop(path, body) {
@@ -16,6 +18,56 @@ export const responses: Protocol = {
 
   answer(res, _body, turn, index) {
     stream(res, turn, `t${index}`, index);
+  },
+
+  isModelCall(method, path) {
+    return method === 'POST' && path.split('?')[0]!.endsWith('/responses');
+  },
+
+  refuse(res, kind, resetsAt) {
+    const now = Math.floor(Date.now() / 1000);
+    res.writeHead(429, {
+      'content-type': 'application/json',
+      'x-request-id': 'req_fake_quota',
+      // The plan's windows, as the ChatGPT backend reports them on every answer (Codex's rate_limits.rs).
+      ...(kind === 'insufficient_quota'
+        ? {}
+        : {
+            'x-codex-primary-used-percent': '100',
+            'x-codex-primary-window-minutes': '300',
+            'x-codex-primary-reset-at': String(resetsAt),
+            'x-codex-secondary-used-percent': '42',
+            'x-codex-secondary-window-minutes': '10080',
+            'x-codex-secondary-reset-at': String(resetsAt + 6 * 86400),
+          }),
+    });
+    if (kind === 'insufficient_quota') {
+      // An API key's organization out of credit: the OpenAI API's own body.
+      res.end(
+        JSON.stringify({
+          error: {
+            message:
+              'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+            type: 'insufficient_quota',
+            param: null,
+            code: 'insufficient_quota',
+          },
+        }),
+      );
+      return;
+    }
+    // A ChatGPT plan's usage limit (the default): what Codex parses into UsageLimitReached.
+    res.end(
+      JSON.stringify({
+        error: {
+          type: 'usage_limit_reached',
+          message: 'The usage limit has been reached',
+          plan_type: 'plus',
+          resets_at: resetsAt,
+          resets_in_seconds: Math.max(0, resetsAt - now),
+        },
+      }),
+    );
   },
 
   other(res, method, path, _body, n) {

@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as zlib from 'node:zlib';
 
 /**
  * A local model server for the real agent CLIs (issue 12, item 5): it speaks one wire protocol
@@ -26,9 +28,31 @@ export const callId = (turn: number, i: number): string => `call_lanes_${turn}_$
 export interface Recorded {
   method: string;
   path: string;
+  /** The request's headers: which credential the agent sent (x-api-key, a bearer, an account id). */
+  headers: IncomingHttpHeaders;
   body: unknown;
   /** Whether this request was answered from the script (the agent's main loop). */
   scripted: boolean;
+  /** Whether it was refused with the provider's usage-limit error (see Quota). */
+  refused: boolean;
+  /** When it arrived (Date.now()): how fast, and how long, an agent retries a refusal. */
+  at: number;
+}
+
+/**
+ * The account running out (issue 29, seat pools): once `after` scripted turns were served, every
+ * model call is answered with the provider's own usage-limit error (its status, body and headers;
+ * each protocol names its kinds), until the test sets `FakeModel.quota` to null again.
+ */
+export interface Quota {
+  /** Scripted turns served before the limit is hit (0: the first model call is refused). */
+  after: number;
+  /** Which of the protocol's errors; absent: the protocol's subscription usage limit. */
+  kind?: string;
+  /** When the limit resets, Unix seconds; absent: an hour after the refusal. */
+  resetsAt?: number;
+  /** The account that ran out: only requests whose credential (authorization, x-api-key) contains it; absent: all. */
+  account?: string;
 }
 
 /** What a wire protocol decides for one request. */
@@ -41,6 +65,10 @@ export interface Protocol {
   other(res: ServerResponse, method: string, path: string, body: Record<string, unknown>, n: number): void;
   /** The text of the tool result the agent sent back for call `id` in a request body, or null if none. */
   toolResult(body: unknown, id: string): string | null;
+  /** Whether a request asks the model for an answer (what a usage limit refuses, side calls included). */
+  isModelCall(method: string, path: string): boolean;
+  /** Writes the provider's usage-limit error of `kind`, resetting at `resetsAt` (Unix seconds). */
+  refuse(res: ServerResponse, kind: string | undefined, resetsAt: number): void;
 }
 
 export class FakeModel {
@@ -57,6 +85,8 @@ export class FakeModel {
     private readonly protocol: Protocol,
     private readonly script: Turn[],
     private readonly name = '',
+    /** The account's usage limit, if it has one; null lifts it (the reset came). */
+    public quota: Quota | null = null,
   ) {}
 
   /** Starts listening on 127.0.0.1 (a free port) and returns the base URL. */
@@ -106,7 +136,7 @@ export class FakeModel {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const raw = decoded(Buffer.concat(chunks), req.headers['content-encoding']).toString('utf8');
     let body: Record<string, unknown> = {};
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
@@ -122,14 +152,35 @@ export class FakeModel {
     }
     const method = req.method ?? 'GET';
     const n = this.requests.length;
-    const scripted = method === 'POST' && this.protocol.isMainLoop(path, body);
-    this.requests.push({ method, path, body, scripted });
+    const q = this.quota;
+    const credential = `${req.headers['authorization'] ?? ''} ${req.headers['x-api-key'] ?? ''}`;
+    const refused =
+      q !== null &&
+      this.next >= q.after &&
+      (q.account === undefined || credential.includes(q.account)) &&
+      this.protocol.isModelCall(method, path);
+    const scripted = !refused && method === 'POST' && this.protocol.isMainLoop(path, body);
+    this.requests.push({ method, path, headers: req.headers, body, scripted, refused, at: Date.now() });
+    if (refused) return this.protocol.refuse(res, q.kind, q.resetsAt ?? Math.floor(Date.now() / 1000) + 3600);
     if (!scripted) return this.protocol.other(res, method, path, body, n);
     // Past the end of the script the model keeps saying it is done, so a retrying agent ends.
     const index = this.next;
     this.next += 1;
     this.protocol.answer(res, body, this.script[index] ?? { text: 'done' }, index);
   }
+}
+
+/**
+ * A request body as sent, decompressed: Codex signed in with ChatGPT sends its Responses requests
+ * zstd-compressed (Node's zlib has zstd from 22.15; on older Nodes Debian's `zstd` decodes it).
+ */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  if (encoding === 'gzip') return zlib.gunzipSync(body);
+  if (encoding !== 'zstd') return body;
+  const zstd = (zlib as { zstdDecompressSync?: (b: Buffer) => Buffer }).zstdDecompressSync;
+  if (zstd) return zstd(body);
+  const r = spawnSync('zstd', ['-d', '-c'], { input: body, maxBuffer: 64 * 1024 * 1024 });
+  return r.status === 0 ? r.stdout : body;
 }
 
 /** Writes one Server-Sent Event. */
