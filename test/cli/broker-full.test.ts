@@ -27,7 +27,7 @@ test(
   async () => {
     const { url, drop } = pgSchemaUrl();
     const runtime = tmp('lanes-run-');
-    const env = { ...lanesEnv(), LANES_STORE: url, XDG_RUNTIME_DIR: runtime, LANES_BROKER_IDLE_MS: '60000' };
+    const env = { ...lanesEnv(), LANES_STORE: url, XDG_RUNTIME_DIR: runtime };
     const held: Pg.Client[] = [];
     try {
       assert.equal((await lanes(['ls'], { env })).code, 0, 'the schema made, a broker started');
@@ -60,6 +60,9 @@ test(
       assert.equal(r.code, 0, r.stderr);
       assert.doesNotMatch(r.stderr, /too many|reserved|could not check|failed open/i);
       assert.deepEqual(JSON.parse(r.stdout), []);
+      // Its broker goes with the test (brokers of one build share their name on the server).
+      const second = JSON.parse(readFileSync(join(dir, 'broker.json'), 'utf8')) as { pid: number };
+      process.kill(second.pid, 'SIGTERM');
     } finally {
       await Promise.all(held.map((c) => c.end().catch(() => undefined)));
       await drop();

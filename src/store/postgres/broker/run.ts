@@ -1,4 +1,14 @@
-import { existsSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:net';
 import { net } from '../../../core/builtins.js';
@@ -43,6 +53,53 @@ export async function runBroker(input: BrokerInput, env: Env, log: (line: string
   ensurePrivateDir(input.dir);
   const socket = join(input.dir, '.s.PGSQL.5432');
   if (await answers(socket)) return 0;
+  // One broker starting at a time: two calls that each found none answering (a loaded machine) would
+  // each log in to the server before one of them lost the socket (a connection the fleet pays for).
+  const starting = join(input.dir, 'starting');
+  if (!takeStartLock(starting)) return 0;
+  try {
+    return await serve(input, env, log, socket);
+  } finally {
+    try {
+      unlinkSync(starting);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** The start lock: created exclusively with this pid; one whose pid is gone is taken over. */
+function takeStartLock(file: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return true; // no lock to be had: start anyway
+      const text = readFileSync(file, 'utf8').trim();
+      if (!text) return false; // created this instant, its pid not yet written: that one starts
+      const pid = Number(text);
+      try {
+        if (Number.isInteger(pid) && pid > 0) {
+          process.kill(pid, 0);
+          return false; // another broker is starting: it will answer
+        }
+      } catch {
+        // its starter is gone: the lock is stale
+      }
+      try {
+        unlinkSync(file);
+      } catch {
+        // taken by another meanwhile
+      }
+    }
+  }
+  return false;
+}
+
+async function serve(input: BrokerInput, env: Env, log: (line: string) => void, socket: string): Promise<number> {
   const pool = new ServerPool(loadPg(), {
     connectionString: input.connectionString,
     // The server names the host's broker (and which one) in pg_stat_activity.
@@ -92,6 +149,12 @@ export async function runBroker(input: BrokerInput, env: Env, log: (line: string
   if (!(await listen(server, socket))) {
     await pool.end();
     return 0; // another broker took the socket first
+  }
+  // Listening: the next starter finds this broker answering, the start lock has done its work.
+  try {
+    unlinkSync(join(input.dir, 'starting'));
+  } catch {
+    // gone already
   }
   chmodSync(socket, 0o600);
   const ours = statSync(socket).ino;
