@@ -51,7 +51,7 @@ export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
     reset: async (name) => (await seats()).reset(name),
     lease: async (session, which, o = {}) => {
       const s = await ctx.store.getSession(session);
-      return (await seats()).lease(session, which, s?.agent ?? null, o.pool);
+      return (await seats()).lease(session, which, s?.agent ?? null, o.pool, s?.cwd ?? s?.worktree ?? null);
     },
     failover: async (session, step) => {
       const s = await ctx.store.getSession(session);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { AGENT_LOGINS, ALL_PAY_PER_USE } from '../../core/agent-logins.js';
 import { LanesError } from '../../core/errors.js';
 import type { AgentName } from '../../core/hook-event.js';
@@ -6,6 +5,10 @@ import type { SeatRecord } from '../../store/seat-types.js';
 import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
+import { billedSources, describeSources } from './billed-sources.js';
+import type { BilledSource } from './billed-sources.js';
+import { HINT_BILLED, at, noSeat } from './no-seat.js';
+import { resolveRef } from './seat-refs.js';
 import { seatAgent, seatConcurrency, seatEnv, seatName } from './validate.js';
 
 // Seats (store/seat-types.ts): the logins agents run on, leased to sessions as claims of their
@@ -56,6 +59,12 @@ export class SeatService {
     const env = seatEnv(agent, o.env, o.payPerUse === true);
     const pool = o.pool === undefined ? agent : seatName(o.pool);
     const concurrency = seatConcurrency(o.concurrency);
+    const sources = o.payPerUse === true ? [] : billedSources(agent, env, null);
+    if (sources.length > 0)
+      throw new LanesError('E_PAY_PER_USE', `this ${agent} login would bill per call: ${describeSources(sources)}`, {
+        hint: HINT_BILLED,
+        details: { sources },
+      });
     const added = await this.ctx.store.addSeat(
       { host: this.ctx.host, name, agent, pool, env, concurrency, payPerUse: o.payPerUse === true },
       {
@@ -160,9 +169,23 @@ export class SeatService {
    * or with `auto` the least used seat of the session agent's pool that is neither exhausted nor
    * pay-per-use. A seat the session already leases is given back first (a move).
    */
-  async lease(sessionId: string, which: string, agent: string | null, pool?: string): Promise<SeatLease> {
+  async lease(
+    sessionId: string,
+    which: string,
+    agent: string | null,
+    pool?: string,
+    cwd: string | null = null,
+  ): Promise<SeatLease> {
     const views = await this.list();
     const now = await this.ctx.store.now();
+    // A login whose own files would put a billed key back (billed-sources.ts) is a pay-per-use one
+    // in all but name: never leased unless it was added as one.
+    const billed = new Map<string, BilledSource[]>();
+    const billedOf = (s: SeatView) => {
+      if (s.payPerUse) return [];
+      if (!billed.has(s.name)) billed.set(s.name, billedSources(s.agent as AgentName, s.env, cwd));
+      return billed.get(s.name) ?? [];
+    };
     const candidates =
       which === 'auto'
         ? views
@@ -171,7 +194,8 @@ export class SeatService {
                 (agent === null || s.agent === agent) &&
                 (pool === undefined || s.pool === pool) &&
                 !s.payPerUse &&
-                s.state !== 'exhausted',
+                s.state !== 'exhausted' &&
+                billedOf(s).length === 0,
             )
             .sort((a, b) => live(a) - live(b) || a.name.localeCompare(b.name))
         : [views.find((s) => s.name === which) ?? (await this.get(seatName(which)))];
@@ -181,6 +205,15 @@ export class SeatService {
         throw new LanesError('E_USAGE', `the seat ${s.name} is a ${s.agent} login; this session runs ${agent}`, {
           hint: `choose a ${agent} seat (lanes seat ls), or --seat auto`,
         });
+      if (billedOf(s).length > 0)
+        throw new LanesError(
+          'E_PAY_PER_USE',
+          `the seat ${s.name} would bill per call: ${describeSources(billedOf(s))}`,
+          {
+            hint: HINT_BILLED,
+            details: { seat: s.name, sources: billedOf(s) },
+          },
+        );
       if (s.state === 'exhausted')
         throw new LanesError(
           'E_NO_SEAT',
@@ -203,7 +236,7 @@ export class SeatService {
           if ((e as { code?: unknown }).code !== 'E_CLAIM_HELD') throw e;
         }
       }
-    throw noSeat(which, agent, views, now);
+    throw noSeat(which, agent, views, now, billed);
   }
 
   /** Gives the session's seat back (its slot's claim). */
@@ -237,64 +270,3 @@ export class SeatService {
 }
 
 const live = (s: SeatView) => s.leasedBy.filter((h) => h.state === 'live').length;
-const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
-
-function resolveRef(key: string, value: string, inherited: Record<string, string | undefined>, seat: string): string {
-  if (value.startsWith('$') && /^\$[A-Za-z_]\w*$/.test(value)) {
-    const v = inherited[value.slice(1)];
-    if (v === undefined || v === '')
-      throw new LanesError(
-        'E_NO_SEAT',
-        `the seat ${seat} takes ${key} from $${value.slice(1)}, which is not set here`,
-        {
-          hint: `set ${value.slice(1)} in the environment that starts the session, or change the seat`,
-        },
-      );
-    return v;
-  }
-  if (value.startsWith('@/')) {
-    try {
-      return readFileSync(value.slice(1), 'utf8').trim();
-    } catch (e) {
-      throw new LanesError(
-        'E_NO_SEAT',
-        `the seat ${seat} takes ${key} from ${value.slice(1)}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-        {
-          hint: 'fix the file, or change the seat',
-        },
-      );
-    }
-  }
-  return value;
-}
-
-function noSeat(which: string, agent: string | null, views: SeatView[], now: number): LanesError {
-  const pool =
-    which === 'auto' ? views.filter((s) => agent === null || s.agent === agent) : views.filter((s) => s.name === which);
-  const said = pool.map((s) =>
-    s.state === 'exhausted'
-      ? `${s.name} ran out until ${at(s.until ?? now)}`
-      : s.payPerUse && which === 'auto'
-        ? `${s.name} bills per call (never picked by auto)`
-        : `${s.name} is in use by ${
-            s.leasedBy
-              .filter((h) => h.state === 'live')
-              .map((h) => h.session)
-              .join(', ') || 'another session'
-          }`,
-  );
-  return new LanesError(
-    'E_NO_SEAT',
-    which === 'auto'
-      ? pool.length
-        ? `no ${agent ?? ''} seat is free: ${said.join('; ')}`
-        : `this host has no ${agent ?? ''} seat`.replace('  ', ' ')
-      : `the seat ${which} is in use: ${said.join('; ')}`,
-    {
-      hint: pool.length
-        ? 'wait for one to free or reset (lanes seat ls), or add a seat (lanes seat add)'
-        : `add one: lanes seat add NAME --agent ${agent ?? 'AGENT'} --env KEY=VALUE`,
-      details: { seats: pool.map((s) => ({ name: s.name, state: s.state, until: s.until })) },
-    },
-  );
-}

@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
+import { AGENT_LOGINS, agentUserFile } from '../../core/agent-logins.js';
+import { homeDir } from '../../core/builtins.js';
+import type { AgentName } from '../../core/hook-event.js';
+
+// Lanes strips every billed-per-call variable from a seated session's environment, but an agent
+// also reads its own files, and several of them can put a key back: Claude Code's settings
+// ("env", "apiKeyHelper") and an API-key login in its .claude.json; a Codex login made with an API
+// key (auth.json) or a model provider that takes its key from a variable (config.toml); Gemini
+// CLI's .env files (loaded from the working directory up, then the home) and an API-key auth type in
+// its settings; OpenCode's provider keys in its auth.json. Each found is a place the 3 AM session
+// would bill by the call: a seat that is not pay-per-use is not leased while one is there.
+
+export interface BilledSource {
+  /** The file that would bring the key back. */
+  file: string;
+  /** What in it: `env.ANTHROPIC_API_KEY`, `apiKeyHelper`, `an API key login`, `GEMINI_API_KEY`. */
+  what: string;
+}
+
+/**
+ * The places `agent`, started in `cwd` with the seat's variables `env` set, would find a
+ * billed-per-call key of its own. Unreadable or malformed files are passed over: the agent itself
+ * reports those.
+ */
+export function billedSources(
+  agent: AgentName,
+  env: Record<string, string | undefined>,
+  cwd: string | null,
+  home = homeDir(),
+): BilledSource[] {
+  const billed = new Set(AGENT_LOGINS[agent].payPerUse);
+  const user = (rel: string) => agentUserFile(agent, rel, home, env);
+  switch (agent) {
+    case 'claude-code':
+      return [
+        ...[
+          user('.claude/settings.json'),
+          ...(cwd ? [join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')] : []),
+          ...MANAGED_CLAUDE_SETTINGS,
+        ].flatMap((file) => claudeSettings(file, billed)),
+        ...fromJson(user('.claude.json'), (j) =>
+          filled(j['primaryApiKey']) ? ['an API key login (primaryApiKey)'] : [],
+        ),
+      ];
+    case 'codex':
+      return [
+        ...fromJson(user('.codex/auth.json'), (j) =>
+          filled(j['OPENAI_API_KEY']) || j['auth_mode'] === 'apikey' ? ['an API key login'] : [],
+        ),
+        ...codexProvider(user('.codex/config.toml')),
+      ];
+    case 'gemini':
+      return [
+        ...geminiEnvFile(cwd, home, env['GEMINI_CLI_HOME']?.trim() || home, billed),
+        ...fromJson(user('.gemini/settings.json'), (j) => {
+          const type = (j['security'] as Record<string, Record<string, unknown>> | undefined)?.['auth']?.[
+            'selectedType'
+          ];
+          return type === 'gemini-api-key' || type === 'vertex-ai' ? [`security.auth.selectedType "${type}"`] : [];
+        }),
+      ];
+    case 'opencode': {
+      const data = env['XDG_DATA_HOME']?.trim() || join(home, '.local', 'share');
+      return fromJson(join(data, 'opencode', 'auth.json'), (j) =>
+        Object.entries(j)
+          .filter(([, v]) => (v as Record<string, unknown> | null)?.['type'] === 'api')
+          .map(([provider]) => `an API key for ${provider}`),
+      );
+    }
+    default:
+      return [];
+  }
+}
+
+/** Said in an error or a warning: `~/.claude/settings.json (env.ANTHROPIC_API_KEY)`, one per place. */
+export function describeSources(sources: readonly BilledSource[]): string {
+  return sources.map((s) => `${s.file} (${s.what})`).join('; ');
+}
+
+const MANAGED_CLAUDE_SETTINGS =
+  process.platform === 'darwin'
+    ? ['/Library/Application Support/ClaudeCode/managed-settings.json']
+    : ['/etc/claude-code/managed-settings.json'];
+
+const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+
+function read(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function fromJson(file: string, found: (json: Record<string, unknown>) => string[]): BilledSource[] {
+  const text = read(file);
+  if (text === null) return [];
+  const json: unknown = parseJsonc(text, [], { allowTrailingComma: true });
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return [];
+  return found(json as Record<string, unknown>).map((what) => ({ file, what }));
+}
+
+function claudeSettings(file: string, billed: Set<string>): BilledSource[] {
+  return fromJson(file, (j) => {
+    const env = j['env'] && typeof j['env'] === 'object' ? (j['env'] as Record<string, unknown>) : {};
+    return [
+      ...Object.keys(env)
+        .filter((k) => billed.has(k) && filled(env[k]))
+        .map((k) => `env.${k}`),
+      ...(filled(j['apiKeyHelper']) ? ['apiKeyHelper'] : []),
+    ];
+  });
+}
+
+/** A model provider of config.toml's own that takes its key from a variable bills by the call. */
+function codexProvider(file: string): BilledSource[] {
+  const text = read(file);
+  if (text === null) return [];
+  let toml: Record<string, unknown>;
+  try {
+    toml = parseToml(text) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const name = toml['model_provider'];
+  const providers = (toml['model_providers'] ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const key = typeof name === 'string' ? providers[name]?.['env_key'] : undefined;
+  return typeof key === 'string' ? [{ file, what: `model_provider "${name}" with env_key ${key}` }] : [];
+}
+
+/**
+ * Gemini CLI loads the first .env it finds: `.gemini/.env` or `.env` in the working directory or a
+ * parent, else in its home (GEMINI_CLI_HOME, or the user's).
+ */
+function geminiEnvFile(cwd: string | null, home: string, geminiHome: string, billed: Set<string>): BilledSource[] {
+  const candidates: string[] = [];
+  for (let dir = cwd; dir; dir = dirname(dir) === dir ? null : dirname(dir))
+    candidates.push(join(dir, '.gemini', '.env'), join(dir, '.env'));
+  for (const h of new Set([geminiHome, home])) candidates.push(join(h, '.gemini', '.env'), join(h, '.env'));
+  for (const file of candidates) {
+    const text = read(file);
+    if (text === null) continue;
+    const keys = text
+      .split(/\r?\n/)
+      .map((line) => /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null && billed.has(m[1] as string) && filled(unquote(m[2] as string)))
+      .map((m) => m[1] as string);
+    return keys.map((k) => ({ file, what: k }));
+  }
+  return [];
+}
+
+const unquote = (v: string) => v.trim().replace(/^(['"])(.*)\1$/, '$2');
