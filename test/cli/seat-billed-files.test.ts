@@ -84,6 +84,21 @@ test('a key that appears after the seat was added: the named seat is refused, au
     );
   // The login of a is switched to the Console's API key (what /login with an API key writes).
   json(join(a, '.claude.json'), { primaryApiKey: 'sk-ant-console', numStartups: 3 });
+  // seat ls says so before anything is started: a warning, and `billed` in --json.
+  const ls = await w.run(['seat', 'ls']);
+  assert.match(
+    ls.stderr,
+    /seat a would bill per call and is never leased: .*claude-a\/\.claude\.json \(an API key login/,
+  );
+  assert.ok(!/seat b /.test(ls.stderr), ls.stderr);
+  const listed = JSON.parse((await w.run(['seat', 'ls', '--json'])).stdout) as { name: string; billed: unknown[] }[];
+  assert.deepEqual(
+    listed.map((s) => [s.name, s.billed.length]),
+    [
+      ['a', 1],
+      ['b', 0],
+    ],
+  );
   const named = await w.start('a');
   assert.equal(named.code, 2, named.stdout + named.stderr);
   assert.match(named.stderr, /the seat a would bill per call: .*\.claude\.json \(an API key login \(primaryApiKey\)\)/);

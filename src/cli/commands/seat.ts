@@ -50,10 +50,22 @@ export const command: CommandSpec = {
     if (action === 'ls') {
       if (name !== undefined) throw usageError(this, 'ls takes no NAME');
       const seats = await lanes.seats.list({ allHosts: args.values['all-hosts'] === true });
-      if (io.json) printJson(io.stdout, seats.map(seatJson));
+      // A key in a login's own files makes the seat unusable (never leased): said before the night.
+      const billed = await lanes.seats.billed();
+      const of = (s: SeatView) => billed.find((b) => b.host === s.host && b.seat === s.name)?.sources ?? [];
+      if (io.json)
+        printJson(
+          io.stdout,
+          seats.map((s) => ({ ...seatJson(s), billed: of(s) })),
+        );
       else if (seats.length === 0)
         io.stdout('no seats on this host (lanes seat add NAME --agent AGENT --env KEY=VALUE)\n');
       else io.stdout(seatTable(seats, args.values['all-hosts'] === true));
+      if (!io.json)
+        for (const { seat, sources } of billed)
+          io.stderr(
+            `lanes: warning: seat ${seat} would bill per call and is never leased: ${sources.map((b) => `${b.file} (${b.what})`).join('; ')}; take the key out of the file named\n`,
+          );
       return EXIT.ok;
     }
     if (!name) throw usageError(this, `${action ?? 'add'} needs the seat's NAME`);

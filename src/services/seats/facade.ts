@@ -1,6 +1,8 @@
 import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
 import type { SeatRecord } from '../../store/seat-types.js';
+import type { AgentName } from '../../core/hook-event.js';
+import type { BilledSource } from './billed-sources.js';
 import type { Exhausted, QuotaSignal } from './exhaust.js';
 import type { SeatLease, SeatService, SeatView } from './seats.js';
 
@@ -18,6 +20,11 @@ export interface SeatsApi {
   /** Refused while a live session leases it, unless `force`. */
   remove(name: string, options?: { force?: boolean }): Promise<SeatView>;
   list(options?: { allHosts?: boolean }): Promise<SeatView[]>;
+  /**
+   * Of this host's seats that are not pay-per-use, those whose login's own files (or, used here, the
+   * working directory's project files) would bring a billed-per-call key back: never leased so.
+   */
+  billed(): Promise<{ host: string; seat: string; sources: BilledSource[] }[]>;
   /** Usable again before the reset its agent named. False when it was not exhausted. */
   reset(name: string): Promise<boolean>;
   /** Leases `which` (a seat's name, or `auto`: of `pool` when given) to the session, giving back one it leased before. */
@@ -48,6 +55,13 @@ export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
     add: async (o) => (await seats()).add(o),
     remove: async (name, o) => (await seats()).remove(name, o),
     list: async (o) => (await seats()).list(o),
+    billed: async () => {
+      const { billedSources } = await import('./billed-sources.js');
+      return (await ctx.store.listSeats(ctx.host))
+        .filter((s) => !s.payPerUse)
+        .map((s) => ({ host: s.host, seat: s.name, sources: billedSources(s.agent as AgentName, s.env, ctx.cwd) }))
+        .filter((b) => b.sources.length > 0);
+    },
     reset: async (name) => (await seats()).reset(name),
     lease: async (session, which, o = {}) => {
       const s = await ctx.store.getSession(session);
