@@ -24,23 +24,40 @@ export const whoami = defineTool({
   },
 });
 
+/** Claims shown per session, and sessions at most with `all`: a model's context is not a log file. */
+const CLAIMS_SHOWN = 20;
+const ALL_SHOWN = 200;
+
 export const sessions = defineTool({
   name: 'sessions',
   title: 'Sessions',
   description:
-    'Other agent sessions and people working on this machine or team store: id, state (live, dead = owner gone, ended), agent, ticket, worktree and claims. Use it to see who else works in this repository before you start.',
-  input: { all: z.boolean().optional().describe('include ended sessions') },
-  output: { you: z.string(), sessions: z.array(sessionShape) },
+    'Other agent sessions and people working on this machine or team store: id, state (live, dead = owner gone, ended), agent, ticket, worktree and claims (the first 20 each, with their count). By default the live sessions and the dead ones still holding claims or unsaved work; all: every session, ended ones too (the first 200). Use it to see who else works in this repository before you start.',
+  input: { all: z.boolean().optional().describe('every session, ended ones included (the first 200)') },
+  output: {
+    you: z.string(),
+    sessions: z.array(sessionShape),
+    notShown: z.number().describe('sessions left out: dead ones without claims or work, or past the first 200'),
+  },
   readOnly: true,
   async run(call, args) {
-    const list = await call.lanes.sessions.list({ all: args.all === true });
-    const lines = list.map(
-      (s) =>
-        `${s.id === call.session ? '* ' : '- '}${s.id} (${s.state})${s.agent ? ` ${s.agent}` : ''}${s.ticket ? ` ticket ${s.ticket}` : ''}${s.worktree ? ` in ${s.worktree}` : ''}; claims: ${s.claims.map(resourceText).join(', ') || 'none'}`,
-    );
+    const { rows, notShown } =
+      args.all === true
+        ? await call.lanes.sessions
+            .rows({ all: true, claimsShown: CLAIMS_SHOWN })
+            .then((r) => ({ rows: r.slice(0, ALL_SHOWN), notShown: Math.max(0, r.length - ALL_SHOWN) }))
+        : await call.lanes.sessions
+            .overview({ claimsShown: CLAIMS_SHOWN })
+            .then((o) => ({ rows: o.sessions, notShown: o.hidden + o.moreDead }));
+    const lines = rows.map((s) => {
+      const more = s.claimCount - s.claims.length;
+      const claims = `${s.claims.map(resourceText).join(', ') || 'none'}${more > 0 ? ` and ${more} more` : ''}`;
+      return `${s.id === call.session ? '* ' : '- '}${s.id} (${s.state})${s.agent ? ` ${s.agent}` : ''}${s.ticket ? ` ticket ${s.ticket}` : ''}${s.worktree ? ` in ${s.worktree}` : ''}; claims: ${claims}`;
+    });
+    const left = notShown > 0 ? `\n(${notShown} more not shown: \`lanes ls --all\` lists every session)` : '';
     return {
-      data: { you: call.session, sessions: plain(list) },
-      text: `${list.length} session(s); * marks you:\n${lines.join('\n')}`,
+      data: { you: call.session, sessions: plain(rows), notShown },
+      text: `${rows.length} session(s); * marks you:\n${lines.join('\n')}${left}`,
     };
   },
 });

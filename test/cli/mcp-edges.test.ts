@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv } from '../helpers/env.js';
+import { CLI, gitRepo, lanes, lanesEnv, run } from '../helpers/env.js';
 import { call, errorCode, mcpAgent, textOf } from '../helpers/mcp.js';
 
 const MiB = 2 ** 20;
@@ -104,4 +104,38 @@ test('refusals at the MCP door are journaled with who and why: a held claim, a w
       ['handoff.refuse', 'claude-code:refuse-b'],
     ],
   );
+});
+
+test('the sessions tool is bounded: live sessions and the dead ones holding claims, 20 claims each with the rest counted, the others counted', async () => {
+  const repo = gitRepo();
+  const env = lanesEnv();
+  // A process that opens sessions, claims 30 paths in one of them, and exits without ending any:
+  // its 25 sessions are dead (their owner is gone), one of them still holding claims.
+  const script = `import { openLanes } from ${JSON.stringify(join(CLI, '..', 'index.js'))};
+    const l = await openLanes({ notice: false, session: null, cwd: ${JSON.stringify(repo)} });
+    for (let i = 0; i < 25; i++) {
+      const { id } = await l.sessions.start({ pid: process.pid, label: 'gone-' + i });
+      if (i === 0) await l.claims.claim(Array.from({ length: 30 }, (_, k) => 'path:dir' + String(k).padStart(2, '0') + '/'), { session: id });
+    }
+    process.exit(0);`;
+  const seeded = await run(process.execPath, ['--input-type=module', '-e', script], { env, cwd: repo });
+  assert.equal(seeded.code, 0, seeded.stderr);
+  const { client } = await mcpAgent('mcp-bounded', repo, env);
+  const r = await call(client, 'sessions');
+  const data = r.structuredContent as {
+    sessions: { id: string; state: string; claims: unknown[]; claimCount: number }[];
+    notShown: number;
+  };
+  assert.deepEqual(
+    data.sessions.map((s) => [s.state, s.claims.length, s.claimCount]),
+    [
+      ['dead', 20, 30],
+      ['live', 0, 0],
+    ],
+  );
+  assert.equal(data.notShown, 24, 'the dead sessions without claims or work are counted, not listed');
+  assert.match(textOf(r), /claims: path:dir00\/, .*path:dir19\/ and 10 more/);
+  assert.match(textOf(r), /24 more not shown: `lanes ls --all`/);
+  const all = await call(client, 'sessions', { all: true });
+  assert.equal((all.structuredContent as { sessions: unknown[] }).sessions.length, 26);
 });
