@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
@@ -65,6 +66,10 @@ test('seat add refuses a login whose own files bill per call, naming the file an
     assert.equal(JSON.parse(j.stdout).error.code, 'E_PAY_PER_USE');
   }
   assert.equal(JSON.parse((await w.run(['seat', 'ls', '--json'])).stdout).length, 0, 'nothing was added');
+  // A ChatGPT sign-in also stores an exchanged API key, unused in that mode: a subscription seat.
+  json(join(codex, 'auth.json'), { auth_mode: 'chatgpt', OPENAI_API_KEY: 'sk-exchanged', tokens: { id_token: 'x' } });
+  const sub = await w.run(['seat', 'add', 'codex-sub', '--agent', 'codex', '--env', `CODEX_HOME=${codex}`]);
+  assert.equal(sub.code, 0, sub.stderr);
   // The same login without the key is an ordinary seat.
   json(join(claude, 'settings.json'), { env: { MY_SETTING: '1' }, hooks: {} });
   const ok = await w.run(['seat', 'add', 'clean', '--agent', 'claude-code', '--env', `CLAUDE_CONFIG_DIR=${claude}`]);
@@ -121,25 +126,44 @@ test('a key that appears after the seat was added: the named seat is refused, au
     other,
   );
   assert.equal(there.stdout.trim(), `ran on ${b}`, there.stderr);
+  // From a linked worktree (where lanes new runs agents) the main checkout's settings.local.json counts.
+  execFileSync('git', ['worktree', 'add', '-q', '-b', 'side', join(w.home, 'wt')], { cwd: w.repo });
+  const linked = await w.run(
+    ['start', '--agent', 'claude-code', '--seat', 'b', '--', 'sh', '-c', 'echo ran'],
+    join(w.home, 'wt'),
+  );
+  assert.equal(linked.code, 2, linked.stdout + linked.stderr);
+  assert.match(linked.stderr, /settings\.local\.json \(apiKeyHelper\)/);
   rmSync(join(a, '.claude.json'));
   assert.equal((await w.start('a')).code, 2, 'the repository still has its key helper');
 });
 
-test("Gemini CLI's .env: the first found from the working directory up is the one that counts", async () => {
+test('Gemini CLI: an auth type in its settings wins; without one, the first .env from the working directory up, then its home', async () => {
   const w = world();
   const g = w.login('gemini-a');
   assert.equal((await w.run(['seat', 'add', 'g', '--agent', 'gemini', '--env', `GEMINI_CLI_HOME=${g}`])).code, 0);
   const start = () => w.start('g', 'gemini');
-  writeFileSync(join(w.home, '.env'), 'GEMINI_API_KEY="AIza-home"\n');
+  // The user's own ~/.env is not Gemini's home on this seat: GEMINI_CLI_HOME is.
+  writeFileSync(join(w.home, '.env'), 'GEMINI_API_KEY=AIza-user-home\n');
+  assert.equal((await start()).code, 0);
+  writeFileSync(join(g, '.env'), 'GEMINI_API_KEY: "AIza-seat-home"\n');
   const home = await start();
   assert.equal(home.code, 2, home.stderr);
-  assert.match(home.stderr, /\.env \(GEMINI_API_KEY\)/);
+  assert.match(home.stderr, /gemini-a\/\.env \(GEMINI_API_KEY\)/);
   // A project .env without a key is found first: the home's is never read by Gemini CLI then.
-  writeFileSync(join(w.repo, '.env'), '# project settings\nDEBUG=1\n');
+  writeFileSync(join(w.repo, '.env'), '# project settings\nDEBUG=1\nGOOGLE_API_KEY= # none\n');
   assert.equal((await start()).code, 0);
   mkdirSync(join(w.repo, '.gemini'));
   writeFileSync(join(w.repo, '.gemini', '.env'), 'export GOOGLE_API_KEY=AIza-project\n');
   const project = await start();
   assert.equal(project.code, 2);
   assert.match(project.stderr, /\.gemini\/\.env \(GOOGLE_API_KEY\)/);
+  // Signed in with Google: the settings' auth type wins over any key in a .env.
+  mkdirSync(join(g, '.gemini'));
+  json(join(g, '.gemini', 'settings.json'), { security: { auth: { selectedType: 'oauth-personal' } } });
+  assert.equal((await start()).code, 0);
+  json(join(g, '.gemini', 'settings.json'), { security: { auth: { selectedType: 'gateway' } } });
+  const gateway = await start();
+  assert.equal(gateway.code, 2);
+  assert.match(gateway.stderr, /selectedType "gateway"/);
 });

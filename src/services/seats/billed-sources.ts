@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { AGENT_LOGINS, agentUserFile } from '../../core/agent-logins.js';
@@ -39,30 +39,31 @@ export function billedSources(
       return [
         ...[
           user('.claude/settings.json'),
-          ...(cwd ? [join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')] : []),
+          ...(cwd ? [join(cwd, '.claude', 'settings.json'), ...localSettings(cwd)] : []),
           ...MANAGED_CLAUDE_SETTINGS,
         ].flatMap((file) => claudeSettings(file, billed)),
-        ...fromJson(user('.claude.json'), (j) =>
-          filled(j['primaryApiKey']) ? ['an API key login (primaryApiKey)'] : [],
-        ),
+        ...apiKeyLogin(user('.claude.json')),
       ];
     case 'codex':
       return [
-        ...fromJson(user('.codex/auth.json'), (j) =>
-          filled(j['OPENAI_API_KEY']) || j['auth_mode'] === 'apikey' ? ['an API key login'] : [],
-        ),
+        ...fromJson(user('.codex/auth.json'), (j) => (codexBillsPerCall(j) ? ['an API key login'] : [])),
         ...codexProvider(user('.codex/config.toml')),
       ];
-    case 'gemini':
-      return [
-        ...geminiEnvFile(cwd, home, env['GEMINI_CLI_HOME']?.trim() || home, billed),
-        ...fromJson(user('.gemini/settings.json'), (j) => {
-          const type = (j['security'] as Record<string, Record<string, unknown>> | undefined)?.['auth']?.[
-            'selectedType'
-          ];
-          return type === 'gemini-api-key' || type === 'vertex-ai' ? [`security.auth.selectedType "${type}"`] : [];
-        }),
-      ];
+    case 'gemini': {
+      // Gemini CLI's home is GEMINI_CLI_HOME when set (its homedir()), else the user's.
+      const gHome = env['GEMINI_CLI_HOME']?.trim() || home;
+      const settings = fromJson(join(gHome, '.gemini', 'settings.json'), (j) => {
+        const type = (j['security'] as Record<string, Record<string, unknown>> | undefined)?.['auth']?.['selectedType'];
+        return typeof type === 'string' ? [type] : [];
+      });
+      const chosen = settings[0];
+      // An auth type chosen in the settings wins over any key in a .env: only a billed type counts then.
+      if (chosen)
+        return BILLED_GEMINI_AUTH.has(chosen.what)
+          ? [{ file: chosen.file, what: `security.auth.selectedType "${chosen.what}"` }]
+          : [];
+      return geminiEnvFile(cwd, gHome, billed);
+    }
     case 'opencode': {
       const data = env['XDG_DATA_HOME']?.trim() || join(home, '.local', 'share');
       return fromJson(join(data, 'opencode', 'auth.json'), (j) =>
@@ -86,7 +87,56 @@ const MANAGED_CLAUDE_SETTINGS =
     ? ['/Library/Application Support/ClaudeCode/managed-settings.json']
     : ['/etc/claude-code/managed-settings.json'];
 
-const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+/** A value the agent would use: Claude takes numbers and booleans in "env" as their text; off switches are not keys. */
+const filled = (v: unknown) => {
+  if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return false;
+  const text = String(v).trim().toLowerCase();
+  return text !== '' && text !== '0' && text !== 'false' && text !== 'no' && text !== 'off';
+};
+
+const BILLED_GEMINI_AUTH = new Set(['gemini-api-key', 'vertex-ai', 'compute-default-credentials', 'gateway']);
+
+/**
+ * Codex's own rule for which login auth.json holds: its auth_mode when written (a ChatGPT sign-in
+ * also stores an exchanged API key, unused in that mode), else an API key without ChatGPT tokens.
+ */
+function codexBillsPerCall(j: Record<string, unknown>): boolean {
+  const mode = j['auth_mode'];
+  if (typeof mode === 'string') return mode !== 'chatgpt' && mode !== 'chatgptAuthTokens';
+  return filled(j['OPENAI_API_KEY']) && !j['tokens'];
+}
+
+/** Claude's .claude.json is often megabytes: looked into only when it names an API key login at all. */
+function apiKeyLogin(file: string): BilledSource[] {
+  const text = read(file);
+  if (text === null || !text.includes('"primaryApiKey"')) return [];
+  try {
+    const j = JSON.parse(text) as Record<string, unknown>;
+    return filled(j['primaryApiKey']) ? [{ file, what: 'an API key login (primaryApiKey)' }] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Claude Code reads settings.local.json in the working directory and at the repository's canonical
+ * root: the main checkout's, also from a linked worktree (the file is untracked, so it lives there).
+ */
+function localSettings(cwd: string): string[] {
+  const files = new Set([join(cwd, '.claude', 'settings.local.json')]);
+  for (let dir: string | null = cwd; dir; dir = dirname(dir) === dir ? null : dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    const link = read(dotGit); // a file in a linked worktree: "gitdir: …/.git/worktrees/NAME"
+    if (link === null && read(join(dotGit, 'HEAD')) === null) continue;
+    let root = dir;
+    const gitdir = link === null ? undefined : /^gitdir:\s*(.+)$/m.exec(link)?.[1]?.trim();
+    const common = gitdir ? read(join(resolve(dir, gitdir), 'commondir'))?.trim() : undefined;
+    if (gitdir && common) root = dirname(resolve(dir, gitdir, common));
+    files.add(join(dir, '.claude', 'settings.local.json')).add(join(root, '.claude', 'settings.local.json'));
+    break;
+  }
+  return [...files];
+}
 
 function read(file: string): string | null {
   try {
@@ -133,20 +183,21 @@ function codexProvider(file: string): BilledSource[] {
 }
 
 /**
- * Gemini CLI loads the first .env it finds: `.gemini/.env` or `.env` in the working directory or a
- * parent, else in its home (GEMINI_CLI_HOME, or the user's).
+ * Without an auth type in its settings, Gemini CLI takes one from the first .env it finds:
+ * `.gemini/.env` or `.env` in the working directory or a parent, else in its home. dotenv's
+ * `KEY=value` and `KEY: value` lines.
  */
-function geminiEnvFile(cwd: string | null, home: string, geminiHome: string, billed: Set<string>): BilledSource[] {
+function geminiEnvFile(cwd: string | null, geminiHome: string, billed: Set<string>): BilledSource[] {
   const candidates: string[] = [];
   for (let dir = cwd; dir; dir = dirname(dir) === dir ? null : dirname(dir))
     candidates.push(join(dir, '.gemini', '.env'), join(dir, '.env'));
-  for (const h of new Set([geminiHome, home])) candidates.push(join(h, '.gemini', '.env'), join(h, '.env'));
+  candidates.push(join(geminiHome, '.gemini', '.env'), join(geminiHome, '.env'));
   for (const file of candidates) {
     const text = read(file);
     if (text === null) continue;
     const keys = text
       .split(/\r?\n/)
-      .map((line) => /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line))
+      .map((line) => /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*[=:]\s*(.*)$/.exec(line))
       .filter((m): m is RegExpExecArray => m !== null && billed.has(m[1] as string) && filled(unquote(m[2] as string)))
       .map((m) => m[1] as string);
     return keys.map((k) => ({ file, what: k }));
@@ -154,4 +205,8 @@ function geminiEnvFile(cwd: string | null, home: string, geminiHome: string, bil
   return [];
 }
 
-const unquote = (v: string) => v.trim().replace(/^(['"])(.*)\1$/, '$2');
+const unquote = (v: string) =>
+  v
+    .trim()
+    .replace(/^(['"`])(.*)\1$/, '$2')
+    .replace(/^#.*$/, '');
