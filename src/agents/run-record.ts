@@ -1,18 +1,20 @@
 import { readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rolloutId, rolloutRanOut } from './codex/rollout.js';
-import type { CodexRanOut } from './codex/rollout.js';
+import { reportRanOut, reportTime } from './gemini/error-report.js';
 import { tail } from './read-tail.js';
 
 // What an agent lanes ran on a seat left in its own record, read by lanes' wrapper when the agent
 // stops (cli/seated-run.ts), with or without lanes' hooks in the seat's login: which conversation
 // it was (what to resume on the next seat) and whether its login ran out. Codex 0.171 has no hook
 // that says so, and `codex exec` exits on the error: its rollout under the seat's CODEX_HOME does.
+// Gemini CLI 0.61 runs no hook on it either: the error report it writes to its TMPDIR does.
 
 export interface RunRecord {
-  /** The agent's conversation id (Codex's thread id: `codex resume ID`). */
-  conversation: string;
-  ranOut: CodexRanOut | null;
+  /** The agent's conversation id (Codex's thread id: `codex resume ID`), when its record names it. */
+  conversation: string | null;
+  ranOut: { why: string; message: string | null; resetAt: number | null } | null;
 }
 
 /** A file's time on a coarse file system is up to a second behind the write. */
@@ -28,8 +30,16 @@ const found = new Map<string, string>();
  * is this run's (a conversation carried from a seat that ran out ends on that seat's error until
  * its next turn). Null for an agent lanes cannot read, or no such record.
  */
-export function runRecord(agent: string, dir: string | null, id: string | null, since: number): RunRecord | null {
-  if (agent !== 'codex' || !dir) return null;
+export function runRecord(
+  agent: string,
+  dir: string | null,
+  id: string | null,
+  since: number,
+  tmp = tmpdir(),
+): RunRecord | null {
+  if (!dir) return null;
+  if (agent === 'gemini') return geminiRecord(dir, since, tmp);
+  if (agent !== 'codex') return null;
   const sessions = join(dir, 'sessions');
   const known = id ? found.get(`${sessions}\0${id}`) : undefined;
   const file =
@@ -39,6 +49,17 @@ export function runRecord(agent: string, dir: string | null, id: string | null, 
   if (!file || !conversation) return null;
   found.set(`${sessions}\0${conversation}`, file);
   return { conversation, ranOut: rolloutRanOut(tail(file), Date.now(), since) };
+}
+
+/** A Gemini CLI error report written in its TMPDIR (`tmp`) since the run began, of the login in `home`. */
+function geminiRecord(home: string, since: number, tmp: string): RunRecord | null {
+  for (const e of entries(tmp)) {
+    const at = e.isFile() ? reportTime(e.name) : null;
+    if (at === null || at < since) continue;
+    const ranOut = reportRanOut(tail(join(tmp, e.name)), home, at);
+    if (ranOut) return { conversation: null, ranOut };
+  }
+  return null;
 }
 
 const entries = (dir: string) => {

@@ -4,7 +4,7 @@ import type { AgentName, Lanes, SeatLease } from '../index.js';
 
 // The wrapper's own look at what the agent on a seat recorded (agents/run-record.ts), for an agent
 // whose hooks cannot say that its login ran out (Codex 0.171: no hook carries the error, and `codex
-// exec` exits on it): read while it runs and once more when it exits, the seat exhausted as a hook
+// exec` exits on it; Gemini CLI 0.61 runs none on it): read while it runs and once more when it exits, the seat exhausted as a hook
 // would have done it (journaled, notified), and the conversation found to resume on the next seat.
 
 export interface RecordWatch {
@@ -18,7 +18,14 @@ export interface RecordWatch {
  * `known`: the conversation the run resumes (a move from another seat), else the one found in a
  * record written since this run began.
  */
-export function watchRecord(lanes: Lanes, id: string, lease: SeatLease, known: string | null): RecordWatch {
+export function watchRecord(
+  lanes: Lanes,
+  id: string,
+  lease: SeatLease,
+  known: string | null,
+  /** The agent's TMPDIR (where Gemini CLI writes its error reports). */
+  tmp: string,
+): RecordWatch {
   // The agent's record keeps this machine's times: the run is compared with them, not the store's clock.
   const since = Date.now();
   const dir = loginDir(lease.seat.agent, lease.seat.env);
@@ -29,9 +36,9 @@ export function watchRecord(lanes: Lanes, id: string, lease: SeatLease, known: s
       return conversation;
     },
     async look() {
-      const r = runRecord(lease.seat.agent, dir, conversation, since);
+      const r = runRecord(lease.seat.agent, dir, conversation, since, tmp);
       if (!r) return;
-      conversation = r.conversation;
+      conversation = r.conversation ?? conversation;
       if (!r.ranOut || told) return;
       told = true;
       await lanes.seats

@@ -1,7 +1,7 @@
 import { resumeCommand } from '../core/agent-logins.js';
 import { carryConversation, loginDir } from '../core/carry-conversation.js';
 import { childProcess } from '../core/builtins.js';
-import { constants } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import type { Lanes, SeatLease } from '../index.js';
 import { seatedEnv } from './seated.js';
 import { watchRecord } from './seat-record.js';
@@ -41,7 +41,9 @@ export async function runOnSeat(
     const lease = await lanes.seats.leaseOf(id);
     const env = await seatedEnv(lanes, id, { ...process.env, LANES_SESSION: id });
     const started = await lanes.now();
-    const record: RecordWatch | null = lease ? watchRecord(lanes, id, lease, conversation) : null;
+    const record: RecordWatch | null = lease
+      ? watchRecord(lanes, id, lease, conversation, env['TMPDIR'] || tmpdir())
+      : null;
     const run = start(args, cwd, env);
     const ranOut: Promise<RanOut | null> =
       lease && record ? watchSeat(lanes, id, lease, started, run, record) : Promise.resolve(null);
