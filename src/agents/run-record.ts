@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rolloutId, rolloutRanOut } from './codex/rollout.js';
 import { reportRanOut, reportTime } from './gemini/error-report.js';
-import { tail } from './read-tail.js';
+import { head, tail } from './read-tail.js';
 
 // What an agent lanes ran on a seat left in its own record, read by lanes' wrapper when the agent
 // stops (cli/seated-run.ts), with or without lanes' hooks in the seat's login: which conversation
@@ -56,7 +56,7 @@ function geminiRecord(home: string, since: number, tmp: string): RunRecord | nul
   for (const e of entries(tmp)) {
     const at = e.isFile() ? reportTime(e.name) : null;
     if (at === null || at < since) continue;
-    const ranOut = reportRanOut(tail(join(tmp, e.name)), home, at);
+    const ranOut = reportRanOut(head(join(tmp, e.name)), home, at);
     if (ranOut) return { conversation: null, ranOut };
   }
   return null;

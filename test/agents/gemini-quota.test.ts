@@ -57,4 +57,9 @@ test("lanes' wrapper finds the report in the agent's TMPDIR written since the ru
   assert.equal(runRecord('gemini', HOME, null, at - 1000, dir)?.ranOut?.resetAt, at + 10_828_000);
   assert.equal(runRecord('gemini', HOME, null, at + 1, dir), null, 'written before the run');
   assert.equal(runRecord('gemini', '/home/dev/.gemini-other', null, at - 1000, dir), null);
+  // A long conversation after the error: only the report's start is read, and it is enough.
+  const long = JSON.parse(report('retry-in-0.61.0.json')) as { context: unknown[] };
+  long.context.push({ role: 'user', parts: [{ text: 'x'.repeat(600_000) }] });
+  writeFileSync(join(dir, NAME), JSON.stringify(long, null, 2));
+  assert.equal(runRecord('gemini', HOME, null, at - 1000, dir)?.ranOut?.resetAt, at + 10_828_000);
 });

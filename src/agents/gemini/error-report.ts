@@ -32,18 +32,31 @@ export function reportTime(name: string): number | null {
  */
 export function reportRanOut(text: string | null, home: string, at: number): GeminiRanOut | null {
   if (!text || !text.includes(`${home.replace(/\/+$/, '')}/.gemini/`)) return null;
-  let report: { error?: { message?: unknown; stack?: unknown } };
-  try {
-    report = JSON.parse(text) as typeof report;
-  } catch {
-    return null; // being written
-  }
+  const report = parse(text);
+  if (!report) return null;
   const stack = typeof report.error?.stack === 'string' ? report.error.stack : '';
   if (!stack.startsWith('TerminalQuotaError')) return null;
   const message = typeof report.error?.message === 'string' ? report.error.message : null;
   // The server out of capacity for a model is not this login's quota (its own words say which).
   if (/no capacity available|MODEL_CAPACITY_EXHAUSTED/i.test(message ?? '')) return null;
   return { why: 'quota_exhausted', message, resetAt: resetIn(message, at) };
+}
+
+type Report = { error?: { message?: unknown; stack?: unknown } };
+
+/**
+ * The report, or its error alone when only its start was read (the conversation after it can be
+ * long): Gemini CLI writes it with JSON.stringify(…, null, 2), the error first, then "context".
+ */
+function parse(text: string): Report | null {
+  for (const json of [text, `${text.slice(0, text.indexOf(',\n  "context":'))}\n}`]) {
+    try {
+      return JSON.parse(json) as Report;
+    } catch {
+      // cut short, or being written: the next reading
+    }
+  }
+  return null;
 }
 
 /** "Please retry in 10828s." / "Suggested retry after 10828s." / "Your quota will reset after 2h52m39s." */
