@@ -64,8 +64,9 @@ export async function runOnSeat(
     const next = await nextSeat(lanes, id, seat.pool, seat.name, policy === 'wait', why, say);
     if (!next) return { code: 3, reason: `${why}; stopped while waiting for a seat` };
     await lanes.seats.failover(id, { action: 'moved', from: seat.name, to: next.seat.name, why });
-    // The agent's own session as its hooks registered it, else its record's (Codex run by npm's node
-    // launcher: its hooks' session is owned by the native binary, a child of the process lanes started).
+    // The agent's own session as its hooks registered it, else its record's (npm's launcher of Codex
+    // runs the native binary as its child on a Node without process.execve, 20 among them: the
+    // hooks' session is then owned by that child, not by the process lanes started).
     const resumeId: string | null = out.agentSession ?? conversation;
     const resumed = resumeId ? resumeCommand(out.agent ?? seat.agent, cmd, resumeId) : null;
     conversation = resumeId;

@@ -83,8 +83,9 @@ export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
     },
     exhausted: async (signal, o = {}) => {
       const r = await (await import('./exhaust.js')).seatExhausted(ctx, await seats(), signal);
-      const session = r?.session ? await ctx.store.getSession(r.session).catch(() => null) : null;
-      if (o.notify && r?.changed && session) {
+      const session =
+        o.notify && r?.changed && r.session ? await ctx.store.getSession(r.session).catch(() => null) : null;
+      if (r && session) {
         const until = new Date(r.until).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
         const said = `seat ${r.seat.name} ran out (${signal.why}); lanes uses it again after ${until}`;
         const { notifyLater } = await import('../notify/dispatch.js');
