@@ -9,7 +9,8 @@ import { fixture, hook, world } from '../helpers/hooks.js';
 
 // Codex's own record when a ChatGPT plan runs out: the rollout the released CLI (0.171.0, test/
 // real-agents/codex-seats) wrote when the Responses API refused it with `usage_limit_reached`
-// (fixtures/codex-rollout/usage-limit-0.171.0.jsonl, its times moved to now here). Codex has no
+// (fixtures/codex-rollout/usage-limit-0.171.0.jsonl, its times moved to now here; beside it what
+// it wrote for a passing 429 and for an API key's insufficient_quota). Codex has no
 // hook that carries the error: lanes reads it there, at SessionEnd (transcript_path) and from the
 // wrapper when `codex exec` exits on it.
 
@@ -58,6 +59,24 @@ test('what is not a login run out: a later turn, a passing rate limit, an old or
     event({ type: 'task_complete', turn_id: 't1', last_agent_message: 'Done.' }),
   ];
   assert.equal(rolloutRanOut(clean.join('\n')), null, 'the window at 100% with the turn done is no error');
+});
+
+/** A recorded rollout's last lines (its token_count and task_complete), timed now. */
+const recorded = (name: string) =>
+  readFileSync(join(FIXTURES, 'codex-rollout', name), 'utf8').replace(
+    /"timestamp":"[^"]+"/g,
+    `"timestamp":"${new Date().toISOString()}"`,
+  );
+
+test('as Codex 0.171 records them: a passing 429 is not a login run out, an API key out of credit is billing', () => {
+  // 429 rate_limit_exceeded ("Please try again in 200ms"), no retry left: response_too_many_failed_attempts.
+  assert.equal(rolloutRanOut(recorded('rate-limit-0.171.0.jsonl')), null);
+  // 429 insufficient_quota: usage_limit_exceeded too, in Codex's words for billing.
+  assert.deepEqual(rolloutRanOut(recorded('insufficient-quota-0.171.0.jsonl')), {
+    why: 'billing_error',
+    message: 'Quota exceeded. Check your plan and billing details.',
+    resetAt: null,
+  });
 });
 
 test("an API key's insufficient_quota is billing (no window resets it); Codex's own words name the time otherwise", () => {
