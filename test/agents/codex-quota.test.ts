@@ -151,3 +151,33 @@ test('SessionEnd of a Codex session whose rollout ends on the usage limit: its s
   assert.equal(log.length, 1);
   assert.match(log[0]!, /You[’']ve hit your usage limit/);
 });
+
+test('a SessionEnd told after the session moved to another seat marks the login the agent ran with, not the new lease', async () => {
+  const w = world();
+  const resetsAt = Math.floor(Date.now() / 1000) + 2 * 3600;
+  const a = codexHome(resetsAt);
+  const b = tmp('lanes-codex-home-b-');
+  for (const [name, dir] of [
+    ['a', a.dir],
+    ['b', b],
+  ] as const)
+    assert.equal(
+      (await lanes(['seat', 'add', name, '--agent', 'codex', '--env', `CODEX_HOME=${dir}`], w.opts)).code,
+      0,
+    );
+  // The session lanes runs the agent as, already moved to seat b (its wrapper read the error first).
+  const started = await lanes(['start', '--agent', 'codex', '--seat', 'b'], w.opts);
+  assert.equal(started.code, 0, started.stderr);
+  const env = { ...w.env, CODEX_HOME: a.dir, LANES_SESSION: started.stdout.trim() };
+  await hook('codex', 'session-start', fixture('codex', 'session-start', w.repo, ID), { ...w.opts, env });
+  const end = fixture('codex', 'session-end', w.repo, ID, (p) => (p['transcript_path'] = a.file));
+  assert.equal((await hook('codex', 'session-end', end, { ...w.opts, env })).code, 0);
+  const seats = JSON.parse((await lanes(['seat', 'ls', '--json'], w.opts)).stdout) as { name: string; state: string }[];
+  assert.deepEqual(
+    seats.map((s) => [s.name, s.state]),
+    [
+      ['a', 'exhausted'],
+      ['b', 'full'],
+    ],
+  );
+});
