@@ -1,10 +1,11 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homeDir } from '../core/builtins.js';
 import type { AgentName, HookEvent } from '../core/hook-event.js';
 import type { AgentAdapter, Env, Payload } from './adapter.js';
-import { badInput, baseEvent, cwdOf, oneLine, text, workspaceRoots } from './adapter.js';
+import { asQuota, badInput, baseEvent, cwdOf, oneLine, text, workspaceRoots } from './adapter.js';
 import { TRANSCRIPT_TAIL, endedOnQuota } from './claude-code/transcript.js';
+import { rolloutRanOut } from './codex/rollout.js';
 import { parseClaudeShaped, renderClaudeShaped } from './claude-shaped.js';
 import { renderCopilot } from './copilot/adapter.js';
 import { copilotInstall } from './copilot/install.js';
@@ -13,6 +14,7 @@ import { cursorInstall } from './cursor/install.js';
 import type { HookOutput } from './adapter.js';
 import { ADAPTERS } from './index.js';
 import { lanesHandlerPattern } from './install-spec.js';
+import { tail } from './read-tail.js';
 
 // Which adapter answers a hook call, decided before any adapter parses: the adapters only
 // translate (they never read the disk nor know of one another); the one case where the caller is
@@ -132,23 +134,16 @@ export function parseHookCall(
       e.message = oneLine(q.message);
     }
   }
-  return { adapter, event: e };
-}
-
-/** The last `bytes` of a file, or null when it cannot be read. */
-function tail(path: string | null, bytes: number): string | null {
-  if (!path) return null;
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const buf = Buffer.alloc(Math.min(size, bytes));
-      readSync(fd, buf, 0, buf.length, size - buf.length);
-      return buf.toString('utf8');
-    } finally {
-      closeSync(fd);
+  if (agent === 'codex' && (e.kind === 'session-end' || e.kind === 'stop')) {
+    // Codex has no hook that carries a quota error: its rollout (transcript_path) says the turn
+    // ended on the login running out. At Stop the session sits on the error (waiting); at its end
+    // the seat is exhausted as the session ends.
+    const q = rolloutRanOut(tail(text(payload, 'transcript_path')));
+    if (q && e.kind === 'stop') asQuota(e, q.why, q.message, q.resetAt);
+    else if (q) {
+      e.quota = { why: q.why, resetAt: q.resetAt };
+      e.message = oneLine(q.message);
     }
-  } catch {
-    return null;
   }
+  return { adapter, event: e };
 }

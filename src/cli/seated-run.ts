@@ -1,9 +1,11 @@
 import { resumeCommand } from '../core/agent-logins.js';
 import { carryConversation, loginDir } from '../core/carry-conversation.js';
 import { childProcess } from '../core/builtins.js';
-import { constants } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import type { Lanes, SeatLease } from '../index.js';
 import { seatedEnv } from './seated.js';
+import { watchRecord } from './seat-record.js';
+import type { RecordWatch } from './seat-record.js';
 
 // The agent of a session lanes runs (`lanes new`'s wrapper, `lanes start -- CMD`), on its seat.
 // When its seat runs out (its hooks say so: services/seats/exhaust.ts) the agent is stopped (SIGTERM,
@@ -15,6 +17,8 @@ import { seatedEnv } from './seated.js';
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 const WATCH_MS = 1000;
 const GRACE_MS = 15_000;
+/** The agent's record (a Codex rollout) is read every this many checks while it runs. */
+const RECORD_EVERY = 5;
 
 export interface RunResult {
   code: number;
@@ -31,15 +35,22 @@ export async function runOnSeat(
   say: (line: string) => void,
 ): Promise<RunResult> {
   let args = cmd;
+  // The conversation being resumed, as the agent's own record names it (Codex: its thread id).
+  let conversation: string | null = null;
   for (;;) {
     const lease = await lanes.seats.leaseOf(id);
     const env = await seatedEnv(lanes, id, { ...process.env, LANES_SESSION: id });
     const started = await lanes.now();
+    const record: RecordWatch | null = lease
+      ? watchRecord(lanes, id, lease, conversation, env['TMPDIR'] || tmpdir())
+      : null;
     const run = start(args, cwd, env);
-    const ranOut = lease ? watchSeat(lanes, id, lease, started, run) : Promise.resolve(null);
+    const ranOut: Promise<RanOut | null> =
+      lease && record ? watchSeat(lanes, id, lease, started, run, record) : Promise.resolve(null);
     const result = await run.done;
     run.stopWatching();
-    const out = await ranOut;
+    const out: RanOut | null = await ranOut;
+    conversation = record?.conversation ?? conversation;
     if (!out || !lease) return result;
     const seat = out.seat;
     const config = await lanes.config(cwd).catch(() => null);
@@ -53,15 +64,15 @@ export async function runOnSeat(
     const next = await nextSeat(lanes, id, seat.pool, seat.name, policy === 'wait', why, say);
     if (!next) return { code: 3, reason: `${why}; stopped while waiting for a seat` };
     await lanes.seats.failover(id, { action: 'moved', from: seat.name, to: next.seat.name, why });
-    const resumed = out.agentSession ? resumeCommand(out.agent, cmd, out.agentSession) : null;
+    // The agent's own session as its hooks registered it, else its record's (npm's launcher of Codex
+    // runs the native binary as its child on a Node without process.execve, 20 among them: the
+    // hooks' session is then owned by that child, not by the process lanes started).
+    const resumeId: string | null = out.agentSession ?? conversation;
+    const resumed = resumeId ? resumeCommand(out.agent ?? seat.agent, cmd, resumeId) : null;
+    conversation = resumeId;
     // The conversation is in the old login's directory: the new login gets a copy to resume.
-    if (resumed && out.agentSession)
-      carryConversation(
-        seat.agent,
-        out.agentSession,
-        loginDir(seat.agent, seat.env),
-        loginDir(seat.agent, next.seat.env),
-      );
+    if (resumed && resumeId)
+      carryConversation(seat.agent, resumeId, loginDir(seat.agent, seat.env), loginDir(seat.agent, next.seat.env));
     say(`lanes: ${why}; ${resumed ? 'resuming' : 'starting'} the agent on seat ${next.seat.name} (slot ${next.slot})`);
     args = resumed ?? cmd;
   }
@@ -107,7 +118,8 @@ interface RanOut {
 /**
  * Resolves when the seat was exhausted after the agent started (the agent is then stopped), or null
  * at its exit. Checked each second, and once more when the agent exits: a headless agent (`claude
- * -p`) exits on the error itself, its hooks (SessionEnd) having said so just before.
+ * -p`, `codex exec`) exits on the error itself, its hooks (SessionEnd) having said so just before,
+ * or its record saying so (read every RECORD_EVERY checks, and at the exit first).
  */
 function watchSeat(
   lanes: Lanes,
@@ -115,13 +127,16 @@ function watchSeat(
   lease: SeatLease,
   started: number,
   run: ReturnType<typeof start>,
+  record: RecordWatch,
 ): Promise<RanOut | null> {
   let out: RanOut | null = null;
   let checking: Promise<void> = Promise.resolve();
+  let ticks = 0;
   const check = (exited: boolean) =>
     (checking = checking
       .then(async () => {
         if (out) return;
+        if (exited || ++ticks % RECORD_EVERY === 0) await record.look();
         const now = await lanes.seats.leaseOf(id).catch(() => null);
         const s = now?.seat;
         if (

@@ -136,9 +136,11 @@ export function resumeCommand(agent: string | null, cmd: readonly string[], id: 
       return [bin, ...without(['--continue', '-c'], ['--resume', '-r', '--session-id']), '--resume', id];
     case 'codex':
       // `codex [flags] [PROMPT]` -> `codex resume ID [flags]`; `codex exec [flags] PROMPT` -> `codex exec
-      // [flags] resume ID` (exec's own options go before resume); the first prompt is not sent again.
+      // [flags] resume ID CONTINUE` (exec's own options go before resume); the first prompt is not
+      // sent again. A headless resume needs a prompt of its own (without one `codex exec` reads
+      // stdin, and exits 1 on "No prompt provided"): it is told to carry on.
       return rest[0] === 'exec'
-        ? [bin, 'exec', ...flagsOnly(rest.slice(1)), 'resume', id]
+        ? [bin, 'exec', ...flagsOnly(rest.slice(1)), 'resume', id, CODEX_CONTINUE]
         : [bin, 'resume', id, ...flagsOnly(rest)];
     case 'gemini':
       return [bin, ...without([], ['--resume', '-r']), '--resume', id];
@@ -146,6 +148,9 @@ export function resumeCommand(agent: string | null, cmd: readonly string[], id: 
       return null;
   }
 }
+
+/** What a headless Codex resumed on another seat is told (its conversation holds the task). */
+export const CODEX_CONTINUE = 'Continue the task where you left off.';
 
 /** The options of an argument list without its positional words (a prompt): `--flag`, `--flag=v`, `-x`, and a flag's value. */
 function flagsOnly(args: readonly string[]): string[] {

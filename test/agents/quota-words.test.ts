@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loginRanOut, parseClaudeShaped } from '../../src/agents/claude-shaped.js';
 import { resetFromText } from '../../src/agents/adapter.js';
-import { agentUserFile, resumeCommand } from '../../src/core/agent-logins.js';
+import { CODEX_CONTINUE, agentUserFile, resumeCommand } from '../../src/core/agent-logins.js';
 import { carryConversation } from '../../src/core/carry-conversation.js';
 
 // Issue 29: what Claude Code 2.1's StopFailure says (its binary's schema: error, error_details,
@@ -72,7 +72,7 @@ test("resuming on another seat: the agent's own resume, flags kept, the first pr
   ]);
   assert.deepEqual(
     resumeCommand('codex', ['codex', 'exec', '--sandbox', 'workspace-write', '--json', 'fix it'], 'ID'),
-    ['codex', 'exec', '--sandbox', 'workspace-write', '--json', 'resume', 'ID'],
+    ['codex', 'exec', '--sandbox', 'workspace-write', '--json', 'resume', 'ID', CODEX_CONTINUE],
   );
   assert.equal(resumeCommand('copilot', ['copilot'], 'ID'), null);
 });

@@ -6,9 +6,9 @@ import type { SeatService } from './seats.js';
 
 // An agent said its login ran out (a usage limit, a quota, a billing error): its seat is exhausted
 // until the reset the agent named, else [seats] default_reset from now, and no lease takes it
-// before then. Found by the session's lease (the agent's own session, or the session lanes started
-// it as: LANES_SESSION), else by what selects the login in the agent's environment, so a login used
-// outside lanes new is marked too.
+// before then. Found by what selects the login in the agent's environment (a login used outside
+// lanes new is marked too), else by the session's lease (the agent's own session, or the session
+// lanes started it as: LANES_SESSION).
 
 export interface QuotaSignal {
   agent: AgentName;
@@ -43,7 +43,11 @@ export async function seatExhausted(ctx: LanesContext, seats: SeatService, q: Qu
       break;
     }
   }
-  seat ??= await seats.seatByEnv(q.agent, q.env);
+  // The login the agent ran with is the one that ran out: a report that comes late (a SessionEnd
+  // hook still running when lanes' wrapper, having read the same error, moved the session to the
+  // next seat) names it by the agent's environment, not by the session's lease of now.
+  const ran = await seats.seatByEnv(q.agent, q.env);
+  if (ran && (!seat || seat.host !== ran.host || seat.name !== ran.name)) seat = ran;
   if (!seat) return null;
   const now = await ctx.store.now();
   const defaultMs = (await loadConfig(ctx)).seats.defaultResetMs;

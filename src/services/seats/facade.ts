@@ -44,8 +44,12 @@ export interface SeatsApi {
     session: string,
     inherited: Record<string, string | undefined>,
   ): Promise<{ lease: SeatLease | null; set: Record<string, string>; strip: string[] }>;
-  /** An agent said its login ran out: its seat is exhausted until the reset (journaled, notified). */
-  exhausted(signal: QuotaSignal): Promise<Exhausted | null>;
+  /**
+   * An agent said its login ran out: its seat is exhausted until the reset (journaled). `notify`:
+   * the `exhausted` event of [notify] is sent when the seat was not already out until then (the
+   * hooks' policy sends its own; lanes' wrapper, reading the agent's record at exit, asks here).
+   */
+  exhausted(signal: QuotaSignal, options?: { notify?: boolean }): Promise<Exhausted | null>;
 }
 
 export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
@@ -91,6 +95,20 @@ export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
       const lease = await s.leaseOf(session);
       return lease ? { lease, ...s.environmentOf(lease, inherited) } : { lease: null, set: {}, strip: [] };
     },
-    exhausted: async (signal) => (await import('./exhaust.js')).seatExhausted(ctx, await seats(), signal),
+    exhausted: async (signal, o = {}) => {
+      const r = await (await import('./exhaust.js')).seatExhausted(ctx, await seats(), signal);
+      const session =
+        o.notify && r?.changed && r.session ? await ctx.store.getSession(r.session).catch(() => null) : null;
+      if (r && session) {
+        const until = new Date(r.until).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+        const said = `seat ${r.seat.name} ran out (${signal.why}); lanes uses it again after ${until}`;
+        const { notifyLater } = await import('../notify/dispatch.js');
+        const { notifyEventOf } = await import('../notify/events.js');
+        await notifyLater(ctx, [notifyEventOf('exhausted', session, said, await ctx.store.now())]).catch(
+          () => undefined,
+        );
+      }
+      return r;
+    },
   };
 }

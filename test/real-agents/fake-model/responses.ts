@@ -9,7 +9,7 @@ import type { Protocol, Turn } from './server.js';
  * response.output_item.done per item (function_call with JSON arguments, custom_tool_call with a
  * raw input for a free-form tool such as apply_patch, or an assistant message), response.completed.
  * Quota kinds (FakeModel.quota): a ChatGPT plan's `usage_limit_reached` (default), an API key's
- * `insufficient_quota`.
+ * `insufficient_quota`, a passing `rate_limit` (tokens per minute).
  */
 export const responses: Protocol = {
   isMainLoop(path, body) {
@@ -30,7 +30,7 @@ export const responses: Protocol = {
       'content-type': 'application/json',
       'x-request-id': 'req_fake_quota',
       // The plan's windows, as the ChatGPT backend reports them on every answer (Codex's rate_limits.rs).
-      ...(kind === 'insufficient_quota'
+      ...(kind === 'insufficient_quota' || kind === 'rate_limit'
         ? {}
         : {
             'x-codex-primary-used-percent': '100',
@@ -41,6 +41,21 @@ export const responses: Protocol = {
             'x-codex-secondary-reset-at': String(resetsAt + 6 * 86400),
           }),
     });
+    if (kind === 'rate_limit') {
+      // A passing rate limit (tokens or requests per minute): the OpenAI API's body, tried again soon.
+      res.end(
+        JSON.stringify({
+          error: {
+            message:
+              'Rate limit reached for gpt-5.5 in organization org-lanes on tokens per min (TPM): Limit 30000, Used 30000, Requested 100. Please try again in 200ms.',
+            type: 'tokens',
+            param: null,
+            code: 'rate_limit_exceeded',
+          },
+        }),
+      );
+      return;
+    }
     if (kind === 'insufficient_quota') {
       // An API key's organization out of credit: the OpenAI API's own body.
       res.end(

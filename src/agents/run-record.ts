@@ -1,0 +1,115 @@
+import { readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rolloutId, rolloutRanOut } from './codex/rollout.js';
+import { reportRanOut, reportTime } from './gemini/error-report.js';
+import { head, tail } from './read-tail.js';
+
+// What an agent lanes ran on a seat left in its own record, read by lanes' wrapper when the agent
+// stops (cli/seated-run.ts), with or without lanes' hooks in the seat's login: which conversation
+// it was (what to resume on the next seat) and whether its login ran out. Codex 0.171 has no hook
+// that says so, and `codex exec` exits on the error: its rollout under the seat's CODEX_HOME does.
+// Gemini CLI 0.61 runs no hook on it either: the error report it writes to its TMPDIR does.
+
+export interface RunRecord {
+  /** The agent's conversation id (Codex's thread id: `codex resume ID`), when its record names it. */
+  conversation: string | null;
+  ranOut: { why: string; message: string | null; resetAt: number | null } | null;
+}
+
+/** A file's time on a coarse file system is up to a second behind the write. */
+const SLACK_MS = 2000;
+
+/** Where each conversation's rollout was found: a run reads it every few seconds. */
+const found = new Map<string, string>();
+
+/**
+ * The record of the agent's run in login directory `dir`, begun at `since` (ms, this machine's
+ * clock, as the agent's own times): conversation `id` when it is known (a resumed one), else the
+ * rollout written since then, the newest when there are several. Only an error written since then
+ * is this run's (a conversation carried from a seat that ran out ends on that seat's error until
+ * its next turn). Null for an agent lanes cannot read, or no such record.
+ */
+export function runRecord(
+  agent: string,
+  dir: string | null,
+  id: string | null,
+  since: number,
+  tmp = tmpdir(),
+): RunRecord | null {
+  if (!dir) return null;
+  if (agent === 'gemini') return geminiRecord(dir, since, tmp);
+  if (agent !== 'codex') return null;
+  const sessions = join(dir, 'sessions');
+  const known = id ? found.get(`${sessions}\0${id}`) : undefined;
+  const file =
+    (known && mtime(known) > 0 ? known : null) ??
+    (id ? rolloutOf(sessions, id) : newestRollout(sessions, since - SLACK_MS));
+  const conversation = file ? rolloutId(file.split('/').pop() ?? '') : null;
+  if (!file || !conversation) return null;
+  found.set(`${sessions}\0${conversation}`, file);
+  return { conversation, ranOut: rolloutRanOut(tail(file), Date.now(), since) };
+}
+
+/** A Gemini CLI error report written in its TMPDIR (`tmp`) since the run began, of the login in `home`. */
+function geminiRecord(home: string, since: number, tmp: string): RunRecord | null {
+  for (const e of entries(tmp)) {
+    const at = e.isFile() ? reportTime(e.name) : null;
+    if (at === null || at < since) continue;
+    const ranOut = reportRanOut(head(join(tmp, e.name)), home, at);
+    if (ranOut) return { conversation: null, ranOut };
+  }
+  return null;
+}
+
+const entries = (dir: string) => {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return []; // no such directory (yet): nothing there
+  }
+};
+
+/** sessions/YYYY/MM/DD/rollout-…-<id>.jsonl: a resumed conversation stays in the file it began in. */
+function rolloutOf(sessions: string, id: string): string | null {
+  for (const y of entries(sessions).filter((e) => e.isDirectory()))
+    for (const m of entries(join(sessions, y.name)).filter((e) => e.isDirectory()))
+      for (const d of entries(join(sessions, y.name, m.name)).filter((e) => e.isDirectory())) {
+        const dir = join(sessions, y.name, m.name, d.name);
+        const f = entries(dir).find((e) => e.isFile() && rolloutId(e.name) === id);
+        if (f) return join(dir, f.name);
+      }
+  return null;
+}
+
+/**
+ * The newest rollout written since `since`: Codex names its day folders by the local date it began
+ * a conversation, so only the folders from the day before `since` on are looked in.
+ */
+function newestRollout(sessions: string, since: number): string | null {
+  const from = new Date(since - 86_400_000);
+  const first = [from.getFullYear(), from.getMonth() + 1, from.getDate()];
+  let best: { file: string; at: number } | null = null;
+  const days = (y: string, m: string) =>
+    entries(join(sessions, y, m))
+      .filter((e) => e.isDirectory() && compare([Number(y), Number(m), Number(e.name)], first) >= 0)
+      .map((e) => join(sessions, y, m, e.name));
+  for (const y of entries(sessions).filter((e) => e.isDirectory() && Number(e.name) >= first[0]!))
+    for (const m of entries(join(sessions, y.name)).filter((e) => e.isDirectory()))
+      for (const dir of days(y.name, m.name))
+        for (const f of entries(dir).filter((e) => e.isFile() && rolloutId(e.name))) {
+          const at = mtime(join(dir, f.name));
+          if (at >= since && (!best || at > best.at)) best = { file: join(dir, f.name), at };
+        }
+  return best?.file ?? null;
+}
+
+const compare = (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+
+function mtime(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,61 @@
+import { runRecord } from '../agents/run-record.js';
+import { loginDir } from '../core/carry-conversation.js';
+import type { AgentName, Lanes, SeatLease } from '../index.js';
+
+// The wrapper's own look at what the agent on a seat recorded (agents/run-record.ts), for an agent
+// whose hooks cannot say that its login ran out (Codex 0.171: no hook carries the error, and `codex
+// exec` exits on it; Gemini CLI 0.61 runs none on it): read while it runs and once more when it exits, the seat exhausted as a hook
+// would have done it (journaled, notified), and the conversation found to resume on the next seat.
+
+export interface RecordWatch {
+  /** Reads the agent's record; marks the seat exhausted when it says the login ran out. */
+  look(): Promise<void>;
+  /** The agent's conversation as its record names it (Codex's thread id), once seen. */
+  readonly conversation: string | null;
+}
+
+/**
+ * `known`: the conversation the run resumes (a move from another seat), else the one found in a
+ * record written since this run began.
+ */
+export function watchRecord(
+  lanes: Lanes,
+  id: string,
+  lease: SeatLease,
+  known: string | null,
+  /** The agent's TMPDIR (where Gemini CLI writes its error reports). */
+  tmp: string,
+): RecordWatch {
+  // The agent's record keeps this machine's times: the run is compared with them, not the store's clock.
+  const since = Date.now();
+  const dir = loginDir(lease.seat.agent, lease.seat.env);
+  let conversation = known;
+  let told = false;
+  return {
+    get conversation() {
+      return conversation;
+    },
+    async look() {
+      const r = runRecord(lease.seat.agent, dir, conversation, since, tmp);
+      if (!r) return;
+      conversation = r.conversation ?? conversation;
+      if (!r.ranOut || told) return;
+      told = true;
+      await lanes.seats
+        .exhausted(
+          {
+            agent: lease.seat.agent as AgentName,
+            sessions: [id],
+            env: lease.seat.env,
+            why: r.ranOut.why,
+            message: r.ranOut.message,
+            resetAt: r.ranOut.resetAt,
+          },
+          { notify: true },
+        )
+        .catch((e: Error) =>
+          process.stderr.write(`lanes: could not mark seat ${lease.seat.name} exhausted: ${e.message}\n`),
+        );
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rolloutId, rolloutRanOut } from '../../src/agents/codex/rollout.js';
+import { runRecord } from '../../src/agents/run-record.js';
+import { FIXTURES, lanes, tmp } from '../helpers/env.js';
+import { fixture, hook, world } from '../helpers/hooks.js';
+
+// Codex's own record when a ChatGPT plan runs out: the rollout the released CLI (0.171.0, test/
+// real-agents/codex-seats) wrote when the Responses API refused it with `usage_limit_reached`
+// (fixtures/codex-rollout/usage-limit-0.171.0.jsonl, its times moved to now here; beside it what
+// it wrote for a passing 429 and for an API key's insufficient_quota). Codex has no
+// hook that carries the error: lanes reads it there, at SessionEnd (transcript_path) and from the
+// wrapper when `codex exec` exits on it.
+
+const ID = '019ae2a1-5f6d-7b20-9c31-4d5e6f708192';
+const RECORDED = readFileSync(join(FIXTURES, 'codex-rollout', 'usage-limit-0.171.0.jsonl'), 'utf8');
+
+/** The recorded rollout as if its refusal was written `ago` ms before now, resetting at `resetsAt` (Unix s). */
+function rollout(resetsAt: number, ago = 0): string {
+  const recordedAt = Date.parse([...RECORDED.matchAll(/"timestamp":"([^"]+)"/g)].at(-1)![1]!);
+  const shift = Date.now() - ago - recordedAt;
+  return RECORDED.replace(
+    /"timestamp":"([^"]+)"/g,
+    (_m, t: string) => `"timestamp":"${new Date(Date.parse(t) + shift).toISOString()}"`,
+  ).replace(/"resets_at":(\d+)/, `"resets_at":${resetsAt}`);
+}
+
+const lines = (text: string) => text.trimEnd().split('\n');
+const event = (payload: Record<string, unknown>, at = new Date()) =>
+  JSON.stringify({ timestamp: at.toISOString(), type: 'event_msg', payload });
+
+test("a rollout that ends on the plan's usage limit: the reset of the window that ran out, to the second", () => {
+  const resetsAt = Math.floor(Date.now() / 1000) + 3 * 3600 + 7;
+  const q = rolloutRanOut(rollout(resetsAt));
+  assert.ok(q, 'the usage limit was not read');
+  assert.equal(q.why, 'usage_limit_reached');
+  assert.equal(q.resetAt, resetsAt * 1000);
+  assert.match(q.message ?? '', /You[’']ve hit your usage limit/);
+});
+
+test('what is not a login run out: a later turn, a passing rate limit, an old or reset limit, a window at 100% alone', () => {
+  const resetsAt = Math.floor(Date.now() / 1000) + 3600;
+  const text = rollout(resetsAt);
+  assert.equal(rolloutRanOut(`${text}${event({ type: 'task_started', turn_id: 't9' })}\n`), null, 'a turn after it');
+  assert.equal(rolloutRanOut(rollout(resetsAt, 30 * 60_000)), null, 'told half an hour before this read');
+  assert.equal(rolloutRanOut(rollout(Math.floor(Date.now() / 1000) - 60)), null, 'reset since');
+  assert.equal(rolloutRanOut(text, Date.now(), Date.now() + 1000), null, 'written before this run (carried)');
+  const passing = (info: unknown) =>
+    [
+      ...lines(text).slice(0, -1),
+      event({ type: 'task_complete', turn_id: 't1', error: { message: 'x', codex_error_info: info } }),
+    ].join('\n');
+  assert.equal(rolloutRanOut(passing('rate_limit_exceeded')), null, 'a passing 429');
+  assert.equal(rolloutRanOut(passing({ response_too_many_failed_attempts: { http_status_code: 429 } })), null);
+  const clean = [
+    ...lines(text).slice(0, -1),
+    event({ type: 'task_complete', turn_id: 't1', last_agent_message: 'Done.' }),
+  ];
+  assert.equal(rolloutRanOut(clean.join('\n')), null, 'the window at 100% with the turn done is no error');
+});
+
+/** A recorded rollout's last lines (its token_count and task_complete), timed now. */
+const recorded = (name: string) =>
+  readFileSync(join(FIXTURES, 'codex-rollout', name), 'utf8').replace(
+    /"timestamp":"[^"]+"/g,
+    `"timestamp":"${new Date().toISOString()}"`,
+  );
+
+test('as Codex 0.171 records them: a passing 429 is not a login run out, an API key out of credit is billing', () => {
+  // 429 rate_limit_exceeded ("Please try again in 200ms"), no retry left: response_too_many_failed_attempts.
+  assert.equal(rolloutRanOut(recorded('rate-limit-0.171.0.jsonl')), null);
+  // 429 insufficient_quota: usage_limit_exceeded too, in Codex's words for billing.
+  assert.deepEqual(rolloutRanOut(recorded('insufficient-quota-0.171.0.jsonl')), {
+    why: 'billing_error',
+    message: 'Quota exceeded. Check your plan and billing details.',
+    resetAt: null,
+  });
+});
+
+test("an API key's insufficient_quota is billing (no window resets it); Codex's own words name the time otherwise", () => {
+  const billing = event({
+    type: 'task_complete',
+    turn_id: 't1',
+    error: {
+      message: 'Quota exceeded. Check your plan and billing details.',
+      codex_error_info: 'usage_limit_exceeded',
+    },
+  });
+  assert.deepEqual(rolloutRanOut(billing), {
+    why: 'billing_error',
+    message: 'Quota exceeded. Check your plan and billing details.',
+    resetAt: null,
+  });
+  const later = new Date(Date.now() + 2 * 3_600_000);
+  later.setSeconds(0, 0);
+  const clock = later.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }).replace(/\u202f/g, ' ');
+  const words = event({
+    type: 'task_complete',
+    turn_id: 't1',
+    error: { message: `You've hit your usage limit. Try again at ${clock}.`, codex_error_info: 'usage_limit_exceeded' },
+  });
+  const q = rolloutRanOut(words);
+  assert.equal(q?.why, 'usage_limit_reached');
+  if (later.getDate() === new Date().getDate()) assert.equal(q?.resetAt, later.getTime(), `"${clock}" is today's`);
+  assert.equal(rolloutId(`rollout-2026-12-03T02-40-11-${ID}.jsonl`), ID);
+});
+
+function codexHome(resetsAt: number, ago = 0): { dir: string; file: string } {
+  const dir = tmp('lanes-codex-home-');
+  const day = join(dir, 'sessions', '2026', '12', '03');
+  mkdirSync(day, { recursive: true });
+  const file = join(day, `rollout-2026-12-03T02-40-11-${ID}.jsonl`);
+  writeFileSync(file, rollout(resetsAt, ago));
+  return { dir, file };
+}
+
+test("lanes' wrapper reads the run's rollout in the seat's CODEX_HOME: its conversation, and whether it ran out", () => {
+  const resetsAt = Math.floor(Date.now() / 1000) + 3600;
+  const { dir } = codexHome(resetsAt);
+  const found = runRecord('codex', dir, null, Date.now() - 5000);
+  assert.equal(found?.conversation, ID);
+  assert.equal(found?.ranOut?.resetAt, resetsAt * 1000);
+  assert.equal(runRecord('codex', dir, ID, Date.now() - 5000)?.ranOut?.why, 'usage_limit_reached', 'by its id');
+  assert.equal(runRecord('codex', dir, null, Date.now() + 60_000), null, 'no rollout written since the run began');
+  assert.equal(runRecord('claude-code', dir, null, 0), null);
+});
+
+test('SessionEnd of a Codex session whose rollout ends on the usage limit: its seat is exhausted until the reset', async () => {
+  const w = world();
+  const resetsAt = Math.floor(Date.now() / 1000) + 4 * 3600 + 11;
+  const { dir, file } = codexHome(resetsAt);
+  assert.equal((await lanes(['seat', 'add', 'a', '--agent', 'codex', '--env', `CODEX_HOME=${dir}`], w.opts)).code, 0);
+  const env = { ...w.env, CODEX_HOME: dir };
+  await hook('codex', 'session-start', fixture('codex', 'session-start', w.repo, ID), { ...w.opts, env });
+  const end = fixture('codex', 'session-end', w.repo, ID, (p) => (p['transcript_path'] = file));
+  const r = await hook('codex', 'session-end', end, { ...w.opts, env });
+  assert.equal(r.code, 0, r.stderr);
+  const seats = JSON.parse((await lanes(['seat', 'ls', '--json'], w.opts)).stdout) as {
+    name: string;
+    state: string;
+    until: number | null;
+    why: string | null;
+  }[];
+  assert.deepEqual(
+    seats.map((s) => [s.name, s.state, s.why, s.until]),
+    [['a', 'exhausted', 'usage_limit_reached', resetsAt * 1000]],
+  );
+  const log = (await lanes(['log', '--kind', 'seat.exhausted', '--json'], w.opts)).stdout.trim().split('\n');
+  assert.equal(log.length, 1);
+  assert.match(log[0]!, /You[’']ve hit your usage limit/);
+});
+
+test('a SessionEnd told after the session moved to another seat marks the login the agent ran with, not the new lease', async () => {
+  const w = world();
+  const resetsAt = Math.floor(Date.now() / 1000) + 2 * 3600;
+  const a = codexHome(resetsAt);
+  const b = tmp('lanes-codex-home-b-');
+  for (const [name, dir] of [
+    ['a', a.dir],
+    ['b', b],
+  ] as const)
+    assert.equal(
+      (await lanes(['seat', 'add', name, '--agent', 'codex', '--env', `CODEX_HOME=${dir}`], w.opts)).code,
+      0,
+    );
+  // The session lanes runs the agent as, already moved to seat b (its wrapper read the error first).
+  const started = await lanes(['start', '--agent', 'codex', '--seat', 'b'], w.opts);
+  assert.equal(started.code, 0, started.stderr);
+  const env = { ...w.env, CODEX_HOME: a.dir, LANES_SESSION: started.stdout.trim() };
+  await hook('codex', 'session-start', fixture('codex', 'session-start', w.repo, ID), { ...w.opts, env });
+  const end = fixture('codex', 'session-end', w.repo, ID, (p) => (p['transcript_path'] = a.file));
+  assert.equal((await hook('codex', 'session-end', end, { ...w.opts, env })).code, 0);
+  const seats = JSON.parse((await lanes(['seat', 'ls', '--json'], w.opts)).stdout) as { name: string; state: string }[];
+  assert.deepEqual(
+    seats.map((s) => [s.name, s.state]),
+    [
+      ['a', 'exhausted'],
+      ['b', 'full'],
+    ],
+  );
+});

@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { CLI, gitRepo, lanesEnv, tmp } from '../helpers/env.js';
+import { gemini } from './fake-model/gemini.js';
+import { FakeModel } from './fake-model/server.js';
+import type { Turn } from './fake-model/server.js';
+import { ensureAgent, pin } from './install.js';
+import { agentEnv, must, runAgent } from './world.js';
+import type { World } from './world.js';
+
+// A Gemini CLI seat running out, with the released CLI (issue 29). Gemini CLI 0.61 runs no hook on
+// a quota error (`gemini -p` exits before AfterAgent or SessionEnd run) and keeps none in its chat
+// record: lanes' wrapper reads the error report Gemini CLI writes to its TMPDIR
+// (gemini-client-error-Turn.run-sendMessageStream-*.json, a TerminalQuotaError). The seat is an API
+// key's (a Google login would need Google's Code Assist server, which the fake server does not
+// speak): a pay-per-use seat, named, its key and endpoint by reference. The Gemini API refuses it
+// after two turns with RESOURCE_EXHAUSTED, "Please retry in Ns" three hours on; with
+// [seats] on_exhausted = stop the session ends (exit 3), the seat out until then. Another key in
+// the environment that starts the session is a trap: every request carries the seat's.
+
+const { version } = pin('gemini');
+const KEY = 'lanes-seat-A-key';
+const TRAP = 'lanes-trap-google-api-key';
+const sh = (n: number): Turn => ({
+  tools: [{ name: 'run_shell_command', input: { command: `echo seat-turn-${n}`, description: `turn ${n}` } }],
+});
+
+test(
+  `Gemini CLI ${version} (real CLI): its quota runs out on a seat, the session stops, the seat is out until the reset`,
+  { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
+  async (t) => {
+    const cli = ensureAgent('gemini');
+    if (!cli.ok) {
+      t.diagnostic(`real agent gemini@${version}: NOT RUN, could not install: ${cli.reason}`);
+      skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
+      return;
+    }
+    const repo = gitRepo();
+    writeFileSync(join(repo, 'README.md'), 'seats\n');
+    execFileSync('git', ['add', '-A'], { cwd: repo });
+    execFileSync('git', ['commit', '-qm', 'init'], { cwd: repo });
+    const base = tmp('lanes-gemini-seats-');
+    writeFileSync(join(base, 'config.toml'), '[seats]\non_exhausted = "stop"\n');
+    const w: World = {
+      repo,
+      env: { ...lanesEnv(), LANES_CONFIG: join(base, 'config.toml') },
+      home: join(base, 'home'),
+      lanesCommand: `${process.execPath} ${CLI}`,
+    };
+    // The seat's GEMINI_CLI_HOME as a user who chose an API key and trusted the repository leaves it.
+    const seat = join(base, 'gemini-A');
+    mkdirSync(join(seat, '.gemini'), { recursive: true });
+    const settings = {
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      privacy: { usageStatisticsEnabled: false },
+    };
+    writeFileSync(join(seat, '.gemini', 'settings.json'), JSON.stringify(settings));
+    writeFileSync(join(seat, '.gemini', 'trustedFolders.json'), JSON.stringify({ [repo]: 'TRUST_FOLDER' }));
+    const seatEnv = [
+      'GEMINI_CLI_HOME',
+      seat,
+      'GEMINI_API_KEY',
+      '$LANES_SEAT_A_KEY',
+      'GOOGLE_GEMINI_BASE_URL',
+      '$LANES_SEAT_A_URL',
+    ];
+    const pairs = [0, 2, 4].flatMap((i) => ['--env', `${seatEnv[i]}=${seatEnv[i + 1]}`]);
+    await must(['seat', 'add', 'A', '--agent', 'gemini', ...pairs, '--pay-per-use'], w);
+
+    const resetsAt = Math.ceil(Date.now() / 60_000) * 60 + 3 * 3600;
+    const model = new FakeModel(gemini, [sh(1), sh(2), sh(3), { text: 'All done.' }], 'gemini-seats', {
+      after: 2,
+      kind: 'per_minute',
+      resetsAt,
+    });
+    const url = await model.start();
+    t.after(() => model.stop());
+    const env = agentEnv(w, url, {
+      LANES_SEAT_A_KEY: KEY,
+      LANES_SEAT_A_URL: url,
+      GOOGLE_API_KEY: TRAP,
+      GEMINI_CLI_NO_RELAUNCH: 'true',
+      // Gemini CLI's error report goes to its TMPDIR: one of this test's own.
+      TMPDIR: tmp('lanes-gemini-tmpdir-'),
+    });
+    const args = ['-p', 'Run the three commands.', '--approval-mode', 'yolo', '-m', 'gemini-2.5-flash'];
+    const run = await runAgent(
+      process.execPath,
+      [CLI, 'start', '--agent', 'gemini', '--seat', 'A', '--', cli.bin, ...args],
+      {
+        cwd: repo,
+        env,
+        timeoutMs: 4 * 60_000,
+      },
+    );
+    const context = `exit ${run.code ?? run.signal}${run.timedOut ? ' (timed out)' : ''}; served ${model.served}; stderr: ${run.stderr.slice(-2500)}`;
+    assert.ok(!run.timedOut, context);
+    assert.equal(model.served, 2, `two turns before the refusal: ${context}`);
+    assert.equal(run.code, 3, context);
+    assert.match(run.stderr, /seat A ran out \(quota_exhausted\).*stopping the session/, context);
+    for (const r of model.requests) {
+      assert.ok(!JSON.stringify(r.headers).includes(TRAP), `a request carried the trap key: ${r.path}`);
+      if (gemini.isModelCall(r.method, r.path))
+        assert.equal(r.headers['x-goog-api-key'], KEY, `the seat's key: ${r.path}`);
+    }
+
+    const seats = JSON.parse(await must(['seat', 'ls', '--json'], w)) as {
+      name: string;
+      state: string;
+      until: number | null;
+      why: string | null;
+    }[];
+    const a = seats.find((s) => s.name === 'A')!;
+    assert.equal(a.state, 'exhausted', context);
+    assert.equal(a.why, 'quota_exhausted');
+    // "Please retry in Ns" counted from the report's time: the reset to within the seconds between them.
+    assert.ok(
+      Math.abs((a.until ?? 0) - resetsAt * 1000) < 5000,
+      `seat A until ${new Date(a.until ?? 0).toISOString()}, the reset ${new Date(resetsAt * 1000).toISOString()}`,
+    );
+    const log = (await must(['log', '--json', '--limit', '1000'], w))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; subject: string; details: Record<string, unknown> });
+    assert.equal(log.filter((e) => e.kind === 'seat.exhausted').length, 1);
+    assert.match(
+      String(log.find((e) => e.kind === 'seat.exhausted')!.details['message']),
+      /exceeded your current quota/,
+    );
+    assert.deepEqual(
+      log.filter((e) => e.kind === 'seat.failover').map((e) => [e.details['action'], e.details['from']]),
+      [['stop', 'A']],
+    );
+  },
+);
