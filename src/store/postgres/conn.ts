@@ -91,7 +91,8 @@ export class PgConn {
       }, 'connect');
       return conn;
     } catch (e) {
-      await pool.end().catch(() => undefined);
+      // close(): the connection the check ran on is kept (kept-client.ts), and pool.end() waits for it.
+      await conn.close().catch(() => undefined);
       throw e;
     }
   }
