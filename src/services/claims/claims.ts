@@ -5,14 +5,14 @@ import { ignoresCase } from '../../git/ignore-case.js';
 import { assertSessionId } from '../../core/ids.js';
 import { formatResource, parseResource, resourcesConflict } from '../../core/resource.js';
 import type { ResourceRef } from '../../core/resource.js';
-import type { ClaimRecord, Grant, SessionRecord } from '../../store/types.js';
+import type { ClaimRecord, ClaimResult, Grant, SessionRecord } from '../../store/types.js';
+import type { RepoInfo } from '../../git/repo.js';
 import { unknownSession } from '../context.js';
 import type { LanesContext } from '../context.js';
-import { describeHolder, describeSession } from '../describe.js';
+import { describeSession } from '../describe.js';
 import { ClaimWaiter } from './claim-wait.js';
-import { refuseUnknownHolders } from './unknown-holders.js';
+import { refusalReason, refuse } from './claim-refusal.js';
 import { asHeld } from './held-spelling.js';
-import { repoOfScope } from '../../store/shared/journal-entries.js';
 import { waitFor } from '../wait.js';
 import type { WaitOptions } from '../wait.js';
 
@@ -33,6 +33,10 @@ export interface ClaimHolder {
 
 const REPO_KINDS = /^(ticket|path|branch):/;
 
+function needsRepo(texts: string[], scope?: 'repo'): boolean {
+  return scope === 'repo' || texts.some((t) => REPO_KINDS.test(t));
+}
+
 /**
  * `path:src/billing` naming an existing directory claims the directory (as `path:src/billing/`):
  * nobody means "the directory entry but not its files", and the agents' edit hooks must see the
@@ -51,12 +55,16 @@ export class ClaimService {
   constructor(private readonly ctx: LanesContext) {}
 
   async parse(texts: string[], scope?: 'repo'): Promise<ResourceRef[]> {
+    const repo = texts.length > 0 && needsRepo(texts, scope) ? await this.ctx.repo() : null;
+    return this.parseIn(texts, scope, repo);
+  }
+
+  /** parse() with the repository read (or not needed): nothing to wait for. */
+  private parseIn(texts: string[], scope: 'repo' | undefined, repo: RepoInfo | null): ResourceRef[] {
     if (texts.length === 0)
       throw new LanesError('E_USAGE', 'name at least one resource', {
         hint: 'e.g. lanes claim ticket:SEAT-42 path:src/billing/',
       });
-    const needsRepo = scope === 'repo' || texts.some((t) => REPO_KINDS.test(t));
-    const repo = needsRepo ? await this.ctx.repo() : null;
     const refs = texts.map((t) =>
       parseResource(directoryAware(t, this.ctx.cwd), {
         cwd: this.ctx.cwd,
@@ -73,17 +81,45 @@ export class ClaimService {
     return unique;
   }
 
+  /** The resources of a claim or release: parsed at once when none needs the repository (a lock:, a port:). */
+  private refsOf(texts: string[], scope?: 'repo'): ResourceRef[] | Promise<ResourceRef[]> {
+    return needsRepo(texts, scope) ? this.parse(texts, scope) : this.parseIn(texts, scope, null);
+  }
+
   /** Claims all resources or none. Each grant carries a fencing token. */
   async claim(texts: string[], options: ClaimOptions = {}): Promise<Grant[]> {
     const id = this.ctx.sessionIdFor(options.session);
-    const refs = await this.parse(texts, options.scope);
+    const parsed = this.refsOf(texts, options.scope);
+    const refs = Array.isArray(parsed) ? parsed : await parsed;
+    // The first attempt before any of the waiting's machinery: most claims are granted at once, and
+    // a short process pays for every function it runs (bench/claims, PostgreSQL, cold clients).
+    const first = options.signal?.aborted ? null : await this.attempt(id, refs, options);
+    if (first?.ok) return this.granted(id, refs, first.grants);
     const what = refs.map(formatResource).join(', ');
     const waiter = options.wait ? new ClaimWaiter(this.ctx, id, refs) : null;
     try {
-      return await this.attempts(id, refs, texts, what, waiter, options);
+      return await this.attempts(id, refs, texts, what, waiter, options, first);
     } finally {
       await waiter?.end();
     }
+  }
+
+  /** One claim attempt: the store checks the claimant in the claim's own step (one round trip on a team store). */
+  private attempt(id: string, refs: ResourceRef[], options: ClaimOptions): Promise<ClaimResult> {
+    return this.ctx.store.acquireClaims(id, refs, this.ctx.judge).catch(async (e: unknown) => {
+      // Its refusal of the claimant is then told as every command tells it.
+      const code = (e as { code?: unknown }).code;
+      if (code === 'E_UNKNOWN_SESSION' || code === 'E_SESSION_ENDED') await this.ctx.requireSession(options.session);
+      throw e;
+    });
+  }
+
+  /** A session without a ticket takes the first ticket it claims: `lanes ls` and the agents' deny messages then name the work. */
+  private async granted(id: string, refs: ResourceRef[], grants: Grant[]): Promise<Grant[]> {
+    const ticket = refs.find((r) => r.kind === 'ticket');
+    if (ticket && (await this.ctx.store.getSession(id))?.ticket === null)
+      await this.ctx.store.updateSession(id, { ticket: ticket.name });
+    return grants;
   }
 
   private attempts(
@@ -93,61 +129,17 @@ export class ClaimService {
     what: string,
     waiter: ClaimWaiter | null,
     options: ClaimOptions,
+    first: ClaimResult | null,
   ): Promise<Grant[]> {
+    let answered = first;
     return waitFor(
       what,
       async () => {
-        // The store checks the claimant in the claim's own step (one round trip on a team store);
-        // its refusal is then told as every command tells it.
-        const result = await this.ctx.store.acquireClaims(id, refs, this.ctx.judge).catch(async (e: unknown) => {
-          const code = (e as { code?: unknown }).code;
-          if (code === 'E_UNKNOWN_SESSION' || code === 'E_SESSION_ENDED')
-            await this.ctx.requireSession(options.session);
-          throw e;
-        });
-        if (result.ok) {
-          // A session without a ticket takes the first ticket it claims: `lanes ls` and the agents'
-          // deny messages then name the work, not only the session id.
-          const ticket = refs.find((r) => r.kind === 'ticket');
-          if (ticket && (await this.ctx.store.getSession(id))?.ticket === null)
-            await this.ctx.store.updateSession(id, { ticket: ticket.name });
-          return { done: true, value: result.grants };
-        }
-        const now = result.now ?? (await this.ctx.store.now());
-        const reason = result.blockers
-          .map(
-            (b) =>
-              `${formatResource(b.wanted)}${b.held.name !== b.wanted.name ? ` overlaps ${formatResource(b.held)}, which is` : ' is'} held by ${describeSession(b.holder, b.held.sessionId)}, ${b.holder ? describeHolder(b.holder.owner, b.held.acquiredAt, now) : ''}`,
-          )
-          .join('; ');
-        if (!waiter) {
-          await refuseUnknownHolders(this.ctx, result.blockers);
-          await this.ctx.journal.record({
-            kind: 'claim.refuse',
-            subject: refs.map(formatResource).join(' '),
-            session: id,
-            repo: repoOfScope(refs[0]?.scope),
-            ticket: (await this.ctx.store.getSession(id))?.ticket ?? null,
-            details: {
-              heldBy: result.blockers.map((b) => ({
-                resource: formatResource(b.held),
-                session: b.held.sessionId,
-                token: b.held.token,
-              })),
-            },
-          });
-          throw new LanesError('E_CLAIM_HELD', reason, {
-            hint: `coordinate with the holder (it can run \`lanes release ${formatResource(result.blockers[0]?.held ?? refs[0]!)}\`), wait with \`lanes claim --wait ${texts.join(' ')}\`, or work on something else; nothing was claimed`,
-            details: {
-              blockers: result.blockers.map((b) => ({
-                wanted: formatResource(b.wanted),
-                held: formatResource(b.held),
-                session: b.held.sessionId,
-                token: b.held.token,
-              })),
-            },
-          });
-        }
+        const result = answered ?? (await this.attempt(id, refs, options));
+        answered = null;
+        if (result.ok) return { done: true, value: await this.granted(id, refs, result.grants) };
+        const reason = await refusalReason(this.ctx, result);
+        if (!waiter) return refuse(this.ctx, id, refs, texts, result, reason);
         await waiter.refused();
         return { done: false, blockedBy: () => reason };
       },
@@ -161,7 +153,10 @@ export class ClaimService {
     options: { session?: string } = {},
   ): Promise<{ released: ClaimRecord[]; notHeld: ResourceRef[] }> {
     const id = this.ctx.sessionIdFor(options.session);
-    const result = await this.ctx.store.releaseClaims(id, await asHeld(this.ctx.store, id, await this.parse(texts)));
+    const parsed = this.refsOf(texts);
+    const refs = Array.isArray(parsed) ? parsed : await parsed;
+    const held = refs.some((r) => r.fold) ? await asHeld(this.ctx.store, id, refs) : refs;
+    const result = await this.ctx.store.releaseClaims(id, held);
     // Released everything: the session holds claims, so it is known and open (an ended session
     // holds none). Otherwise an unknown or ended session is refused as before.
     if (result.notHeld.length > 0) await this.ctx.requireSession(options.session);

@@ -2,11 +2,14 @@ import type * as Pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { LanesError } from '../../core/errors.js';
 import { brokerEndpoint, brokerGone, brokerTrouble } from './broker/endpoint.js';
-import { loadPg, makePool } from './pg-module.js';
+import { KeptClient } from './kept-client.js';
+import { IDLE_MS, loadPg, makePool } from './pg-module.js';
 import type { PgOptions } from './pg-module.js';
 import type { BrokerPlace } from './broker/place.js';
 import { isRetryableTx, isTransient, newer, pgError } from './errors.js';
 import { PG_MIGRATIONS, PG_MIN_VERSION, PG_NOW, PG_SCHEMA_VERSION } from './schema.js';
+import { statementOf } from './statement.js';
+import type { Statement } from './statement.js';
 import { pgTarget } from './url.js';
 import type { PgTarget } from './url.js';
 
@@ -14,11 +17,7 @@ export type { PgOptions } from './pg-module.js';
 
 export type Q = <R extends QueryResultRow = QueryResultRow>(sql: string, args?: unknown[]) => Promise<R[]>;
 
-/** A statement run often (a server-side function's call): its text and the name it is prepared under, made once. */
-export interface Statement {
-  readonly text: string;
-  readonly name: string;
-}
+export type { Statement } from './statement.js';
 
 const CONNECT_TRIES = 4;
 
@@ -30,6 +29,8 @@ const CONNECT_TRIES = 4;
 export class PgConn {
   /** Set once the schema is checked (and migrated) at open. */
   schemaVersion = 0;
+  /** The connection kept between calls (kept-client.ts). */
+  private readonly kept = new KeptClient(IDLE_MS);
 
   private constructor(
     private pool: Pool,
@@ -90,7 +91,8 @@ export class PgConn {
       }, 'connect');
       return conn;
     } catch (e) {
-      await pool.end().catch(() => undefined);
+      // close(): the connection the check ran on is kept (kept-client.ts), and pool.end() waits for it.
+      await conn.close().catch(() => undefined);
       throw e;
     }
   }
@@ -154,12 +156,11 @@ export class PgConn {
   }
 
   private async withClient<T>(fn: (c: PoolClient) => Promise<T>, phase: 'connect' | 'query'): Promise<T> {
-    let client: PoolClient | undefined;
+    let client = this.kept.take();
     let rerouted = false;
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1; client === null; attempt++) {
       try {
         client = await this.pool.connect();
-        break;
       } catch (e) {
         // The broker this long-lived pool talked to left (idle a minute, killed, an upgrade): a new
         // one, or the server itself, and this attempt again.
@@ -179,7 +180,7 @@ export class PgConn {
       broken = isTransient(e);
       throw pgError(e, this.target.display, phase);
     } finally {
-      client.release(broken);
+      this.kept.put(client, broken);
     }
   }
 
@@ -231,7 +232,7 @@ export class PgConn {
 
   /** A statement named after its text (hashName), so a server connection holding the name holds the same statement. */
   statement(text: string): Statement {
-    return { text, name: `lanes_${hashName(text)}` };
+    return statementOf(text);
   }
 
   /** lock_timeout for one transaction, as set_config() takes it. */
@@ -280,6 +281,7 @@ export class PgConn {
   private async rerouted(): Promise<boolean> {
     const via = await brokerEndpoint(this.target.connectionString, process.env);
     const old = this.pool;
+    this.kept.drop();
     this.pool = this.remake(via);
     this.viaBroker = via !== null;
     this.named = !via;
@@ -288,13 +290,7 @@ export class PgConn {
   }
 
   async close(): Promise<void> {
+    this.kept.drop();
     await this.pool.end();
   }
-}
-
-/** A short stable name for a statement's text (FNV-1a, 32 bits, in base 36). */
-function hashName(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(36);
 }

@@ -42,6 +42,9 @@ export function loadPg(): typeof Pg {
   }
 }
 
+/** How long an unused connection stays open (the pool's, and the one a store keeps: kept-client.ts). */
+export const IDLE_MS = 10_000;
+
 /** The pool of one store: to the server, or to this host's broker (broker/). */
 export function makePool(pg: typeof Pg, target: PgTarget, options: PgOptions, via: BrokerPlace | null): Pool {
   const bigint = (v: string) => Number(v);
@@ -57,7 +60,7 @@ export function makePool(pg: typeof Pg, target: PgTarget, options: PgOptions, vi
     max: options.poolSize ?? 4,
     connectionTimeoutMillis: options.connectTimeoutMs ?? envTimeout ?? 5000,
     query_timeout: options.queryTimeoutMs ?? envTimeout ?? 30_000,
-    idleTimeoutMillis: 10_000,
+    idleTimeoutMillis: IDLE_MS,
     allowExitOnIdle: true,
     keepAlive: !via,
     // BIGINT (times in ms, tokens) as numbers, for this pool only.
