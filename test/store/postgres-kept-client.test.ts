@@ -47,3 +47,21 @@ test(
     }
   },
 );
+
+test(
+  'close() while a call is running ends once that call has: its connection is not kept',
+  { skip: PG_SKIP },
+  async () => {
+    const { url, drop } = pgSchemaUrl();
+    const conn = await PgConn.open(url, { direct: true });
+    try {
+      await backend(conn); // a connection kept
+      const running = conn.query('SELECT pg_sleep(0.2)');
+      await new Promise((r) => setTimeout(r, 50));
+      // pool.end() waits for the running call's connection: kept again, it would never come back.
+      await Promise.all([running, conn.close()]);
+    } finally {
+      await drop();
+    }
+  },
+);

@@ -173,6 +173,8 @@ export class PgConn {
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
       }
     }
+    // A close() (or a new pool) while fn runs: the client goes back to the pool that waits for it.
+    const generation = this.kept.generation;
     let broken = false;
     try {
       return await fn(client);
@@ -180,7 +182,7 @@ export class PgConn {
       broken = isTransient(e);
       throw pgError(e, this.target.display, phase);
     } finally {
-      this.kept.put(client, broken);
+      this.kept.put(client, broken, generation);
     }
   }
 

@@ -30,6 +30,8 @@ export class KeptClient {
   private keptAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly watched = new WeakSet<PoolClient>();
+  /** Moves on at each drop(): a client checked out before it (its pool ended or replaced) is never kept. */
+  generation = 0;
 
   constructor(private readonly idleMs: number) {}
 
@@ -46,9 +48,12 @@ export class KeptClient {
     return c;
   }
 
-  /** Keeps `c` for the next call; a broken one, or one more than one, goes back to the pool. */
-  put(c: PoolClient, broken: boolean): void {
-    if (broken || this.client !== null || !usable(c)) {
+  /**
+   * Keeps `c` for the next call; a broken one, one more than one, or one checked out before the
+   * last drop() (`generation`: its pool is ending, and waits for it) goes back to its pool.
+   */
+  put(c: PoolClient, broken: boolean, generation: number): void {
+    if (broken || this.client !== null || generation !== this.generation || !usable(c)) {
       c.release(broken);
       return;
     }
@@ -71,6 +76,7 @@ export class KeptClient {
 
   /** Gives the kept client back to its pool (before the pool ends or is replaced). */
   drop(): void {
+    this.generation++;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const c = this.client;
