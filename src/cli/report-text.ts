@@ -1,6 +1,7 @@
 import { sessionNamed as named } from '../index.js';
 import type { NightReport, SessionName } from '../index.js';
 import { wrap } from './layout.js';
+import { utcMinute } from '../core/duration.js';
 
 // `lanes report` as text for a terminal (wrapped to its width) or as Markdown for a ticket.
 
@@ -73,7 +74,7 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
     h('Seats out');
     for (const s of r.seatsOut)
       item(
-        `${s.name} (${s.agent}, pool ${s.pool}) ran out${s.why ? ` (${s.why})` : ''}; usable again ${new Date(s.until).toISOString().replace('T', ' ').slice(0, 16)} UTC${s.freeInPool === 0 ? '; no other seat of its pool is free' : ''}`,
+        `${s.name} (${s.agent}, pool ${s.pool}) ran out${s.why ? ` (${s.why})` : ''}; usable again ${utcMinute(s.until)}${s.freeInPool === 0 ? '; no other seat of its pool is free' : ''}`,
       );
   }
   if (r.waits.length) {

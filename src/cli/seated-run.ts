@@ -6,6 +6,7 @@ import type { Lanes, SeatLease } from '../index.js';
 import { seatedEnv } from './seated.js';
 import { watchRecord } from './seat-record.js';
 import type { RecordWatch } from './seat-record.js';
+import { utcMinute } from '../core/duration.js';
 
 // The agent of a session lanes runs (`lanes new`'s wrapper, `lanes start -- CMD`), on its seat.
 // When its seat runs out (its hooks say so: services/seats/exhaust.ts) the agent is stopped (SIGTERM,
@@ -25,7 +26,7 @@ export interface RunResult {
   reason: string;
 }
 
-const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+const when = utcMinute;
 
 export async function runOnSeat(
   lanes: Lanes,

@@ -36,6 +36,11 @@ export function parseDuration(text: string, flag = 'duration'): number {
   return Math.round(total);
 }
 
+/** A moment to the minute, in UTC: `2026-12-05 21:36 UTC` (resets, waits: what a person plans by). */
+export function utcMinute(ms: number): string {
+  return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+}
+
 export function formatAge(ms: number): string {
   if (ms < 0) ms = 0;
   const s = Math.floor(ms / 1000);

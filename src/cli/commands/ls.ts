@@ -6,6 +6,7 @@ import type { CommandSpec } from '../command.js';
 import { printJsonPaged } from '../json-list.js';
 import { terminalWidth } from '../layout.js';
 import { Table, sessionStateText } from '../output.js';
+import { utcMinute } from '../../core/duration.js';
 
 export const command: CommandSpec = {
   name: 'ls',
@@ -54,7 +55,7 @@ export const command: CommandSpec = {
     const seatsOut = out
       .map(
         (s) =>
-          `seat ${s.name} (${s.agent}) ran out${s.exhaustedWhy ? ` (${s.exhaustedWhy})` : ''}; lanes uses it again after ${new Date(s.until ?? 0).toISOString().slice(0, 16).replace('T', ' ')} UTC (lanes seat ls; lanes seat reset ${s.name} once it has quota)\n`,
+          `seat ${s.name} (${s.agent}) ran out${s.exhaustedWhy ? ` (${s.exhaustedWhy})` : ''}; lanes uses it again after ${utcMinute(s.until ?? 0)} (lanes seat ls; lanes seat reset ${s.name} once it has quota)\n`,
       )
       .join('');
     if (sessions.length === 0) {

@@ -8,8 +8,9 @@ import type { SeatView } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson, table } from '../output.js';
+import { utcMinute } from '../../core/duration.js';
 
-const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+const when = utcMinute;
 
 export const command: CommandSpec = {
   name: 'seat',

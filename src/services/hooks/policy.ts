@@ -12,6 +12,7 @@ import { checkEdit, checkShell, warnEdit } from './checks.js';
 import type { HookContext } from './context.js';
 import { writeEnvFile } from './env-file.js';
 import { recordTouched, setTouched } from './touched.js';
+import { utcMinute } from '../../core/duration.js';
 
 // The one policy behind every agent's hooks (adapters only translate). Decisions:
 //   session-start  register/re-attach `<agent>:<id>`, brief the model, export LANES_SESSION
@@ -71,7 +72,7 @@ async function quota(ctx: HookContext, event: HookEvent): Promise<HookDecision> 
     message: event.message,
     resetAt: q.resetAt,
   });
-  const until = r ? new Date(r.until).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : null;
+  const until = r ? utcMinute(r.until) : null;
   const said = r
     ? `seat ${r.seat.name} ran out (${q.why}); lanes uses it again after ${until}`
     : `the login ran out (${q.why})${event.message ? `: ${event.message}` : ''}`;

@@ -1,4 +1,5 @@
 import type { NeedsYou, NightReport, SessionName } from './types.js';
+import { utcMinute } from '../../core/duration.js';
 
 // The top of the report: what a person has to settle this morning, each with the one command
 // that settles it. Everything else in the report is for reading.
@@ -38,10 +39,10 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
   const pools = new Map<string, NightReport['seatsOut']>();
   for (const s of r.seatsOut) if (s.freeInPool === 0) pools.set(s.pool, [...(pools.get(s.pool) ?? []), s]);
   for (const [pool, ran] of pools) {
-    const first = new Date(Math.min(...ran.map((s) => s.until))).toISOString().replace('T', ' ').slice(0, 16);
+    const first = utcMinute(Math.min(...ran.map((s) => s.until)));
     const named5 = [...ran].sort((x, y) => x.until - y.until).slice(0, 5);
     out.push({
-      what: `every seat of pool ${pool} ran out (${named5.map((s) => `${s.name}: ${s.why ?? 'quota'}`).join(', ')}); the first resets ${first} UTC`,
+      what: `every seat of pool ${pool} ran out (${named5.map((s) => `${s.name}: ${s.why ?? 'quota'}`).join(', ')}); the first resets ${first}`,
       command: `lanes seat ls   (lanes seat add for another login; lanes seat reset NAME once one has quota again)`,
     });
   }

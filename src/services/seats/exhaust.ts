@@ -3,6 +3,7 @@ import type { SeatRecord } from '../../store/seat-types.js';
 import type { LanesContext } from '../context.js';
 import { loadConfig } from '../config.js';
 import type { SeatService } from './seats.js';
+import { utcMinute } from '../../core/duration.js';
 
 // An agent said its login ran out (a usage limit, a quota, a billing error): its seat is exhausted
 // until the reset the agent named, else [seats] default_reset from now, and no lease takes it
@@ -62,7 +63,7 @@ export async function seatExhausted(ctx: LanesContext, seats: SeatService, q: Qu
       why: q.why,
       message: q.message?.slice(0, 500) ?? null,
       until,
-      untilText: new Date(until).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      untilText: utcMinute(until),
       resetFrom: q.resetAt !== null && q.resetAt > now ? 'the agent' : 'the default reset ([seats] default_reset)',
     },
   });

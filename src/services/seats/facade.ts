@@ -5,6 +5,7 @@ import type { AgentName } from '../../core/hook-event.js';
 import type { BilledSource } from './billed-sources.js';
 import type { Exhausted, QuotaSignal } from './exhaust.js';
 import type { SeatLease, SeatService, SeatView } from './seats.js';
+import { utcMinute } from '../../core/duration.js';
 
 /** `lanes.seats`: the logins agents run on (services/seats/seats.ts), loaded on first use. */
 export interface SeatsApi {
@@ -100,7 +101,7 @@ export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
       const session =
         o.notify && r?.changed && r.session ? await ctx.store.getSession(r.session).catch(() => null) : null;
       if (r && session) {
-        const until = new Date(r.until).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+        const until = utcMinute(r.until);
         const said = `seat ${r.seat.name} ran out (${signal.why}); lanes uses it again after ${until}`;
         const { notifyLater } = await import('../notify/dispatch.js');
         const { notifyEventOf } = await import('../notify/events.js');

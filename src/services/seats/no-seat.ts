@@ -2,12 +2,13 @@ import { LanesError } from '../../core/errors.js';
 import { describeSources } from './billed-sources.js';
 import type { BilledSource } from './billed-sources.js';
 import type { SeatView } from './seats.js';
+import { utcMinute } from '../../core/duration.js';
 
 /** What to do about a login whose own files bring a billed key back. */
 export const HINT_BILLED =
   'take the key out of the file named (the login keeps its subscription); a seat meant to bill by the call is added with --pay-per-use and its key by reference';
 
-export const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+export const at = utcMinute;
 
 /** Why no seat could be leased, each seat of the pool with its reason. */
 export function noSeat(
