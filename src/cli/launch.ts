@@ -104,7 +104,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
   let seat: SeatLease | null = null;
   try {
     // The seat before anything runs: none to be had (each exhausted or in use) starts nothing.
-    if (o.seat) seat = await lanes.seats.lease(id, o.seat);
+    if (o.seat) seat = await lanes.seats.lease(id, o.seat, { command: cmd });
     // The agent starts in the worktree with lanes' project hooks, as `lanes start --worktree` gives them.
     hooks = await carryHooksInto(lanes, made.path);
     const wrapper = [process.execPath, cli, 'new', '--run-as', id, '--env-file', envFileFor(id, o.store), '--', ...cmd];

@@ -62,7 +62,7 @@ export async function runOnSeat(
       say(`lanes: ${why}; stopping the session ([seats] on_exhausted = stop)`);
       return { code: 3, reason: `${why}; stopped ([seats] on_exhausted = stop)` };
     }
-    const next = await nextSeat(lanes, id, seat.pool, seat.name, policy === 'wait', why, say);
+    const next = await nextSeat(lanes, id, { pool: seat.pool, command: cmd }, seat.name, policy === 'wait', why, say);
     if (!next) return { code: 3, reason: `${why}; stopped while waiting for a seat` };
     await lanes.seats.failover(id, { action: 'moved', from: seat.name, to: next.seat.name, why });
     // The agent's own session as its hooks registered it, else its record's (npm's launcher of Codex
@@ -192,18 +192,30 @@ async function agentOf(
 async function nextSeat(
   lanes: Lanes,
   id: string,
-  pool: string,
+  { pool, command }: { pool: string; command: readonly string[] },
   from: string,
   waitFirst: boolean,
   why: string,
   say: (line: string) => void,
 ): Promise<SeatLease | null> {
-  const attempt = () => lanes.seats.lease(id, 'auto', { pool }).catch(() => null);
+  // Why the last try found none (E_NO_SEAT names each seat: in use, out until, or a billed key in
+  // its files that only a person can take out), said with every wait line, not swallowed.
+  let none = '';
+  const attempt = () =>
+    lanes.seats.lease(id, 'auto', { pool, command }).catch((e: unknown) => {
+      none = e instanceof Error ? e.message : String(e);
+      return null;
+    });
   if (!waitFirst) {
     const got = await attempt();
     if (got) return got;
   }
-  await lanes.seats.failover(id, { action: 'wait', from, why: `waiting for a free seat of pool ${pool}: ${why}` });
+  const reason = () => (none ? ` (${none})` : '');
+  await lanes.seats.failover(id, {
+    action: 'wait',
+    from,
+    why: `waiting for a free seat of pool ${pool}: ${why}${reason()}`,
+  });
   let stopped = false;
   let wake: () => void = () => undefined;
   const stop = () => {
@@ -219,7 +231,7 @@ async function nextSeat(
         const seats = (await lanes.seats.list()).filter((s) => s.pool === pool && !s.payPerUse);
         const resets = seats.map((s) => s.until).filter((u): u is number => u !== null);
         say(
-          `lanes: ${why}; waiting for a free seat of pool ${pool}${resets.length ? ` (the first resets ${when(Math.min(...resets))})` : ''}; Ctrl-C or lanes stop ends the session`,
+          `lanes: ${why}; waiting for a free seat of pool ${pool}${resets.length ? ` (the first resets ${when(Math.min(...resets))})` : ''}${reason()}; Ctrl-C or lanes stop ends the session`,
         );
         told = Date.now();
       }

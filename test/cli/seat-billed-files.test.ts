@@ -126,6 +126,18 @@ test('a key that appears after the seat was added: the named seat is refused, au
     other,
   );
   assert.equal(there.stdout.trim(), `ran on ${b}`, there.stderr);
+  // Settings given on the agent's command line (`claude --settings FILE|JSON`) are a layer too.
+  for (const [settings, named] of [
+    ['{"env":{"ANTHROPIC_API_KEY":"sk-ant-cli"}}', /the command line \(--settings\) \(env\.ANTHROPIC_API_KEY\)/],
+    ['key-settings.json', /key-settings\.json \(apiKeyHelper\)/],
+  ] as const) {
+    json(join(other, 'key-settings.json'), { apiKeyHelper: 'print-key' });
+    const cli = ['start', '--agent', 'claude-code', '--seat', 'b', '--', 'sh', '-c', 'echo ran', 'claude'];
+    const r = await w.run([...cli, '--settings', settings], other);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, named);
+    assert.ok(!r.stderr.includes('sk-ant-cli'), 'the key itself is never printed');
+  }
   // From a linked worktree (where lanes new runs agents) the main checkout's settings.local.json counts.
   execFileSync('git', ['worktree', 'add', '-q', '-b', 'side', join(w.home, 'wt')], { cwd: w.repo });
   const linked = await w.run(

@@ -1,56 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CLI, Child, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { writeFileSync } from 'node:fs';
+import { CLI, Child, lanes } from '../helpers/env.js';
+import { AGENT, stopFailure, world } from './seats-world.js';
 
 // Seats (lanes seat, --seat): the agents' logins as users get them, through the built CLI, with
 // real processes. The "agent" is a shell that prints which login it runs on and which billed-per-call
 // variables reached it, then sleeps until lanes stops it; its seat runs out through the real hook
 // (`lanes hook claude-code stop-failure`, Claude Code's StopFailure payload).
-
-interface SeatJson {
-  name: string;
-  state: string;
-  until: number | null;
-  why: string | null;
-  payPerUse: boolean;
-  leasedBy: { session: string; state: string }[];
-}
-
-function world() {
-  const repo = gitRepo();
-  const base = tmp('lanes-seats-');
-  const dirs: [string, string, string] = ['a', 'b', 'c'].map((n) => {
-    const d = join(base, `claude-${n}`);
-    mkdirSync(d);
-    return d;
-  }) as [string, string, string];
-  const config = join(base, 'config.toml');
-  const env = { ...lanesEnv(), LANES_CONFIG: config, LANES_SEAT_POLL_MS: '200' };
-  const run = (args: string[], extra: Record<string, string> = {}) =>
-    lanes(args, { env: { ...env, ...extra }, cwd: repo });
-  const seats = async () => JSON.parse((await run(['seat', 'ls', '--json'])).stdout) as SeatJson[];
-  return { repo, dirs, config, env, run, seats };
-}
-
-/** The fake agent: says its login and the billed variables it sees, each time it starts, then waits. */
-const AGENT = [
-  'sh',
-  '-c',
-  'echo "on ${CLAUDE_CONFIG_DIR:-none} keys ${ANTHROPIC_API_KEY:-}${OPENAI_API_KEY:-}${GEMINI_API_KEY:-} args $*"; exec sleep 120',
-  'agent',
-];
-
-function stopFailure(session: string, type: string, message: string): string {
-  return JSON.stringify({
-    session_id: `agent-${session}`,
-    cwd: process.cwd(),
-    hook_event_name: 'StopFailure',
-    error_type: type,
-    error_message: message,
-  });
-}
 
 test('seat add refuses what would store a secret or select nothing; ls shows each seat, its state and who leases it', async () => {
   const w = world();

@@ -50,10 +50,16 @@ export const command: CommandSpec = {
     const lanes = await io.lanes();
     if (action === 'ls') {
       if (name !== undefined) throw usageError(this, 'ls takes no NAME');
-      const seats = await lanes.seats.list({ allHosts: args.values['all-hosts'] === true });
+      const allHosts = args.values['all-hosts'] === true;
+      const seats = await lanes.seats.list({ allHosts });
       // A key in a login's own files makes the seat unusable (never leased): said before the night.
       const billed = await lanes.seats.billed();
-      const of = (s: SeatView) => billed.find((b) => b.host === s.host && b.seat === s.name)?.sources ?? [];
+      // Another host's login files are not here to read: its seats' `billed` is null (not checked), not [].
+      const here = allHosts ? new Set((await lanes.seats.list()).map((s) => `${s.host}\0${s.name}`)) : null;
+      const of = (s: SeatView) =>
+        here && !here.has(`${s.host}\0${s.name}`)
+          ? null
+          : (billed.find((b) => b.host === s.host && b.seat === s.name)?.sources ?? []);
       if (io.json)
         printJson(
           io.stdout,

@@ -78,7 +78,7 @@ export const command: CommandSpec = {
       ...(args.values['worktree'] ? { newWorktree: { base: str(args.values['base']) ?? null } } : {}),
     });
     const made = session.worktreeMade;
-    const lease = seat === undefined ? null : await leaseOrUndo(lanes, session.id, seat, made !== null);
+    const lease = seat === undefined ? null : await leaseOrUndo(lanes, session.id, seat, made !== null, args.rest);
     // lanes' project hooks of the worktree it was started from go with it (agents/carry-hooks.ts).
     const carried = made ? await carryHooksInto(lanes, made.path) : null;
     if (carried && !io.json) {

@@ -97,7 +97,7 @@ export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'detail
     case 'seat.restore':
       return `the seat ${e.subject} is usable again${d['by'] ? ` (${str(d['by'])})` : ''}`;
     case 'seat.failover':
-      return `${str(d['action']) === 'moved' ? `moved from seat ${str(d['from'])} to ${str(d['to'])}` : str(d['action']) === 'wait' ? `stopped on seat ${str(d['from'])}, waiting for a free seat` : `stopped: ${str(d['why'])}`}`;
+      return `${str(d['action']) === 'moved' ? `moved from seat ${str(d['from'])} to ${str(d['to'])}` : str(d['action']) === 'wait' ? `stopped on seat ${str(d['from'])}, ${str(d['why']) || 'waiting for a free seat'}` : `stopped: ${str(d['why'])}`}`;
     case 'session.join':
       return `joined ${e.subject} beside ${str(d['holder'])} (token ${str(d['token'])})`;
     default:

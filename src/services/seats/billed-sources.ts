@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
@@ -13,6 +13,10 @@ import type { AgentName } from '../../core/hook-event.js';
 // CLI's .env files (loaded from the working directory up, then the home) and an API-key auth type in
 // its settings; OpenCode's provider keys in its auth.json. Each found is a place the 3 AM session
 // would bill by the call: a seat that is not pay-per-use is not leased while one is there.
+
+/** Where Claude Code's managed settings live (its own build's default; an administrator's, not the user's). */
+const MANAGED_CLAUDE_DIR =
+  process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode' : '/etc/claude-code';
 
 export interface BilledSource {
   /** The file that would bring the key back. */
@@ -30,8 +34,15 @@ export function billedSources(
   agent: AgentName,
   env: Record<string, string | undefined>,
   cwd: string | null,
-  home = homeDir(),
+  o: {
+    home?: string;
+    /** Claude Code's managed settings directory (an administrator's; tests give a temporary one). */
+    managedDir?: string;
+    /** The agent's command line, when known: Claude Code's `--settings FILE|JSON` adds a layer. */
+    command?: readonly string[];
+  } = {},
 ): BilledSource[] {
+  const { home = homeDir(), managedDir = MANAGED_CLAUDE_DIR, command = [] } = o;
   const billed = new Set(AGENT_LOGINS[agent].payPerUse);
   const user = (rel: string) => agentUserFile(agent, rel, home, env);
   switch (agent) {
@@ -40,14 +51,19 @@ export function billedSources(
         ...[
           user('.claude/settings.json'),
           ...(cwd ? [join(cwd, '.claude', 'settings.json'), ...localSettings(cwd)] : []),
-          ...MANAGED_CLAUDE_SETTINGS,
+          ...managedClaudeSettings(managedDir),
         ].flatMap((file) => claudeSettings(file, billed)),
+        ...commandSettings(command, cwd).flatMap((s) => claudeSettings(s, billed)),
         ...apiKeyLogin(user('.claude.json')),
       ];
     case 'codex':
       return [
         ...fromJson(user('.codex/auth.json'), (j) => (codexBillsPerCall(j) ? ['an API key login'] : [])),
-        ...codexProvider(user('.codex/config.toml')),
+        ...codexProvider([
+          ...CODEX_SYSTEM_CONFIG,
+          user('.codex/config.toml'),
+          ...(cwd ? projectFiles(cwd, join('.codex', 'config.toml')) : []),
+        ]),
       ];
     case 'gemini': {
       // Gemini CLI's home is GEMINI_CLI_HOME when set (its homedir()), else the user's.
@@ -82,10 +98,22 @@ export function describeSources(sources: readonly BilledSource[]): string {
   return sources.map((s) => `${s.file} (${s.what})`).join('; ');
 }
 
-const MANAGED_CLAUDE_SETTINGS =
-  process.platform === 'darwin'
-    ? ['/Library/Application Support/ClaudeCode/managed-settings.json']
-    : ['/etc/claude-code/managed-settings.json'];
+/** managed-settings.json and the drop-ins of managed-settings.d beside it (Claude Code 2.1 reads both). */
+function managedClaudeSettings(dir: string): string[] {
+  let dropIns: string[] = [];
+  try {
+    dropIns = readdirSync(join(dir, 'managed-settings.d'))
+      .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
+      .sort()
+      .map((f) => join(dir, 'managed-settings.d', f));
+  } catch {
+    // no drop-in directory: the common case
+  }
+  return [join(dir, 'managed-settings.json'), ...dropIns];
+}
+
+/** Codex 0.171's layers under the user's: the system config and the managed one (MDM's legacy file). */
+const CODEX_SYSTEM_CONFIG = ['/etc/codex/config.toml', '/etc/codex/managed_config.toml'];
 
 /** A value the agent would use: Claude takes numbers and booleans in "env" as their text; off switches are not keys. */
 const filled = (v: unknown) => {
@@ -146,15 +174,36 @@ function read(file: string): string | null {
   }
 }
 
-function fromJson(file: string, found: (json: Record<string, unknown>) => string[]): BilledSource[] {
-  const text = read(file);
+/**
+ * `claude --settings X` (or `--settings=X`): X is a settings file, relative to the working
+ * directory, or the settings themselves as JSON text (then named as the command line).
+ */
+function commandSettings(command: readonly string[], cwd: string | null): SettingsText[] {
+  const out: SettingsText[] = [];
+  for (let i = 0; i < command.length; i++) {
+    const a = command[i] as string;
+    if (a === '--') break;
+    const value = a === '--settings' ? command[++i] : a.startsWith('--settings=') ? a.slice(11) : undefined;
+    if (value === undefined) continue;
+    if (value.trim().startsWith('{')) out.push({ file: 'the command line (--settings)', text: value });
+    else out.push(resolve(cwd ?? '.', value));
+  }
+  return out;
+}
+
+/** A file to read, or settings given as text (named by where they came from). */
+type SettingsText = string | { file: string; text: string };
+
+function fromJson(source: SettingsText, found: (json: Record<string, unknown>) => string[]): BilledSource[] {
+  const file = typeof source === 'string' ? source : source.file;
+  const text = typeof source === 'string' ? read(source) : source.text;
   if (text === null) return [];
   const json: unknown = parseJsonc(text, [], { allowTrailingComma: true });
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return [];
   return found(json as Record<string, unknown>).map((what) => ({ file, what }));
 }
 
-function claudeSettings(file: string, billed: Set<string>): BilledSource[] {
+function claudeSettings(file: SettingsText, billed: Set<string>): BilledSource[] {
   return fromJson(file, (j) => {
     const env = j['env'] && typeof j['env'] === 'object' ? (j['env'] as Record<string, unknown>) : {};
     return [
@@ -166,20 +215,39 @@ function claudeSettings(file: string, billed: Set<string>): BilledSource[] {
   });
 }
 
-/** A model provider of config.toml's own that takes its key from a variable bills by the call. */
-function codexProvider(file: string): BilledSource[] {
-  const text = read(file);
-  if (text === null) return [];
-  let toml: Record<string, unknown>;
-  try {
-    toml = parseToml(text) as Record<string, unknown>;
-  } catch {
-    return [];
+/**
+ * A model provider that takes its key from a variable bills by the call. Codex layers its config
+ * files (system, managed, the user's, then the project's `.codex/config.toml` from the repository's
+ * root down to the working directory): the provider chosen in one layer may be defined in another,
+ * so every layer that chooses one is looked up in all of them together.
+ */
+function codexProvider(files: string[]): BilledSource[] {
+  const layers = files.flatMap((file) => {
+    const text = read(file);
+    if (text === null) return [];
+    try {
+      return [{ file, toml: parseToml(text) as Record<string, unknown> }];
+    } catch {
+      return [];
+    }
+  });
+  const providers: Record<string, Record<string, unknown> | undefined> = {};
+  for (const { toml } of layers) Object.assign(providers, toml['model_providers'] ?? {});
+  return layers.flatMap(({ file, toml }) => {
+    const name = toml['model_provider'];
+    const key = typeof name === 'string' ? providers[name]?.['env_key'] : undefined;
+    return typeof key === 'string' ? [{ file, what: `model_provider "${name}" with env_key ${key}` }] : [];
+  });
+}
+
+/** `rel` in each directory from the repository's root (the first with a .git) down to `cwd`. */
+function projectFiles(cwd: string, rel: string): string[] {
+  const dirs: string[] = [];
+  for (let dir: string | null = cwd; dir; dir = dirname(dir) === dir ? null : dirname(dir)) {
+    dirs.unshift(dir);
+    if (existsSync(join(dir, '.git'))) return dirs.map((d) => join(d, rel));
   }
-  const name = toml['model_provider'];
-  const providers = (toml['model_providers'] ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  const key = typeof name === 'string' ? providers[name]?.['env_key'] : undefined;
-  return typeof key === 'string' ? [{ file, what: `model_provider "${name}" with env_key ${key}` }] : [];
+  return [join(cwd, rel)];
 }
 
 /**

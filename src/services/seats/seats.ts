@@ -175,6 +175,7 @@ export class SeatService {
     agent: string | null,
     pool?: string,
     cwd: string | null = null,
+    command: readonly string[] = [],
   ): Promise<SeatLease> {
     const views = await this.list();
     const now = await this.ctx.store.now();
@@ -183,7 +184,7 @@ export class SeatService {
     const billed = new Map<string, BilledSource[]>();
     const billedOf = (s: SeatView) => {
       if (s.payPerUse) return [];
-      if (!billed.has(s.name)) billed.set(s.name, billedSources(s.agent as AgentName, s.env, cwd));
+      if (!billed.has(s.name)) billed.set(s.name, billedSources(s.agent as AgentName, s.env, cwd, { command }));
       return billed.get(s.name) ?? [];
     };
     const candidates =
@@ -236,7 +237,7 @@ export class SeatService {
           if ((e as { code?: unknown }).code !== 'E_CLAIM_HELD') throw e;
         }
       }
-    throw noSeat(which, agent, views, now, billed);
+    throw noSeat(which, agent, pool === undefined ? views : views.filter((s) => s.pool === pool), now, billed);
   }
 
   /** Gives the session's seat back (its slot's claim). */
