@@ -137,7 +137,8 @@ function watchSeat(
     (checking = checking
       .then(async () => {
         if (out) return;
-        if (exited || ++ticks % RECORD_EVERY === 0) await record.look();
+        const looked = exited || ++ticks % RECORD_EVERY === 0;
+        if (looked) await record.look();
         const now = await lanes.seats.leaseOf(id).catch(() => null);
         const s = now?.seat;
         if (
@@ -147,6 +148,9 @@ function watchSeat(
           s.exhaustedAt >= started &&
           (s.exhaustedUntil ?? 0) > (await lanes.now())
         ) {
+          // Its hooks said so before the record was read: the record still names the conversation
+          // to resume (Codex under npm's launcher on Node 20: its hooks' session is not the child's).
+          if (!looked && !record.conversation) await record.look();
           out = { seat: s, ...(await agentOf(lanes, id, run.child.pid ?? 0).catch(() => NO_AGENT)) };
           if (exited) return;
           run.child.kill('SIGTERM');
