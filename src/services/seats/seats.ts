@@ -195,8 +195,7 @@ export class SeatService {
                 (agent === null || s.agent === agent) &&
                 (pool === undefined || s.pool === pool) &&
                 !s.payPerUse &&
-                s.state !== 'exhausted' &&
-                billedOf(s).length === 0,
+                s.state !== 'exhausted',
             )
             .sort((a, b) => live(a) - live(b) || a.name.localeCompare(b.name))
         : [views.find((s) => s.name === which) ?? (await this.get(seatName(which)))];
@@ -226,7 +225,9 @@ export class SeatService {
         );
     }
     const before = await this.leaseOf(sessionId);
-    for (const s of candidates)
+    for (const s of candidates) {
+      // Its files are read only when its turn comes (the first free seat is usually the one taken).
+      if (which === 'auto' && billedOf(s).length > 0) continue;
       for (let slot = 1; slot <= s.concurrency; slot++) {
         if (before?.seat.name === s.name && before.slot === slot) return before;
         try {
@@ -237,6 +238,9 @@ export class SeatService {
           if ((e as { code?: unknown }).code !== 'E_CLAIM_HELD') throw e;
         }
       }
+    }
+    // None: every seat's reason is said, a billed key's file included.
+    for (const s of candidates) billedOf(s);
     throw noSeat(which, agent, pool === undefined ? views : views.filter((s) => s.pool === pool), now, billed);
   }
 
