@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, Child, lanes } from '../helpers/env.js';
-import { AGENT, stopFailure, world } from './seats-world.js';
+
+import { runOutOnSeatA, world } from './seats-world.js';
 import type { SeatJson } from './seats-world.js';
 
 // A seat runs out and the pool's only other seat has a billed-per-call key in its own files (put
@@ -25,19 +25,7 @@ test('failover finds only a seat whose files bill per call: the wait names the f
     );
   const keyFile = join(w.dirs[1], 'settings.json');
   writeFileSync(keyFile, JSON.stringify({ env: { ANTHROPIC_API_KEY: 'sk-ant-in-b-settings' } }));
-  const agent = new Child(process.execPath, [CLI, 'start', '--agent', 'claude-code', '--seat', 'a', '--', ...AGENT], {
-    env: w.env,
-    cwd: w.repo,
-  });
-  await agent.waitFor(new RegExp(`on ${w.dirs[0]} keys +args`));
-  const session = (JSON.parse((await w.run(['ls', '--json'])).stdout) as { id: string; state: string }[]).find(
-    (s) => s.state === 'live',
-  )!.id;
-  const hook = await lanes(['hook', 'claude-code', 'stop-failure'], {
-    env: { ...w.env, LANES_SESSION: session, CLAUDE_CONFIG_DIR: w.dirs[0] },
-    cwd: w.repo,
-    input: stopFailure(session, 'rate_limit', "You've hit your limit · resets 4am (UTC)"),
-  });
+  const { agent, hook } = await runOutOnSeatA(w);
   assert.equal(hook.code, 0, hook.stderr);
   const line = await agent.waitFor(/waiting for a free seat of pool claude-code.*/, 'stderr', 30_000);
   assert.match(line[0], /b would bill per call: \S*settings\.json \(env\.ANTHROPIC_API_KEY\)/);

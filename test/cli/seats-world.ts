@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { CLI, Child, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 
 // The world of the seats tests (seats.test.ts, seat-wait-billed.test.ts): a repository, three
 // Claude Code login directories, a config file, the built CLI; a fake agent that says which login
@@ -47,4 +47,25 @@ export function stopFailure(session: string, type: string, message: string): str
     error_type: type,
     error_message: message,
   });
+}
+
+/**
+ * The fake agent started on seat a (its login `w.dirs[0]`), then Claude Code's StopFailure said
+ * from inside it (LANES_SESSION names the session on the seat): seat a runs out.
+ */
+export async function runOutOnSeatA(w: ReturnType<typeof world>, extraEnv: Record<string, string> = {}) {
+  const agent = new Child(process.execPath, [CLI, 'start', '--agent', 'claude-code', '--seat', 'a', '--', ...AGENT], {
+    env: { ...w.env, ...extraEnv },
+    cwd: w.repo,
+  });
+  await agent.waitFor(new RegExp(`on ${w.dirs[0]} keys +args`));
+  const session = (JSON.parse((await w.run(['ls', '--json'])).stdout) as { id: string; state: string }[]).find(
+    (s) => s.state === 'live',
+  )!.id;
+  const hook = await lanes(['hook', 'claude-code', 'stop-failure'], {
+    env: { ...w.env, LANES_SESSION: session, CLAUDE_CONFIG_DIR: w.dirs[0] },
+    cwd: w.repo,
+    input: stopFailure(session, 'rate_limit', "You've hit your limit · resets 4am (UTC)"),
+  });
+  return { agent, session, hook };
 }

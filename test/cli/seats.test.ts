@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { CLI, Child, lanes } from '../helpers/env.js';
-import { AGENT, stopFailure, world } from './seats-world.js';
+import { AGENT, runOutOnSeatA, stopFailure, world } from './seats-world.js';
 
 // Seats (lanes seat, --seat): the agents' logins as users get them, through the built CLI, with
 // real processes. The "agent" is a shell that prints which login it runs on and which billed-per-call
@@ -183,20 +183,7 @@ for (const policy of ['next', 'stop', 'wait'] as const) {
     await w.run(['seat', 'add', 'a', '--agent', 'claude-code', '--env', `CLAUDE_CONFIG_DIR=${w.dirs[0]}`]);
     if (policy !== 'wait')
       await w.run(['seat', 'add', 'b', '--agent', 'claude-code', '--env', `CLAUDE_CONFIG_DIR=${w.dirs[1]}`]);
-    const agent = new Child(process.execPath, [CLI, 'start', '--agent', 'claude-code', '--seat', 'a', '--', ...AGENT], {
-      env: { ...w.env, ANTHROPIC_API_KEY: 'sk-ant-leak' },
-      cwd: w.repo,
-    });
-    await agent.waitFor(new RegExp(`on ${w.dirs[0]} keys +args`));
-    const session = (JSON.parse((await w.run(['ls', '--json'])).stdout) as { id: string; state: string }[]).find(
-      (s) => s.state === 'live',
-    )!.id;
-    // Claude Code's StopFailure from inside the agent: LANES_SESSION names the session on the seat.
-    const hook = await lanes(['hook', 'claude-code', 'stop-failure'], {
-      env: { ...w.env, LANES_SESSION: session, CLAUDE_CONFIG_DIR: w.dirs[0] },
-      cwd: w.repo,
-      input: stopFailure(session, 'rate_limit', "You've hit your limit · resets 4am (UTC)"),
-    });
+    const { agent, session, hook } = await runOutOnSeatA(w, { ANTHROPIC_API_KEY: 'sk-ant-leak' });
     assert.equal(hook.code, 0);
     assert.match(hook.stderr, /seat a ran out \(rate_limit\); lanes uses it again after/);
     if (policy === 'next') {
