@@ -47,6 +47,22 @@ test('failover finds only a seat whose files bill per call: the wait names the f
     seats.find((s) => s.name === 'b')!.leasedBy.every((h) => h.state !== 'live'),
     'b was never leased',
   );
+  // The morning report: b is a thing to settle (the file named), and a ran out with no usable seat left.
+  const report = JSON.parse((await w.run(['report', '--json'])).stdout) as {
+    needsYou: { what: string; command: string }[];
+    seatsBilled: { name: string; sources: { file: string }[] }[];
+  };
+  assert.deepEqual(
+    report.seatsBilled.map((s) => [s.name, s.sources.map((x) => x.file)]),
+    [['b', [keyFile]]],
+  );
+  const said = report.needsYou.map((n) => `${n.what} => ${n.command}`).join('\n');
+  assert.match(
+    said,
+    /seat b \(claude-code, pool claude-code\) is never leased: .*settings\.json \(env\.ANTHROPIC_API_KEY\) => take the key out of \S*settings\.json, or lanes seat rm b/,
+  );
+  assert.match(said, /every seat of pool claude-code ran out \(a: rate_limit\)/);
+  assert.ok(!said.includes('sk-ant'));
   // The key taken out of b's file: the waiting session moves there on its next look.
   writeFileSync(keyFile, JSON.stringify({ env: {} }));
   await agent.waitFor(new RegExp(`on ${w.dirs[1]} keys +args`), 'stdout', 30_000);

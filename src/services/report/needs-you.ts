@@ -46,6 +46,11 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
       command: `lanes seat ls   (lanes seat add for another login; lanes seat reset NAME once one has quota again)`,
     });
   }
+  for (const s of r.seatsBilled)
+    out.push({
+      what: `seat ${s.name} (${s.agent}, pool ${s.pool}) is never leased: its login would bill per call through ${s.sources.map((b) => `${b.file} (${b.what})`).join('; ')}`,
+      command: `take the key out of ${s.sources[0]?.file ?? 'the file named'}, or lanes seat rm ${s.name}`,
+    });
   for (const f of r.notifyFailing)
     out.push({ what: `notifications by ${f.channel} fail: ${f.error}`, command: 'lanes notify test' });
   for (const t of r.tickets)

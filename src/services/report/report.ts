@@ -159,6 +159,10 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     return [...m].filter(([, v]) => v.length > 1).map(([k, sessions]) => ({ key: k, sessions }));
   };
   const seats = await lanes.seats.list().catch(() => []);
+  const billed = new Map((await lanes.seats.billed().catch(() => [])).map((b) => [b.seat, b.sources]));
+  const seatsBilled = seats
+    .filter((s) => billed.has(s.name))
+    .map((s) => ({ name: s.name, agent: s.agent, pool: s.pool, sources: billed.get(s.name) ?? [] }));
   const seatsOut = seats
     .filter((s) => s.state === 'exhausted')
     .map((s) => ({
@@ -167,8 +171,10 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       pool: s.pool,
       until: s.until ?? now,
       why: s.exhaustedWhy,
-      freeInPool: seats.filter((x) => x.pool === s.pool && !x.payPerUse && (x.state === 'free' || x.state === 'leased'))
-        .length,
+      // A seat whose files bill per call is never leased: not a seat the pool has left.
+      freeInPool: seats.filter(
+        (x) => x.pool === s.pool && !x.payPerUse && !billed.has(x.name) && (x.state === 'free' || x.state === 'leased'),
+      ).length,
     }));
   const waits = (await lanes.claims.waits()).map((w) => ({
     session: sessionName(w.wait.sessionId, byId.get(w.wait.sessionId) ?? w.session ?? undefined),
@@ -196,6 +202,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     sameTicket: group((s) => s.ticket).map((g) => ({ ticket: g.key, sessions: g.sessions })),
     waits,
     seatsOut,
+    seatsBilled,
     attention: live
       .filter((s) => s.attention)
       .map((s) => ({

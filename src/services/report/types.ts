@@ -92,4 +92,10 @@ export interface NightReport {
   notifyFailing: { channel: string; at: number; error: string }[];
   /** Seats (agent logins) that ran out and are not usable yet, with their reset (services/seats/). */
   seatsOut: { name: string; agent: string; pool: string; until: number; why: string | null; freeInPool: number }[];
+  /**
+   * This host's seats that are never leased because the login's own files (or this repository's)
+   * would bring a billed-per-call key back: the pool is smaller than it looks until a person takes
+   * the key out (services/seats/billed-sources.ts; never the key itself).
+   */
+  seatsBilled: { name: string; agent: string; pool: string; sources: { file: string; what: string }[] }[];
 }
