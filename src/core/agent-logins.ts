@@ -143,7 +143,7 @@ export function resumeCommand(agent: string | null, cmd: readonly string[], id: 
         ? [bin, 'exec', ...flagsOnly(rest.slice(1)), 'resume', id, CODEX_CONTINUE]
         : [bin, 'resume', id, ...flagsOnly(rest)];
     case 'gemini':
-      return [bin, ...without([], ['--resume', '-r']), '--resume', id];
+      return geminiResume(bin, rest, id);
     default:
       return null;
   }
@@ -151,6 +151,64 @@ export function resumeCommand(agent: string | null, cmd: readonly string[], id: 
 
 /** What a headless Codex resumed on another seat is told (its conversation holds the task). */
 export const CODEX_CONTINUE = 'Continue the task where you left off.';
+/** What a Gemini CLI resumed on another seat is told in place of its first prompt. */
+export const GEMINI_CONTINUE = CODEX_CONTINUE;
+
+/**
+ * `gemini [flags] [PROMPT…]` -> `gemini [flags] --resume ID`, each prompt (-p/--prompt, -i/
+ * --prompt-interactive, the positional query) replaced by GEMINI_CONTINUE: Gemini CLI 0.61 sends a
+ * resumed chat's prompt as a new turn after the old ones (the first prompt again would start the
+ * task over), and `gemini -p` without a prompt has none to send. --session-id and --session-file
+ * cannot go with --resume (Gemini CLI refuses the three together); a resume the person gave is
+ * replaced by this conversation's.
+ */
+function geminiResume(bin: string, args: readonly string[], id: string): string[] {
+  const out: string[] = [];
+  let query = false;
+  // yargs gives a string option the next word unless that word is itself an option.
+  const value = (i: number) => args[i + 1] !== undefined && !(args[i + 1] as string).startsWith('-');
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    if (a === '--' || !a.startsWith('-')) {
+      // The positional query, one word in its place (after `--`, every word is the query's).
+      if (!query) out.push(GEMINI_CONTINUE);
+      query = true;
+      if (a === '--') break;
+    } else if (GEMINI_DROPPED.has(flag)) {
+      if (eq < 0 && value(i)) i++;
+    } else if (GEMINI_PROMPTS.has(flag)) {
+      out.push(flag, GEMINI_CONTINUE);
+      if (eq < 0 && value(i)) i++;
+    } else {
+      out.push(a);
+      if (eq < 0 && GEMINI_VALUE_FLAGS.has(a) && value(i)) out.push(args[++i] as string);
+    }
+  }
+  return [bin, ...out, '--resume', id];
+}
+
+// Gemini CLI 0.61.0's options (gemini --help): those that take a value, and those lanes replaces.
+const GEMINI_DROPPED = new Set(['--resume', '-r', '--session-id', '--session-file']);
+const GEMINI_PROMPTS = new Set(['-p', '--prompt', '-i', '--prompt-interactive']);
+const GEMINI_VALUE_FLAGS = new Set([
+  '-m',
+  '--model',
+  '-w',
+  '--worktree',
+  '--approval-mode',
+  '--policy',
+  '--admin-policy',
+  '--allowed-mcp-server-names',
+  '--allowed-tools',
+  '-e',
+  '--extensions',
+  '--delete-session',
+  '--include-directories',
+  '-o',
+  '--output-format',
+]);
 
 /** The options of an argument list without its positional words (a prompt): `--flag`, `--flag=v`, `-x`, and a flag's value. */
 function flagsOnly(args: readonly string[]): string[] {

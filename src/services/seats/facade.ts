@@ -28,8 +28,11 @@ export interface SeatsApi {
   billed(): Promise<{ host: string; seat: string; sources: BilledSource[] }[]>;
   /** Usable again before the reset its agent named. False when it was not exhausted. */
   reset(name: string): Promise<boolean>;
-  /** Leases `which` (a seat's name, or `auto`: of `pool` when given) to the session, giving back one it leased before. */
-  lease(session: string, which: string, options?: { pool?: string }): Promise<SeatLease>;
+  /**
+   * Leases `which` (a seat's name, or `auto`: of `pool` when given) to the session, giving back one it
+   * leased before. `billedToo`: `auto` may pick a pay-per-use seat of `pool` (a session moving off one).
+   */
+  lease(session: string, which: string, options?: { pool?: string; billedToo?: boolean }): Promise<SeatLease>;
   /**
    * What a session's wrapper did when its seat ran out ([seats] on_exhausted), journaled: moved to
    * another seat, waits for one (shown on the session), or stopped.
@@ -70,7 +73,8 @@ export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
     reset: async (name) => (await seats()).reset(name),
     lease: async (session, which, o = {}) => {
       const s = await ctx.store.getSession(session);
-      return (await seats()).lease(session, which, s?.agent ?? null, o.pool, s?.cwd ?? s?.worktree ?? null);
+      const cwd = s?.cwd ?? s?.worktree ?? null;
+      return (await seats()).lease(session, which, s?.agent ?? null, o.pool, cwd, o.billedToo === true);
     },
     failover: async (session, step) => {
       const s = await ctx.store.getSession(session);
