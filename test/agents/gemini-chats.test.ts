@@ -31,12 +31,13 @@ function chat(h: string, slug: string, file = FILE, id = ID, start = '2026-12-03
   return p;
 }
 
-test('resuming Gemini CLI on another seat: --resume ID, the prompt replaced, its own session flags dropped', () => {
+test('resuming Gemini CLI on another seat: --resume ID, told to continue the task it quotes, its own session flags dropped', () => {
   const gemini = (args: string[]) => resumeCommand('gemini', ['gemini', ...args], ID);
+  const go = (task: string) => `${GEMINI_CONTINUE} The task, as first given: ${task}`;
   assert.deepEqual(gemini(['-p', 'Run the three commands.', '--approval-mode', 'yolo', '-m', 'gemini-2.5-flash']), [
     'gemini',
     '-p',
-    GEMINI_CONTINUE,
+    go('Run the three commands.'),
     '--approval-mode',
     'yolo',
     '-m',
@@ -44,18 +45,23 @@ test('resuming Gemini CLI on another seat: --resume ID, the prompt replaced, its
     '--resume',
     ID,
   ]);
-  assert.deepEqual(gemini(['--prompt=fix it', '-y']), ['gemini', '--prompt', GEMINI_CONTINUE, '-y', '--resume', ID]);
+  assert.deepEqual(gemini(['--prompt=fix it', '-y']), ['gemini', '--prompt', go('fix it'), '-y', '--resume', ID]);
   assert.deepEqual(gemini(['-m', 'pro', 'fix', 'the', 'bug']), [
     'gemini',
     '-m',
     'pro',
-    GEMINI_CONTINUE,
+    go('fix the bug'),
     '--resume',
     ID,
   ]);
   assert.deepEqual(gemini(['--resume', 'latest', '--session-id', 'x', '-y']), ['gemini', '-y', '--resume', ID]);
   assert.deepEqual(gemini(['-r', '--yolo']), ['gemini', '--yolo', '--resume', ID], 'a bare --resume takes no value');
-  assert.deepEqual(gemini(['-y', '--', '-fix', 'it']), ['gemini', '-y', GEMINI_CONTINUE, '--resume', ID]);
+  assert.deepEqual(gemini(['-y', '--', '-fix', 'it']), ['gemini', '-y', go('-fix it'), '--resume', ID]);
+  assert.deepEqual(
+    gemini(['-p', '', '-y']),
+    ['gemini', '-p', GEMINI_CONTINUE, '-y', '--resume', ID],
+    'a prompt on stdin',
+  );
   assert.deepEqual(gemini([]), ['gemini', '--resume', ID], 'interactive: nothing to say for it');
 });
 
