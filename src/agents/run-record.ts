@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rolloutId, rolloutRanOut } from './codex/rollout.js';
+import { geminiChatSince } from '../core/gemini-chats.js';
 import { reportRanOut, reportTime } from './gemini/error-report.js';
 import { head, tail } from './read-tail.js';
 
@@ -9,10 +10,11 @@ import { head, tail } from './read-tail.js';
 // stops (cli/seated-run.ts), with or without lanes' hooks in the seat's login: which conversation
 // it was (what to resume on the next seat) and whether its login ran out. Codex 0.171 has no hook
 // that says so, and `codex exec` exits on the error: its rollout under the seat's CODEX_HOME does.
-// Gemini CLI 0.61 runs no hook on it either: the error report it writes to its TMPDIR does.
+// Gemini CLI 0.61 runs no hook on it either: the error report it writes to its TMPDIR does, and its
+// chat record under the seat's GEMINI_CLI_HOME names the conversation.
 
 export interface RunRecord {
-  /** The agent's conversation id (Codex's thread id: `codex resume ID`), when its record names it. */
+  /** The agent's conversation id (Codex's thread id: `codex resume ID`; Gemini CLI's session id), when its record names it. */
   conversation: string | null;
   ranOut: { why: string; message: string | null; resetAt: number | null } | null;
 }
@@ -36,9 +38,11 @@ export function runRecord(
   id: string | null,
   since: number,
   tmp = tmpdir(),
+  /** The agent's working directory: Gemini CLI keeps its chats per project. */
+  cwd = process.cwd(),
 ): RunRecord | null {
   if (!dir) return null;
-  if (agent === 'gemini') return geminiRecord(dir, since, tmp);
+  if (agent === 'gemini') return geminiRecord(dir, id, since, tmp, cwd);
   if (agent !== 'codex') return null;
   const sessions = join(dir, 'sessions');
   const known = id ? found.get(`${sessions}\0${id}`) : undefined;
@@ -51,15 +55,20 @@ export function runRecord(
   return { conversation, ranOut: rolloutRanOut(tail(file), Date.now(), since) };
 }
 
-/** A Gemini CLI error report written in its TMPDIR (`tmp`) since the run began, of the login in `home`. */
-function geminiRecord(home: string, since: number, tmp: string): RunRecord | null {
+/**
+ * A Gemini CLI run on the login in `home`: its conversation (`id` when known, a resumed one; else
+ * the one chat of project `cwd` begun since the run did) and the error report written in its TMPDIR
+ * (`tmp`) since then, if it ran out.
+ */
+function geminiRecord(home: string, id: string | null, since: number, tmp: string, cwd: string): RunRecord | null {
+  const conversation = id ?? geminiChatSince(home, since - SLACK_MS, cwd);
   for (const e of entries(tmp)) {
     const at = e.isFile() ? reportTime(e.name) : null;
     if (at === null || at < since) continue;
     const ranOut = reportRanOut(head(join(tmp, e.name)), home, at);
-    if (ranOut) return { conversation: null, ranOut };
+    if (ranOut) return { conversation, ranOut };
   }
-  return null;
+  return conversation ? { conversation, ranOut: null } : null;
 }
 
 const entries = (dir: string) => {

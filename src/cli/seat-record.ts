@@ -10,7 +10,7 @@ import type { AgentName, Lanes, SeatLease } from '../index.js';
 export interface RecordWatch {
   /** Reads the agent's record; marks the seat exhausted when it says the login ran out. */
   look(): Promise<void>;
-  /** The agent's conversation as its record names it (Codex's thread id), once seen. */
+  /** The agent's conversation as its record names it (Codex's thread id, Gemini CLI's session id), once seen. */
   readonly conversation: string | null;
 }
 
@@ -25,6 +25,8 @@ export function watchRecord(
   known: string | null,
   /** The agent's TMPDIR (where Gemini CLI writes its error reports). */
   tmp: string,
+  /** The agent's working directory (Gemini CLI's chats are kept per project). */
+  cwd: string,
 ): RecordWatch {
   // The agent's record keeps this machine's times: the run is compared with them, not the store's clock.
   const since = Date.now();
@@ -36,7 +38,7 @@ export function watchRecord(
       return conversation;
     },
     async look() {
-      const r = runRecord(lease.seat.agent, dir, conversation, since, tmp);
+      const r = runRecord(lease.seat.agent, dir, conversation, since, tmp, cwd);
       if (!r) return;
       conversation = r.conversation ?? conversation;
       if (!r.ranOut || told) return;

@@ -1,5 +1,5 @@
 import { resumeCommand } from '../core/agent-logins.js';
-import { carryConversation, loginDir } from '../core/carry-conversation.js';
+import { carryConversation, hasConversation, loginDir } from '../core/carry-conversation.js';
 import { childProcess } from '../core/builtins.js';
 import { constants, tmpdir } from 'node:os';
 import type { Lanes, SeatLease } from '../index.js';
@@ -43,7 +43,7 @@ export async function runOnSeat(
     const env = await seatedEnv(lanes, id, { ...process.env, LANES_SESSION: id });
     const started = await lanes.now();
     const record: RecordWatch | null = lease
-      ? watchRecord(lanes, id, lease, conversation, env['TMPDIR'] || tmpdir())
+      ? watchRecord(lanes, id, lease, conversation, env['TMPDIR'] || tmpdir(), cwd)
       : null;
     const run = start(args, cwd, env);
     const ranOut: Promise<RanOut | null> =
@@ -62,18 +62,35 @@ export async function runOnSeat(
       say(`lanes: ${why}; stopping the session ([seats] on_exhausted = stop)`);
       return { code: 3, reason: `${why}; stopped ([seats] on_exhausted = stop)` };
     }
-    const next = await nextSeat(lanes, id, { pool: seat.pool, command: cmd }, seat.name, policy === 'wait', why, say);
+    // Off a pay-per-use seat (the person named it), the pool's other pay-per-use seats are candidates
+    // too, after its flat ones, only when [seats.pools.NAME] pay_per_use_next says so; off a flat seat, never.
+    const billedToo = seat.payPerUse && config?.seats.pools[seat.pool]?.payPerUseNext === true;
+    const next = await nextSeat(lanes, id, seat, { command: cmd, billedToo }, policy === 'wait', why, say);
     if (!next) return { code: 3, reason: `${why}; stopped while waiting for a seat` };
     await lanes.seats.failover(id, { action: 'moved', from: seat.name, to: next.seat.name, why });
     // The agent's own session as its hooks registered it, else its record's (npm's launcher of Codex
     // runs the native binary as its child on a Node without process.execve, 20 among them: the
     // hooks' session is then owned by that child, not by the process lanes started).
     const resumeId: string | null = out.agentSession ?? conversation;
-    const resumed = resumeId ? resumeCommand(out.agent ?? seat.agent, cmd, resumeId) : null;
+    const agent = out.agent ?? seat.agent;
+    let resumed = resumeId ? resumeCommand(agent, cmd, resumeId) : null;
+    const canResume = resumeCommand(agent, cmd, 'ID') !== null;
     conversation = resumeId;
     // The conversation is in the old login's directory: the new login gets a copy to resume.
-    if (resumed && resumeId)
-      carryConversation(seat.agent, resumeId, loginDir(seat.agent, seat.env), loginDir(seat.agent, next.seat.env));
+    const to = loginDir(seat.agent, next.seat.env);
+    if (resumed && resumeId) carryConversation(seat.agent, resumeId, loginDir(seat.agent, seat.env), to);
+    // A resume of a conversation the new login lacks fails at once (Gemini CLI exits on "Error
+    // resuming session", Claude Code and Codex find no such conversation), and one whose id no hook
+    // and no record named cannot be asked for: the agent starts afresh there with the command it was
+    // given, which may redo work already done: said on stderr, never silently.
+    if (canResume && (!resumeId || hasConversation(seat.agent, resumeId, to) === false)) {
+      const what = resumeId
+        ? `conversation ${resumeId} could not be carried to seat ${next.seat.name}'s login`
+        : 'neither its hooks nor its record named it';
+      say(`lanes: WARNING: cannot resume the agent's conversation (${what}); it starts afresh with its first command`);
+      resumed = null;
+      conversation = null;
+    }
     say(`lanes: ${why}; ${resumed ? 'resuming' : 'starting'} the agent on seat ${next.seat.name} (slot ${next.slot})`);
     args = resumed ?? cmd;
   }
@@ -196,17 +213,18 @@ async function agentOf(
 async function nextSeat(
   lanes: Lanes,
   id: string,
-  { pool, command }: { pool: string; command: readonly string[] },
-  from: string,
+  seat: SeatLease['seat'],
+  { command, billedToo }: { command: readonly string[]; billedToo: boolean },
   waitFirst: boolean,
   why: string,
   say: (line: string) => void,
 ): Promise<SeatLease | null> {
+  const { pool, name: from } = seat;
   // Why the last try found none (E_NO_SEAT names each seat: in use, out until, or a billed key in
   // its files that only a person can take out), said with every wait line, not swallowed.
   let none = '';
   const attempt = () =>
-    lanes.seats.lease(id, 'auto', { pool, command }).catch((e: unknown) => {
+    lanes.seats.lease(id, 'auto', { pool, command, billedToo }).catch((e: unknown) => {
       none = e instanceof Error ? e.message : String(e);
       return null;
     });
@@ -232,7 +250,7 @@ async function nextSeat(
       const got = await attempt();
       if (got) return got;
       if (Date.now() - told >= 60_000) {
-        const seats = (await lanes.seats.list()).filter((s) => s.pool === pool && !s.payPerUse);
+        const seats = (await lanes.seats.list()).filter((s) => s.pool === pool && (billedToo || !s.payPerUse));
         const resets = seats.map((s) => s.until).filter((u): u is number => u !== null);
         say(
           `lanes: ${why}; waiting for a free seat of pool ${pool}${resets.length ? ` (the first resets ${when(Math.min(...resets))})` : ''}${reason()}; Ctrl-C or lanes stop ends the session`,

@@ -143,7 +143,7 @@ export function resumeCommand(agent: string | null, cmd: readonly string[], id: 
         ? [bin, 'exec', ...flagsOnly(rest.slice(1)), 'resume', id, CODEX_CONTINUE]
         : [bin, 'resume', id, ...flagsOnly(rest)];
     case 'gemini':
-      return [bin, ...without([], ['--resume', '-r']), '--resume', id];
+      return geminiResume(bin, rest, id);
     default:
       return null;
   }
@@ -151,6 +151,74 @@ export function resumeCommand(agent: string | null, cmd: readonly string[], id: 
 
 /** What a headless Codex resumed on another seat is told (its conversation holds the task). */
 export const CODEX_CONTINUE = 'Continue the task where you left off.';
+/** What a Gemini CLI resumed on another seat is told in place of its first prompt (then that prompt, if any). */
+export const GEMINI_CONTINUE = CODEX_CONTINUE;
+
+/**
+ * `gemini [flags] [PROMPT…]` -> `gemini [flags] --resume ID`, the prompt (-p/--prompt, -i/
+ * --prompt-interactive, or the positional query) replaced by GEMINI_CONTINUE and the first prompt
+ * quoted as the task: Gemini CLI 0.61 sends a resumed chat's prompt as a new turn after the old ones
+ * (the first prompt alone would start the task over), `gemini -p` needs a prompt, and the chat may
+ * have lost the first one: headless, a SessionStart hook's context is put before the prompt in one
+ * message (gemini-3HFX2LNT.js:17591), and a resume drops every user message that begins with
+ * <hook_context> (convertSessionToClientHistory, chunk-JDPZ4CE3.js:285867), so with lanes' hooks
+ * the task itself would be gone. --session-id and --session-file cannot go with --resume (Gemini CLI
+ * refuses the three together); a resume the person gave is replaced by this conversation's.
+ */
+function geminiResume(bin: string, args: readonly string[], id: string): string[] {
+  const out: string[] = [];
+  const prompts: string[] = [];
+  let at = -1; // where the prompt goes: after its flag, or where the positional query was
+  // yargs gives a string option the next word unless that word is itself an option.
+  const value = (i: number) => args[i + 1] !== undefined && !(args[i + 1] as string).startsWith('-');
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    if (a === '--') {
+      // Every word after it is the query's.
+      prompts.push(args.slice(i + 1).join(' '));
+      if (at < 0) at = out.length;
+      break;
+    } else if (!a.startsWith('-')) {
+      prompts.push(a);
+      if (at < 0) at = out.length;
+    } else if (GEMINI_DROPPED.has(flag)) {
+      if (eq < 0 && value(i)) i++;
+    } else if (GEMINI_PROMPTS.has(flag)) {
+      prompts.push(eq > 0 ? a.slice(eq + 1) : value(i) ? (args[++i] as string) : '');
+      out.push(flag);
+      if (at < 0) at = out.length;
+    } else {
+      out.push(a);
+      if (eq < 0 && GEMINI_VALUE_FLAGS.has(a) && value(i)) out.push(args[++i] as string);
+    }
+  }
+  const task = prompts.join(' ').trim();
+  if (at >= 0) out.splice(at, 0, task ? `${GEMINI_CONTINUE} The task, as first given: ${task}` : GEMINI_CONTINUE);
+  return [bin, ...out, '--resume', id];
+}
+
+// Gemini CLI 0.61.0's options (gemini --help): those that take a value, and those lanes replaces.
+const GEMINI_DROPPED = new Set(['--resume', '-r', '--session-id', '--session-file']);
+const GEMINI_PROMPTS = new Set(['-p', '--prompt', '-i', '--prompt-interactive']);
+const GEMINI_VALUE_FLAGS = new Set([
+  '-m',
+  '--model',
+  '-w',
+  '--worktree',
+  '--approval-mode',
+  '--policy',
+  '--admin-policy',
+  '--allowed-mcp-server-names',
+  '--allowed-tools',
+  '-e',
+  '--extensions',
+  '--delete-session',
+  '--include-directories',
+  '-o',
+  '--output-format',
+]);
 
 /** The options of an argument list without its positional words (a prompt): `--flag`, `--flag=v`, `-x`, and a flag's value. */
 function flagsOnly(args: readonly string[]): string[] {

@@ -1,12 +1,14 @@
 import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { AGENT_LOGINS } from './agent-logins.js';
+import { carryGeminiChat, geminiChats } from './gemini-chats.js';
 import type { AgentName } from './hook-event.js';
 
 // An agent keeps its conversations in the login directory a seat swaps, so a session moved to
 // another seat would find nothing to resume: its transcript is copied there first (Claude Code:
 // projects/<cwd slug>/<id>.jsonl under CLAUDE_CONFIG_DIR; Codex: sessions/YYYY/MM/DD/
-// rollout-<time>-<id>.jsonl under CODEX_HOME). A copy is never written over a file the new seat has.
+// rollout-<time>-<id>.jsonl under CODEX_HOME; Gemini CLI: .gemini/tmp/<project slug>/chats/ under
+// GEMINI_CLI_HOME, core/gemini-chats.ts). A copy is never written over a file the new seat has.
 
 interface Place {
   under: string;
@@ -34,8 +36,33 @@ export function loginDir(agent: string, env: Record<string, string>): string | n
  * copied (none: nothing found, an agent lanes cannot carry for, or an id that is not a plain name).
  */
 export function carryConversation(agent: string, id: string, from: string | null, to: string | null): string[] {
+  if (!from || !to || from === to || !/^[\w-]{1,200}$/.test(id)) return [];
+  if (agent === 'gemini') return carryGeminiChat(id, from, to);
   const where = WHERE[agent as AgentName];
-  if (!where || !from || !to || from === to || !/^[\w-]{1,200}$/.test(id)) return [];
+  if (!where) return [];
+  const copied: string[] = [];
+  for (const file of conversationFiles(where, id, from)) {
+    const target = join(to, where.under, relative(join(from, where.under), file));
+    if (existsSync(target)) continue;
+    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    cpSync(file, target, { recursive: true, force: false, errorOnExist: false });
+    copied.push(target);
+  }
+  return copied;
+}
+
+/**
+ * Whether login directory `dir` holds conversation `id` of `agent` (a resume there can find it), or
+ * null for an agent lanes does not know where to look for.
+ */
+export function hasConversation(agent: string, id: string, dir: string | null): boolean | null {
+  if (agent === 'gemini') return dir ? geminiChats(dir, id).length > 0 : false;
+  const where = WHERE[agent as AgentName];
+  if (!where) return null;
+  return dir !== null && /^[\w-]{1,200}$/.test(id) && conversationFiles(where, id, dir).length > 0;
+}
+
+function conversationFiles(where: Place, id: string, from: string): string[] {
   const matches = where.name(id);
   const found: string[] = [];
   const walk = (dir: string, depth: number) => {
@@ -52,13 +79,5 @@ export function carryConversation(agent: string, id: string, from: string | null
     }
   };
   walk(join(from, where.under), where.depth);
-  const copied: string[] = [];
-  for (const file of found) {
-    const target = join(to, where.under, relative(join(from, where.under), file));
-    if (existsSync(target)) continue;
-    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-    cpSync(file, target, { recursive: true, force: false, errorOnExist: false });
-    copied.push(target);
-  }
-  return copied;
+  return found;
 }

@@ -12,8 +12,12 @@ export interface SeatsConfig {
   onExhausted: OnExhausted;
   /** How long a seat stays exhausted when its agent named no reset time. */
   defaultResetMs: number;
-  /** Per pool: `[seats.pools.NAME] on_exhausted = "wait"`. */
-  pools: Record<string, { onExhausted: OnExhausted }>;
+  /**
+   * Per pool: `[seats.pools.NAME] on_exhausted = "wait"`; `pay_per_use_next = true`: a session a
+   * person started on one of its pay-per-use seats may move to another (its flat seats first).
+   * Off by default: a key that hit its cap is a brake nobody should release at 3 AM unasked.
+   */
+  pools: Record<string, { onExhausted?: OnExhausted; payPerUseNext: boolean }>;
 }
 
 export const DEFAULT_SEATS: SeatsConfig = { onExhausted: 'next', defaultResetMs: 60 * 60_000, pools: {} };
@@ -26,7 +30,7 @@ function onExhausted(src: ConfigSource, section: string, v: unknown): OnExhauste
   return v as OnExhausted;
 }
 
-/** `[seats] on_exhausted = "next"`, `default_reset = "1h"`, `[seats.pools.NAME] on_exhausted = "wait"`. */
+/** `[seats] on_exhausted = "next"`, `default_reset = "1h"`, `[seats.pools.NAME] on_exhausted = "wait"`, `pay_per_use_next`. */
 export function validateSeats(src: ConfigSource, t: Record<string, unknown>): SeatsConfig {
   const out: SeatsConfig = structuredClone(DEFAULT_SEATS);
   for (const [k, v] of Object.entries(t)) {
@@ -46,11 +50,21 @@ export function validateSeats(src: ConfigSource, t: Record<string, unknown>): Se
       for (const [pool, settings] of Object.entries(v as Record<string, unknown>)) {
         if (!POOL.test(pool)) fail(src, 'seats.pools', pool, 'a pool name (letters, digits, . _ -; at most 64)');
         if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
-          fail(src, 'seats.pools', pool, 'a table with on_exhausted');
-        for (const sk of Object.keys(settings as Record<string, unknown>))
-          if (sk !== 'on_exhausted') fail(src, `seats.pools.${pool}`, sk, 'on_exhausted (unknown key)');
-        const chosen = (settings as Record<string, unknown>)['on_exhausted'];
-        out.pools[pool] = { onExhausted: onExhausted(src, `seats.pools.${pool}`, chosen) };
+          fail(src, 'seats.pools', pool, 'a table with on_exhausted or pay_per_use_next');
+        const table = settings as Record<string, unknown>;
+        for (const sk of Object.keys(table))
+          if (sk !== 'on_exhausted' && sk !== 'pay_per_use_next')
+            fail(src, `seats.pools.${pool}`, sk, 'on_exhausted or pay_per_use_next (unknown key)');
+        const next = table['pay_per_use_next'] ?? false;
+        if (typeof next !== 'boolean') fail(src, `seats.pools.${pool}`, 'pay_per_use_next', 'true or false', next);
+        if (table['on_exhausted'] === undefined && table['pay_per_use_next'] === undefined)
+          fail(src, 'seats.pools', pool, 'a table with on_exhausted or pay_per_use_next');
+        out.pools[pool] = {
+          ...(table['on_exhausted'] !== undefined
+            ? { onExhausted: onExhausted(src, `seats.pools.${pool}`, table['on_exhausted']) }
+            : {}),
+          payPerUseNext: next as boolean,
+        };
       }
     } else fail(src, 'seats', k, 'on_exhausted, default_reset or pools (unknown key)');
   }

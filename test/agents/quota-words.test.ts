@@ -109,5 +109,6 @@ test("a conversation is carried to the new seat's login directory, never over a 
     join(b, 'sessions', '2026', '12', '02', 'rollout-2026-12-02T21-00-00-5eed.jsonl'),
   ]);
   assert.equal(existsSync(join(b, 'sessions')), true);
-  assert.deepEqual(carryConversation('gemini', '5eed', a, b), [], 'no carrying for an agent lanes does not know how');
+  assert.deepEqual(carryConversation('gemini', '5eed', a, b), [], 'no Gemini CLI chat of that id');
+  assert.deepEqual(carryConversation('cursor', '5eed', a, b), [], 'no carrying for an agent lanes does not know how');
 });

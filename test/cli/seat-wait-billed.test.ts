@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { runOutOnSeatA, world } from './seats-world.js';
+import { CLI, Child, lanes } from '../helpers/env.js';
+import { AGENT, runOutOnSeatA, stopFailure, world } from './seats-world.js';
 import type { SeatJson } from './seats-world.js';
 
 // A seat runs out and the pool's only other seat has a billed-per-call key in its own files (put
@@ -89,4 +90,58 @@ test('failover finds only a seat whose files bill per call: the wait names the f
       ['there', 'c', null],
     ].sort((x, y) => all.findIndex((s) => s.name === x[1]) - all.findIndex((s) => s.name === y[1])),
   );
+});
+
+test('a session on a pay-per-use seat moves to the next key only when its pool says pay_per_use_next', async () => {
+  for (const optIn of [false, true]) {
+    const w = world();
+    writeFileSync(
+      w.config,
+      `[seats]\non_exhausted = "next"\n${optIn ? '[seats.pools.keys]\npay_per_use_next = true\n' : ''}`,
+    );
+    for (const k of ['k1', 'k2'])
+      assert.equal(
+        (
+          await w.run([
+            'seat',
+            'add',
+            k,
+            '--agent',
+            'claude-code',
+            '--env',
+            `ANTHROPIC_API_KEY=$${k.toUpperCase()}`,
+            '--pool',
+            'keys',
+            '--pay-per-use',
+          ])
+        ).code,
+        0,
+      );
+    const agent = new Child(
+      process.execPath,
+      [CLI, 'start', '--agent', 'claude-code', '--seat', 'k1', '--', ...AGENT],
+      {
+        env: { ...w.env, K1: 'key-one', K2: 'key-two' },
+        cwd: w.repo,
+      },
+    );
+    await agent.waitFor(/keys key-one args/);
+    const session = (JSON.parse((await w.run(['ls', '--json'])).stdout) as { id: string; state: string }[]).find(
+      (s) => s.state === 'live',
+    )!.id;
+    const hook = await lanes(['hook', 'claude-code', 'stop-failure'], {
+      env: { ...w.env, LANES_SESSION: session, ANTHROPIC_API_KEY: 'key-one' },
+      cwd: w.repo,
+      input: stopFailure(session, 'billing_error', 'Your credit balance is too low'),
+    });
+    assert.equal(hook.code, 0, hook.stderr);
+    if (optIn) await agent.waitFor(/keys key-two args/, 'stdout', 30_000);
+    else {
+      const line = await agent.waitFor(/waiting for a free seat of pool keys.*/, 'stderr', 30_000);
+      assert.match(line[0], /k2 bills per call \(never picked by auto\)/);
+      assert.doesNotMatch(agent.stdout, /key-two/);
+    }
+    agent.proc.kill('SIGTERM');
+    await agent.exited;
+  }
 });

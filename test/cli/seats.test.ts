@@ -183,6 +183,13 @@ for (const policy of ['next', 'stop', 'wait'] as const) {
     await w.run(['seat', 'add', 'a', '--agent', 'claude-code', '--env', `CLAUDE_CONFIG_DIR=${w.dirs[0]}`]);
     if (policy !== 'wait')
       await w.run(['seat', 'add', 'b', '--agent', 'claude-code', '--env', `CLAUDE_CONFIG_DIR=${w.dirs[1]}`]);
+    // A key billed per call in the pool: a session on a flat login never moves there (it waits).
+    else
+      assert.equal(
+        (await w.run(['seat', 'add', 'k', '--agent', 'claude-code', '--env', 'ANTHROPIC_API_KEY=$K', '--pay-per-use']))
+          .code,
+        0,
+      );
     const { agent, session, hook } = await runOutOnSeatA(w, { ANTHROPIC_API_KEY: 'sk-ant-leak' });
     assert.equal(hook.code, 0);
     assert.match(hook.stderr, /seat a ran out \(rate_limit\); lanes uses it again after/);
@@ -200,7 +207,7 @@ for (const policy of ['next', 'stop', 'wait'] as const) {
       }[];
       assert.match(ended.find((s) => s.id === session)!.endReason, /seat a ran out.*on_exhausted = stop/);
     } else {
-      // Alone in its pool: the session waits, shown so, until the seat is usable again.
+      // Alone in its pool but for the key: the session waits, shown so, until the seat is usable again.
       await agent.waitFor(/waiting for a free seat of pool claude-code/, 'stderr', 30_000);
       const ls = JSON.parse((await w.run(['ls', '--json'])).stdout) as {
         id: string;

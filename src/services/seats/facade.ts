@@ -28,7 +28,10 @@ export interface SeatsApi {
   billed(): Promise<{ host: string; seat: string; sources: BilledSource[] }[]>;
   /** Usable again before the reset its agent named. False when it was not exhausted. */
   reset(name: string): Promise<boolean>;
-  /** Leases `which` (a seat's name, or `auto`: of `pool` when given) to the session, giving back one it leased before. */
+  /**
+   * Leases `which` (a seat's name, or `auto`: of `pool` when given) to the session, giving back one it
+   * leased before.
+   */
   lease(
     session: string,
     which: string,
@@ -36,6 +39,8 @@ export interface SeatsApi {
       pool?: string;
       /** The agent's command line: settings it names (Claude Code's `--settings`) are checked for a billed key too. */
       command?: readonly string[];
+      /** `auto` may pick a pay-per-use seat of `pool` (a session moving off one, its pool allowing it). */
+      billedToo?: boolean;
     },
   ): Promise<SeatLease>;
   /**
@@ -78,7 +83,11 @@ export function seatsFacade(ctx: LanesContext, claims: ClaimService): SeatsApi {
     reset: async (name) => (await seats()).reset(name),
     lease: async (session, which, o = {}) => {
       const s = await ctx.store.getSession(session);
-      return (await seats()).lease(session, which, s?.agent ?? null, o.pool, s?.cwd ?? s?.worktree ?? null, o.command);
+      const cwd = s?.cwd ?? s?.worktree ?? null;
+      return (await seats()).lease(session, which, s?.agent ?? null, o.pool, cwd, {
+        command: o.command ?? [],
+        billedToo: o.billedToo === true,
+      });
     },
     failover: async (session, step) => {
       const s = await ctx.store.getSession(session);

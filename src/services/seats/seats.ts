@@ -167,7 +167,9 @@ export class SeatService {
   /**
    * Leases a seat to the session: the one named (refused when exhausted or every slot is in use),
    * or with `auto` the least used seat of the session agent's pool that is neither exhausted nor
-   * pay-per-use. A seat the session already leases is given back first (a move).
+   * pay-per-use. A seat the session already leases is given back first (a move). `billedToo`: a
+   * session moving off a pay-per-use seat (one the person named) may go to another pay-per-use seat
+   * of the same pool, flat ones first: a session on a flat seat never does.
    */
   async lease(
     sessionId: string,
@@ -175,7 +177,7 @@ export class SeatService {
     agent: string | null,
     pool?: string,
     cwd: string | null = null,
-    command: readonly string[] = [],
+    o: { command?: readonly string[]; billedToo?: boolean } = {},
   ): Promise<SeatLease> {
     const views = await this.list();
     const now = await this.ctx.store.now();
@@ -184,7 +186,8 @@ export class SeatService {
     const billed = new Map<string, BilledSource[]>();
     const billedOf = (s: SeatView) => {
       if (s.payPerUse) return [];
-      if (!billed.has(s.name)) billed.set(s.name, billedSources(s.agent as AgentName, s.env, cwd, { command }));
+      if (!billed.has(s.name))
+        billed.set(s.name, billedSources(s.agent as AgentName, s.env, cwd, { command: o.command ?? [] }));
       return billed.get(s.name) ?? [];
     };
     const candidates =
@@ -194,10 +197,12 @@ export class SeatService {
               (s) =>
                 (agent === null || s.agent === agent) &&
                 (pool === undefined || s.pool === pool) &&
-                !s.payPerUse &&
+                (!s.payPerUse || (o.billedToo === true && pool !== undefined)) &&
                 s.state !== 'exhausted',
             )
-            .sort((a, b) => live(a) - live(b) || a.name.localeCompare(b.name))
+            .sort(
+              (a, b) => Number(a.payPerUse) - Number(b.payPerUse) || live(a) - live(b) || a.name.localeCompare(b.name),
+            )
         : [views.find((s) => s.name === which) ?? (await this.get(seatName(which)))];
     if (which !== 'auto') {
       const s = candidates[0] as SeatView;

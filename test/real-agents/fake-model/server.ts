@@ -51,7 +51,7 @@ export interface Quota {
   kind?: string;
   /** When the limit resets, Unix seconds; absent: an hour after the refusal. */
   resetsAt?: number;
-  /** The account that ran out: only requests whose credential (authorization, x-api-key) contains it; absent: all. */
+  /** The account that ran out: only requests whose credential (authorization, x-api-key, x-goog-api-key) contains it; absent: all. */
   account?: string;
 }
 
@@ -153,7 +153,8 @@ export class FakeModel {
     const method = req.method ?? 'GET';
     const n = this.requests.length;
     const q = this.quota;
-    const credential = `${req.headers['authorization'] ?? ''} ${req.headers['x-api-key'] ?? ''}`;
+    const h = req.headers;
+    const credential = `${h['authorization'] ?? ''} ${h['x-api-key'] ?? ''} ${h['x-goog-api-key'] ?? ''}`;
     const refused =
       q !== null &&
       this.next >= q.after &&
