@@ -53,7 +53,10 @@ for (const hooks of [false, true])
       execFileSync('git', ['add', '-A'], { cwd: repo });
       execFileSync('git', ['commit', '-qm', 'init'], { cwd: repo });
       const base = tmp('lanes-gemini-next-');
-      writeFileSync(join(base, 'config.toml'), '[seats]\non_exhausted = "next"\n[seats.pools.keys]\npay_per_use_next = true\n');
+      writeFileSync(
+        join(base, 'config.toml'),
+        '[seats]\non_exhausted = "next"\n[seats.pools.keys]\npay_per_use_next = true\n',
+      );
       const w: World = {
         repo,
         env: { ...lanesEnv(), LANES_CONFIG: join(base, 'config.toml') },
