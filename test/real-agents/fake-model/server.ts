@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
@@ -69,6 +70,12 @@ export interface Protocol {
   isModelCall(method: string, path: string): boolean;
   /** Writes the provider's usage-limit error of `kind`, resetting at `resetsAt` (Unix seconds). */
   refuse(res: ServerResponse, kind: string | undefined, resetsAt: number): void;
+  /**
+   * A host (`host:port` of a CONNECT through this server as the agent's proxy) the protocol answers
+   * itself over TLS, with the certificate it names (one the agent trusts, by NODE_EXTRA_CA_CERTS):
+   * its requests then come here like any other (host header and all). Absent or null: refused.
+   */
+  tunnel?(host: string): { key: string; cert: string } | null;
 }
 
 export class FakeModel {
@@ -92,7 +99,14 @@ export class FakeModel {
   /** Starts listening on 127.0.0.1 (a free port) and returns the base URL. */
   async start(): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    this.server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      const tls = this.protocol.tunnel?.(req.url ?? '') ?? null;
+      if (tls) {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length > 0) socket.unshift(head);
+        this.server!.emit('connection', new TLSSocket(socket, { isServer: true, ...tls }));
+        return;
+      }
       this.egress.push(req.url ?? '?');
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     });
