@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rolloutId, rolloutRanOut } from './codex/rollout.js';
 import { geminiChatSince } from '../core/gemini-chats.js';
-import { reportRanOut, reportTime } from './gemini/error-report.js';
+import { debugLogRanOut, reportRanOut, reportTime } from './gemini/error-report.js';
 import { head, tail } from './read-tail.js';
 
 // What an agent lanes ran on a seat left in its own record, read by lanes' wrapper when the agent
 // stops (cli/seated-run.ts), with or without lanes' hooks in the seat's login: which conversation
 // it was (what to resume on the next seat) and whether its login ran out. Codex 0.171 has no hook
 // that says so, and `codex exec` exits on the error: its rollout under the seat's CODEX_HOME does.
-// Gemini CLI 0.61 runs no hook on it either: the error report it writes to its TMPDIR does, and its
-// chat record under the seat's GEMINI_CLI_HOME names the conversation.
+// Gemini CLI 0.61 runs no hook on it either: the error report it writes to its TMPDIR does, or
+// (a Google login's quota it waits out) the debug log lanes asks it to keep (agentLog); its chat
+// record under the seat's GEMINI_CLI_HOME names the conversation.
 
 export interface RunRecord {
   /** The agent's conversation id (Codex's thread id: `codex resume ID`; Gemini CLI's session id), when its record names it. */
@@ -40,9 +41,11 @@ export function runRecord(
   tmp = tmpdir(),
   /** The agent's working directory: Gemini CLI keeps its chats per project. */
   cwd = process.cwd(),
+  /** The agent's log as agentLog named it. */
+  log: string | null = null,
 ): RunRecord | null {
   if (!dir) return null;
-  if (agent === 'gemini') return geminiRecord(dir, id, since, tmp, cwd);
+  if (agent === 'gemini') return geminiRecord(dir, id, since, tmp, cwd, log);
   if (agent !== 'codex') return null;
   const sessions = join(dir, 'sessions');
   const known = id ? found.get(`${sessions}\0${id}`) : undefined;
@@ -57,10 +60,17 @@ export function runRecord(
 
 /**
  * A Gemini CLI run on the login in `home`: its conversation (`id` when known, a resumed one; else
- * the one chat of project `cwd` begun since the run did) and the error report written in its TMPDIR
- * (`tmp`) since then, if it ran out.
+ * the one chat of project `cwd` begun since the run did) and, if it ran out, the error report
+ * written in its TMPDIR (`tmp`) since then, else a quota it is waiting out, in its debug log `log`.
  */
-function geminiRecord(home: string, id: string | null, since: number, tmp: string, cwd: string): RunRecord | null {
+function geminiRecord(
+  home: string,
+  id: string | null,
+  since: number,
+  tmp: string,
+  cwd: string,
+  log: string | null,
+): RunRecord | null {
   const conversation = id ?? geminiChatSince(home, since - SLACK_MS, cwd);
   for (const e of entries(tmp)) {
     const at = e.isFile() ? reportTime(e.name) : null;
@@ -68,7 +78,27 @@ function geminiRecord(home: string, id: string | null, since: number, tmp: strin
     const ranOut = reportRanOut(head(join(tmp, e.name)), home, at);
     if (ranOut) return { conversation, ranOut };
   }
+  const waiting = log ? debugLogRanOut(tail(log), since - SLACK_MS) : null;
+  if (waiting) return { conversation, ranOut: waiting };
   return conversation ? { conversation, ranOut: null } : null;
+}
+
+/**
+ * The log an agent's run is asked to keep for lanes to read, when it keeps none lanes can read by
+ * default: Gemini CLI's debug log (GEMINI_DEBUG_LOG_FILE, which it appends to; the one the
+ * environment names already, else a file of the run's own in `tmp`, `own`: lanes removes it after).
+ */
+export function agentLog(
+  agent: string,
+  env: NodeJS.ProcessEnv,
+  tmp: string,
+  run: string,
+): { name: string; path: string; own: boolean } | null {
+  if (agent !== 'gemini') return null;
+  const named = env['GEMINI_DEBUG_LOG_FILE'];
+  if (named && named.startsWith('/')) return { name: 'GEMINI_DEBUG_LOG_FILE', path: named, own: false };
+  const safe = run.replace(/[^\w.-]+/g, '_').slice(0, 100);
+  return { name: 'GEMINI_DEBUG_LOG_FILE', path: join(tmp, `lanes-gemini-debug-${safe}-${process.pid}.log`), own: true };
 }
 
 const entries = (dir: string) => {

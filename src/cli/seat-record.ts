@@ -4,7 +4,8 @@ import type { AgentName, Lanes, SeatLease } from '../index.js';
 
 // The wrapper's own look at what the agent on a seat recorded (agents/run-record.ts), for an agent
 // whose hooks cannot say that its login ran out (Codex 0.171: no hook carries the error, and `codex
-// exec` exits on it; Gemini CLI 0.61 runs none on it): read while it runs and once more when it exits, the seat exhausted as a hook
+// exec` exits on it; Gemini CLI 0.61 runs none on it, and may wait a Google login's quota out for
+// hours): read while it runs and once more when it exits, the seat exhausted as a hook
 // would have done it (journaled, notified), and the conversation found to resume on the next seat.
 
 export interface RecordWatch {
@@ -27,6 +28,8 @@ export function watchRecord(
   tmp: string,
   /** The agent's working directory (Gemini CLI's chats are kept per project). */
   cwd: string,
+  /** The log the agent was asked to keep (run-record.ts agentLog: Gemini CLI's debug log), if any. */
+  log: string | null = null,
 ): RecordWatch {
   // The agent's record keeps this machine's times: the run is compared with them, not the store's clock.
   const since = Date.now();
@@ -38,7 +41,7 @@ export function watchRecord(
       return conversation;
     },
     async look() {
-      const r = runRecord(lease.seat.agent, dir, conversation, since, tmp, cwd);
+      const r = runRecord(lease.seat.agent, dir, conversation, since, tmp, cwd, log);
       if (!r) return;
       conversation = r.conversation ?? conversation;
       if (!r.ranOut || told) return;

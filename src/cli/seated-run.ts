@@ -1,7 +1,9 @@
 import { resumeCommand } from '../core/agent-logins.js';
 import { carryConversation, hasConversation, loginDir } from '../core/carry-conversation.js';
 import { childProcess } from '../core/builtins.js';
+import { rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
+import { agentLog } from '../agents/run-record.js';
 import type { Lanes, SeatLease } from '../index.js';
 import { seatedEnv } from './seated.js';
 import { watchRecord } from './seat-record.js';
@@ -42,15 +44,21 @@ export async function runOnSeat(
     const lease = await lanes.seats.leaseOf(id);
     const env = await seatedEnv(lanes, id, { ...process.env, LANES_SESSION: id });
     const started = await lanes.now();
+    const tmp = env['TMPDIR'] || tmpdir();
+    // The log the agent is asked to keep where lanes reads it (Gemini CLI's debug log: a quota it waits out).
+    const log = lease ? agentLog(lease.seat.agent, env, tmp, id) : null;
+    if (log) env[log.name] = log.path;
     const record: RecordWatch | null = lease
-      ? watchRecord(lanes, id, lease, conversation, env['TMPDIR'] || tmpdir(), cwd)
+      ? watchRecord(lanes, id, lease, conversation, tmp, cwd, log?.path ?? null)
       : null;
     const run = start(args, cwd, env);
     const ranOut: Promise<RanOut | null> =
       lease && record ? watchSeat(lanes, id, lease, started, run, record) : Promise.resolve(null);
     const result = await run.done;
     run.stopWatching();
-    const out: RanOut | null = await ranOut;
+    const out: RanOut | null = await ranOut.finally(() => {
+      if (log?.own) rmSync(log.path, { force: true });
+    });
     conversation = record?.conversation ?? conversation;
     if (!out || !lease) return result;
     const seat = out.seat;
