@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rolloutId, rolloutRanOut } from './codex/rollout.js';
@@ -87,6 +87,8 @@ function geminiRecord(
  * The log an agent's run is asked to keep for lanes to read, when it keeps none lanes can read by
  * default: Gemini CLI's debug log (GEMINI_DEBUG_LOG_FILE, which it appends to; the one the
  * environment names already, else a file of the run's own in `tmp`, `own`: lanes removes it after).
+ * Its own is made in a fresh private directory (0700, mkdtemp): the log holds the conversation, and
+ * a predictable name in a shared /tmp could be a symlink another user planted.
  */
 export function agentLog(
   agent: string,
@@ -98,7 +100,13 @@ export function agentLog(
   const named = env['GEMINI_DEBUG_LOG_FILE'];
   if (named && named.startsWith('/')) return { name: 'GEMINI_DEBUG_LOG_FILE', path: named, own: false };
   const safe = run.replace(/[^\w.-]+/g, '_').slice(0, 100);
-  return { name: 'GEMINI_DEBUG_LOG_FILE', path: join(tmp, `lanes-gemini-debug-${safe}-${process.pid}.log`), own: true };
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(tmp, `lanes-gemini-${safe}-`));
+  } catch {
+    return null; // no writable TMPDIR: the error reports are still read
+  }
+  return { name: 'GEMINI_DEBUG_LOG_FILE', path: join(dir, 'debug.log'), own: true };
 }
 
 const entries = (dir: string) => {

@@ -3,6 +3,7 @@ import { carryConversation, hasConversation, loginDir } from '../core/carry-conv
 import { childProcess } from '../core/builtins.js';
 import { rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { agentLog } from '../agents/run-record.js';
 import type { Lanes, SeatLease } from '../index.js';
 import { seatedEnv } from './seated.js';
@@ -57,7 +58,7 @@ export async function runOnSeat(
     const result = await run.done;
     run.stopWatching();
     const out: RanOut | null = await ranOut.finally(() => {
-      if (log?.own) rmSync(log.path, { force: true });
+      if (log?.own) rmSync(dirname(log.path), { recursive: true, force: true });
     });
     conversation = record?.conversation ?? conversation;
     if (!out || !lease) return result;

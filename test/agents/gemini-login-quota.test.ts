@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { debugLogRanOut, reportRanOut, reportTime } from '../../src/agents/gemini/error-report.js';
@@ -55,7 +55,9 @@ test("lanes' wrapper asks Gemini CLI for its debug log and finds the wait in it,
   const dir = tmp('lanes-gemini-login-tmp-');
   const own = agentLog('gemini', {}, dir, 'gemini:1/2')!;
   assert.equal(own.name, 'GEMINI_DEBUG_LOG_FILE');
-  assert.ok(own.own && own.path.startsWith(`${dir}/lanes-gemini-debug-gemini_1_2-`), own.path);
+  assert.ok(own.own && own.path.startsWith(`${dir}/lanes-gemini-gemini_1_2-`), own.path);
+  // In a private directory of its own: the log holds the conversation, and a shared /tmp holds others' files.
+  assert.equal(statSync(dirname(own.path)).mode & 0o777, 0o700);
   assert.deepEqual(agentLog('gemini', { GEMINI_DEBUG_LOG_FILE: '/var/log/g.log' }, dir, 'x'), {
     name: 'GEMINI_DEBUG_LOG_FILE',
     path: '/var/log/g.log',

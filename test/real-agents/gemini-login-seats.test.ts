@@ -112,7 +112,7 @@ async function runsOut(t: TestContext, kind: 'capacity' | 'individual', says: Re
     // The debug log lanes asked Gemini CLI to keep (unless the environment named one) is gone with the run.
     if (!dump)
       assert.deepEqual(
-        readdirSync(tmpdir).filter((f) => f.startsWith('lanes-gemini-debug-')),
+        readdirSync(tmpdir).filter((f) => f.startsWith('lanes-gemini-')),
         [],
       );
     // Signed in, onboarded (loadCodeAssist), and two turns served before the refusal.
