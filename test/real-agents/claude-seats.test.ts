@@ -10,6 +10,8 @@ import { FakeModel } from './fake-model/server.js';
 import type { Recorded, Turn } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
+import { journal, seatOut } from './seat-checks.js';
+import type { SeatJson } from './seat-checks.js';
 import type { World } from './world.js';
 
 // Seat failover with the released Claude Code (issue 29, item 5). Two claude.ai logins, each a
@@ -30,20 +32,6 @@ const sh = (n: number): Turn => ({
   tools: [{ name: 'Bash', input: { command: `echo seat-turn-${n}`, description: `turn ${n}` } }],
 });
 const SCRIPT: Turn[] = [sh(1), sh(2), sh(3), { text: 'All done.' }];
-
-interface SeatJson {
-  name: string;
-  state: string;
-  until: number | null;
-  why: string | null;
-  leasedBy: unknown[];
-}
-interface Entry {
-  kind: string;
-  subject: string;
-  session: string | null;
-  details: Record<string, unknown>;
-}
 
 async function seatWorld(t: TestContext, policy: 'next' | 'stop') {
   const repo = gitRepo();
@@ -121,23 +109,6 @@ function assertNoKey(requests: Recorded[], context: string): Map<string, Recorde
   return by;
 }
 
-async function journal(w: World): Promise<Entry[]> {
-  return (await must(['log', '--json', '--limit', '1000'], w))
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Entry);
-}
-
-async function seatA(w: World, resetsAt: number, context: string): Promise<SeatJson> {
-  const seats = JSON.parse(await must(['seat', 'ls', '--json'], w)) as SeatJson[];
-  const a = seats.find((s) => s.name === 'A')!;
-  assert.equal(a.state, 'exhausted', `seat A is ${a.state}: ${context}`);
-  assert.equal(a.why, 'rate_limit');
-  // The reset Claude Code was told (its transcript keeps the header's value), not the default.
-  assert.equal(a.until, resetsAt * 1000, `seat A until ${new Date(a.until ?? 0).toISOString()}: ${context}`);
-  return a;
-}
-
 function agentOrSkip(t: TestContext) {
   const cli = ensureAgent('claude-code');
   if (!cli.ok) {
@@ -180,7 +151,7 @@ test(
       `B's first request lacks A's turns: ${first.slice(-1500)}`,
     );
 
-    await seatA(w, resetsAt, context);
+    await seatOut(w, { why: 'rate_limit', resetsAt }, context);
     const log = await journal(w);
     const exhausted = log.filter((e) => e.kind === 'seat.exhausted');
     assert.equal(exhausted.length, 1, `seat.exhausted: ${JSON.stringify(exhausted)}`);
@@ -219,7 +190,7 @@ test(
     );
     const by = assertNoKey(model.requests, context);
     assert.deepEqual([...by.keys()], ['A'], 'nothing ran on another seat');
-    await seatA(w, resetsAt, context);
+    await seatOut(w, { why: 'rate_limit', resetsAt }, context);
     const log = await journal(w);
     const stop = log.filter((e) => e.kind === 'seat.failover');
     assert.deepEqual(

@@ -12,6 +12,8 @@ import { FakeModel } from './fake-model/server.js';
 import type { Recorded, Turn } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
+import { journal, seatOut } from './seat-checks.js';
+import type { SeatJson } from './seat-checks.js';
 import type { World } from './world.js';
 
 // Seat failover with the released Codex CLI (issue 29): two ChatGPT logins, each a CODEX_HOME
@@ -30,19 +32,6 @@ const { version } = pin('codex');
 const TRAP = 'sk-proj-lanes-trap-billed-per-call';
 const sh = (n: number): Turn => ({ tools: [{ name: 'exec_command', input: { cmd: `echo seat-turn-${n}` } }] });
 const SCRIPT: Turn[] = [sh(1), sh(2), sh(3), { text: 'All done.' }];
-
-interface SeatJson {
-  name: string;
-  state: string;
-  until: number | null;
-  why: string | null;
-}
-interface Entry {
-  kind: string;
-  subject: string;
-  session: string | null;
-  details: Record<string, unknown>;
-}
 
 async function seatWorld(t: TestContext, policy: 'next' | 'stop', hooks: boolean) {
   const repo = gitRepo();
@@ -103,22 +92,6 @@ function assertNoKey(requests: Recorded[], context: string): Map<string, Recorde
   return by;
 }
 
-async function journal(w: World): Promise<Entry[]> {
-  return (await must(['log', '--json', '--limit', '1000'], w))
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Entry);
-}
-
-async function seatA(w: World, resetsAt: number, context: string): Promise<void> {
-  const seats = JSON.parse(await must(['seat', 'ls', '--json'], w)) as SeatJson[];
-  const a = seats.find((s) => s.name === 'A')!;
-  assert.equal(a.state, 'exhausted', `seat A is ${a.state}: ${context}`);
-  assert.equal(a.why, 'usage_limit_reached');
-  // The reset the 429's window named (Codex keeps it in its rollout), not the default.
-  assert.equal(a.until, resetsAt * 1000, `seat A until ${new Date(a.until ?? 0).toISOString()}: ${context}`);
-}
-
 function agentOrSkip(t: TestContext) {
   const cli = ensureAgent('codex');
   if (!cli.ok) {
@@ -160,7 +133,7 @@ test(
       `B's first request lacks A's turns: ${first.slice(-1500)}`,
     );
 
-    await seatA(w, resetsAt, context);
+    await seatOut(w, { why: 'usage_limit_reached', resetsAt }, context);
     const log = await journal(w);
     const exhausted = log.filter((e) => e.kind === 'seat.exhausted');
     assert.equal(exhausted.length, 1, `seat.exhausted: ${JSON.stringify(exhausted)}`);
@@ -204,7 +177,7 @@ test(
       ['A'],
       'nothing ran on another seat',
     );
-    await seatA(w, resetsAt, context);
+    await seatOut(w, { why: 'usage_limit_reached', resetsAt }, context);
     const log = await journal(w);
     const stop = log.filter((e) => e.kind === 'seat.failover');
     assert.deepEqual(

@@ -11,6 +11,7 @@ import { FakeModel } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
+import { journal, seatOut } from './seat-checks.js';
 import type { World } from './world.js';
 
 // A Gemini CLI seat signed in with Google running out, with the released CLI (issue 29). The seat
@@ -140,24 +141,9 @@ async function runsOut(t: TestContext, kind: 'capacity' | 'individual', says: Re
         assert.equal(r.headers['authorization'], `Bearer ${TOKEN}`, `the seat's Google sign-in: ${r.path}`);
     }
 
-    const seats = JSON.parse(await must(['seat', 'ls', '--json'], w)) as {
-      name: string;
-      state: string;
-      until: number | null;
-      why: string | null;
-    }[];
-    const a = seats.find((s) => s.name === 'A')!;
-    assert.equal(a.state, 'exhausted', context);
-    assert.equal(a.why, 'quota_exhausted');
     // "Your quota will reset after 2h59m…" counted from the report's time: the reset to within seconds.
-    assert.ok(
-      Math.abs((a.until ?? 0) - resetsAt * 1000) < 5000,
-      `seat A until ${new Date(a.until ?? 0).toISOString()}, the reset ${new Date(resetsAt * 1000).toISOString()}`,
-    );
-    const log = (await must(['log', '--json', '--limit', '1000'], w))
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { kind: string; subject: string; details: Record<string, unknown> });
+    await seatOut(w, { why: 'quota_exhausted', resetsAt, withinMs: 5000 }, context);
+    const log = await journal(w);
     assert.equal(log.filter((e) => e.kind === 'seat.exhausted').length, 1);
     assert.match(String(log.find((e) => e.kind === 'seat.exhausted')!.details['message']), says);
     assert.deepEqual(

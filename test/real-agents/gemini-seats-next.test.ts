@@ -10,6 +10,7 @@ import { FakeModel, callId } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
+import { journal, seatOut } from './seat-checks.js';
 import type { World } from './world.js';
 
 // Failover of a Gemini CLI session to the next seat, resuming its chat, with the released CLI
@@ -30,12 +31,6 @@ const sh = (n: number): Turn => ({
   tools: [{ name: 'run_shell_command', input: { command: `echo seat-turn-${n}`, description: `turn ${n}` } }],
 });
 const SCRIPT: Turn[] = [sh(1), sh(2), sh(3), { text: 'All done.' }];
-
-interface Entry {
-  kind: string;
-  subject: string;
-  details: Record<string, unknown>;
-}
 
 for (const hooks of [false, true])
   test(
@@ -155,23 +150,8 @@ for (const hooks of [false, true])
       assert.match(last.parts.map((p) => p.text ?? '').join(' '), /Continue the task .*first given: Run the three/);
       assert.ok(readdirSync(join(homes['B']!, '.gemini', 'tmp')).length > 0, "the chat is in B's home");
 
-      const seats = JSON.parse(await must(['seat', 'ls', '--json'], w)) as {
-        name: string;
-        state: string;
-        until: number | null;
-        why: string | null;
-      }[];
-      const seatA = seats.find((s) => s.name === 'A')!;
-      assert.equal(seatA.state, 'exhausted', context);
-      assert.equal(seatA.why, 'quota_exhausted');
-      assert.ok(
-        Math.abs((seatA.until ?? 0) - resetsAt * 1000) < 5000,
-        `seat A until ${new Date(seatA.until ?? 0).toISOString()}, the reset ${new Date(resetsAt * 1000).toISOString()}`,
-      );
-      const log = (await must(['log', '--json', '--limit', '1000'], w))
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Entry);
+      await seatOut(w, { why: 'quota_exhausted', resetsAt, withinMs: 5000 }, context);
+      const log = await journal(w);
       const exhausted = log.filter((e) => e.kind === 'seat.exhausted');
       assert.deepEqual(
         exhausted.map((e) => e.subject),

@@ -10,6 +10,7 @@ import { FakeModel } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
+import { journal, seatOut } from './seat-checks.js';
 import type { World } from './world.js';
 
 // A Gemini CLI seat running out, with the released CLI (issue 29). Gemini CLI 0.61 runs no hook on
@@ -108,24 +109,9 @@ test(
         assert.equal(r.headers['x-goog-api-key'], KEY, `the seat's key: ${r.path}`);
     }
 
-    const seats = JSON.parse(await must(['seat', 'ls', '--json'], w)) as {
-      name: string;
-      state: string;
-      until: number | null;
-      why: string | null;
-    }[];
-    const a = seats.find((s) => s.name === 'A')!;
-    assert.equal(a.state, 'exhausted', context);
-    assert.equal(a.why, 'quota_exhausted');
     // "Please retry in Ns" counted from the report's time: the reset to within the seconds between them.
-    assert.ok(
-      Math.abs((a.until ?? 0) - resetsAt * 1000) < 5000,
-      `seat A until ${new Date(a.until ?? 0).toISOString()}, the reset ${new Date(resetsAt * 1000).toISOString()}`,
-    );
-    const log = (await must(['log', '--json', '--limit', '1000'], w))
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { kind: string; subject: string; details: Record<string, unknown> });
+    await seatOut(w, { why: 'quota_exhausted', resetsAt, withinMs: 5000 }, context);
+    const log = await journal(w);
     assert.equal(log.filter((e) => e.kind === 'seat.exhausted').length, 1);
     assert.match(
       String(log.find((e) => e.kind === 'seat.exhausted')!.details['message']),
