@@ -1,18 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
-import { CLI, gitRepo, lanesEnv, tmp } from '../helpers/env.js';
+import { CLI, tmp } from '../helpers/env.js';
 import { codeAssist, googleCertificate, googleSignIn } from './fake-model/code-assist.js';
 import { FakeModel } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
+import { geminiHome, geminiSeatWorld } from './gemini-world.js';
 import { journal, seatOut } from './seat-checks.js';
-import type { World } from './world.js';
 
 // A Gemini CLI seat signed in with Google running out, with the released CLI (issue 29). The seat
 // is the free Code Assist tier ("Gemini Code Assist for individuals"): GEMINI_CLI_HOME holds the
@@ -47,26 +46,10 @@ async function runsOut(t: TestContext, kind: 'capacity' | 'individual', says: Re
       skipOrFail(t, 'openssl', 'openssl could not make the test certificate for Google OAuth hosts');
       return;
     }
-    const repo = gitRepo();
-    writeFileSync(join(repo, 'README.md'), 'seats\n');
-    execFileSync('git', ['add', '-A'], { cwd: repo });
-    execFileSync('git', ['commit', '-qm', 'init'], { cwd: repo });
-    writeFileSync(join(base, 'config.toml'), '[seats]\non_exhausted = "stop"\n');
-    const w: World = {
-      repo,
-      env: { ...lanesEnv(), LANES_CONFIG: join(base, 'config.toml') },
-      home: join(base, 'home'),
-      lanesCommand: `${process.execPath} ${CLI}`,
-    };
+    const { w } = geminiSeatWorld('lanes-gemini-login-world-', '[seats]\non_exhausted = "stop"\n');
+    const repo = w.repo;
     // The seat's GEMINI_CLI_HOME as a user who signed in with Google and trusted the repository leaves it.
-    const seat = join(base, 'gemini-A');
-    mkdirSync(join(seat, '.gemini'), { recursive: true });
-    const settings = {
-      security: { auth: { selectedType: 'oauth-personal' } },
-      privacy: { usageStatisticsEnabled: false },
-    };
-    writeFileSync(join(seat, '.gemini', 'settings.json'), JSON.stringify(settings));
-    writeFileSync(join(seat, '.gemini', 'trustedFolders.json'), JSON.stringify({ [repo]: 'TRUST_FOLDER' }));
+    const seat = geminiHome(base, 'A', repo, 'oauth-personal');
     for (const [name, text] of Object.entries(googleSignIn(TOKEN)))
       writeFileSync(join(seat, '.gemini', name), text, { mode: 0o600 });
     // A subscription: no --pay-per-use, and none needed.

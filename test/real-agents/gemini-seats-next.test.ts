@@ -1,17 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
-import { CLI, gitRepo, lanesEnv, tmp } from '../helpers/env.js';
+import { CLI, tmp } from '../helpers/env.js';
 import { gemini } from './fake-model/gemini.js';
 import { FakeModel, callId } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
+import { geminiHome, geminiSeatWorld } from './gemini-world.js';
 import { journal, seatOut } from './seat-checks.js';
-import type { World } from './world.js';
 
 // Failover of a Gemini CLI session to the next seat, resuming its chat, with the released CLI
 // (issue 29). Two API-key seats of one pool (pay-per-use, each named so: a Google login would need
@@ -43,21 +42,11 @@ for (const hooks of [false, true])
         skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
         return;
       }
-      const repo = gitRepo();
-      writeFileSync(join(repo, 'README.md'), 'seats\n');
-      execFileSync('git', ['add', '-A'], { cwd: repo });
-      execFileSync('git', ['commit', '-qm', 'init'], { cwd: repo });
-      const base = tmp('lanes-gemini-next-');
-      writeFileSync(
-        join(base, 'config.toml'),
+      const { w, base } = geminiSeatWorld(
+        'lanes-gemini-next-',
         '[seats]\non_exhausted = "next"\n[seats.pools.keys]\npay_per_use_next = true\n',
       );
-      const w: World = {
-        repo,
-        env: { ...lanesEnv(), LANES_CONFIG: join(base, 'config.toml') },
-        home: join(base, 'home'),
-        lanesCommand: `${process.execPath} ${CLI}`,
-      };
+      const repo = w.repo;
       if (hooks) await must(['hooks', 'install', 'gemini', '--command', w.lanesCommand], w);
       const resetsAt = Math.ceil(Date.now() / 60_000) * 60 + 3 * 3600;
       const model = new FakeModel(gemini, SCRIPT, `gemini-seats-next${hooks ? '-hooks' : ''}`, {
@@ -71,14 +60,7 @@ for (const hooks of [false, true])
       // Each seat a GEMINI_CLI_HOME as a user who chose an API key and trusted the repository leaves it.
       const homes: Record<string, string> = {};
       for (const seat of ['A', 'B'] as const) {
-        const home = (homes[seat] = join(base, `gemini-${seat}`));
-        mkdirSync(join(home, '.gemini'), { recursive: true });
-        const settings = {
-          security: { auth: { selectedType: 'gemini-api-key' } },
-          privacy: { usageStatisticsEnabled: false },
-        };
-        writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
-        writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [repo]: 'TRUST_FOLDER' }));
+        const home = (homes[seat] = geminiHome(base, seat, repo, 'gemini-api-key'));
         const env = [
           `GEMINI_CLI_HOME=${home}`,
           `GEMINI_API_KEY=$LANES_SEAT_${seat}_KEY`,

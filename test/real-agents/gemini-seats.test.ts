@@ -1,17 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
-import { CLI, gitRepo, lanesEnv, tmp } from '../helpers/env.js';
+import { CLI, tmp } from '../helpers/env.js';
 import { gemini } from './fake-model/gemini.js';
 import { FakeModel } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
+import { geminiHome, geminiSeatWorld } from './gemini-world.js';
 import { journal, seatOut } from './seat-checks.js';
-import type { World } from './world.js';
 
 // A Gemini CLI seat running out, with the released CLI (issue 29). Gemini CLI 0.61 runs no hook on
 // a quota error (`gemini -p` exits before AfterAgent or SessionEnd run) and keeps none in its chat
@@ -40,27 +37,10 @@ test(
       skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
       return;
     }
-    const repo = gitRepo();
-    writeFileSync(join(repo, 'README.md'), 'seats\n');
-    execFileSync('git', ['add', '-A'], { cwd: repo });
-    execFileSync('git', ['commit', '-qm', 'init'], { cwd: repo });
-    const base = tmp('lanes-gemini-seats-');
-    writeFileSync(join(base, 'config.toml'), '[seats]\non_exhausted = "stop"\n');
-    const w: World = {
-      repo,
-      env: { ...lanesEnv(), LANES_CONFIG: join(base, 'config.toml') },
-      home: join(base, 'home'),
-      lanesCommand: `${process.execPath} ${CLI}`,
-    };
+    const { w, base } = geminiSeatWorld('lanes-gemini-seats-', '[seats]\non_exhausted = "stop"\n');
+    const repo = w.repo;
     // The seat's GEMINI_CLI_HOME as a user who chose an API key and trusted the repository leaves it.
-    const seat = join(base, 'gemini-A');
-    mkdirSync(join(seat, '.gemini'), { recursive: true });
-    const settings = {
-      security: { auth: { selectedType: 'gemini-api-key' } },
-      privacy: { usageStatisticsEnabled: false },
-    };
-    writeFileSync(join(seat, '.gemini', 'settings.json'), JSON.stringify(settings));
-    writeFileSync(join(seat, '.gemini', 'trustedFolders.json'), JSON.stringify({ [repo]: 'TRUST_FOLDER' }));
+    const seat = geminiHome(base, 'A', repo, 'gemini-api-key');
     const seatEnv = [
       'GEMINI_CLI_HOME',
       seat,
