@@ -7,6 +7,9 @@
 // Usage: node bench/claims.mjs [--clients 16] [--cycles 1000] [--resources 100] [--pg URL] [--stores sqlite,pg]
 //   [--dist DIR] (another build's dist/, e.g. an older checkout's, for an A/B against this one)
 //   [--no-floors] (skip PostgreSQL's two floors)
+//   [--rounds K --ab OLD/dist] (PostgreSQL only: K rounds, each this build, OLD's and the write floor
+//   back to back, so both builds' shares of the floor come from the same minutes of a noisy machine;
+//   per round and the medians)
 // (--pg defaults to $LANES_TEST_PG_URL; without a server only SQLite runs, and it says so).
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
@@ -24,14 +27,16 @@ const PG = opt('--pg', process.env.LANES_TEST_PG_URL ?? '');
 const STORES = opt('--stores', 'sqlite,pg').split(',');
 const DIST = opt('--dist', '');
 const FLOORS = !process.argv.includes('--no-floors');
+const ROUNDS = Number(opt('--rounds', 0));
+const AB = opt('--ab', '');
 const base = scratch('lanes-bench-claims-');
 const env = { ...process.env, LANES_HOME: join(base, 'home') };
 delete env.LANES_SESSION;
 delete env.LANES_STORE;
 if (DIST) env.LANES_BENCH_DIST = DIST;
 
-async function pgStore() {
-  const schema = `bench_${process.pid}`;
+async function pgStore(n = 0) {
+  const schema = `bench_${process.pid}${n ? `_${n}` : ''}`;
   const u = new URL(PG);
   u.searchParams.set('schema', schema);
   const pg = createRequire(import.meta.url)('pg');
@@ -48,12 +53,14 @@ async function pgStore() {
   await drop();
   // The write floor's table: one row per client, in the bench's own schema (dropped with it).
   const floorTable = `"${schema}".floor_rows`;
-  const makeFloorTable = () => sql(`CREATE TABLE ${floorTable} (id int PRIMARY KEY, v int NOT NULL)`);
+  const makeFloorTable = () =>
+    sql(`CREATE SCHEMA IF NOT EXISTS "${schema}"; CREATE TABLE ${floorTable} (id int PRIMARY KEY, v int NOT NULL)`);
   return { url: u.toString(), drop, floorTable, makeFloorTable };
 }
 
-async function run(name, store, floor) {
-  const markers = join(base, `markers-${name}`);
+let runs = 0;
+async function run(name, store, floor, dist) {
+  const markers = join(base, `markers-${++runs}`);
   mkdirSync(markers);
   const worker = join(ROOT, 'bench', floor ? 'claims-floor-worker.mjs' : 'claims-worker.mjs');
   const args = (i) =>
@@ -62,7 +69,7 @@ async function run(name, store, floor) {
       : [store, String(CYCLES), String(RESOURCES), markers, String(i + 1)];
   const results = await runWorkers(
     Array.from({ length: CLIENTS }, (_, i) => [process.execPath, [worker, ...args(i)]]),
-    env,
+    dist === undefined ? env : { ...env, LANES_BENCH_DIST: dist },
   );
   const start = Math.min(...results.map((r) => r.start));
   const end = Math.max(...results.map((r) => r.end));
@@ -98,6 +105,72 @@ async function run(name, store, floor) {
     String(tokenFaults),
     clientCpu.toFixed(2),
   ];
+}
+
+if (ROUNDS > 0) {
+  if (!PG || !AB) throw new Error('--rounds needs --ab OLD/dist and a PostgreSQL URL');
+  await abRounds();
+  process.exit(process.exitCode ?? 0);
+}
+
+/** --rounds K --ab OLD: per round, this build, OLD's (each in a schema of its own) and the write floor. */
+async function abRounds() {
+  const shares = { new: [], old: [] };
+  const head = [
+    'round',
+    'build',
+    'cycles/s',
+    'p50 ms',
+    'two holders',
+    'token faults',
+    'client CPU ms/cycle',
+    'share of floor',
+  ];
+  const out = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    const load = (await import('node:os')).loadavg()[0].toFixed(1);
+    const order = r % 2 ? ['new', 'old'] : ['old', 'new'];
+    const got = {};
+    for (const which of order) {
+      const st = await pgStore(r * 10 + (which === 'new' ? 1 : 2));
+      try {
+        got[which] = await run(`lanes ${which}`, st.url, undefined, which === 'new' ? '' : AB);
+      } finally {
+        await st.drop();
+      }
+    }
+    const st = await pgStore(r * 10 + 3);
+    let floor;
+    try {
+      await st.makeFloorTable();
+      floor = await run('floor', st.url, { mode: 'write', table: st.floorTable });
+    } finally {
+      await st.drop();
+    }
+    for (const which of ['new', 'old']) {
+      const g = got[which];
+      const share = Number(g[2]) / Number(floor[2]);
+      shares[which].push(share);
+      if (g[5] !== '0' || g[6] !== '0') process.exitCode = 1;
+      out.push([
+        `${r} (load ${load})`,
+        which === 'new' ? 'this' : 'old',
+        g[2],
+        g[3],
+        g[5],
+        g[6],
+        g[7],
+        `${(100 * share).toFixed(0)}%`,
+      ]);
+    }
+    out.push([`${r}`, 'floor: 2 x 1-row write', floor[2], floor[3], '', '', floor[7], '']);
+  }
+  console.log(table(head, out));
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
+  const pct = (x) => `${(100 * x).toFixed(0)}%`;
+  console.log(
+    `${CLIENTS} clients x ${CYCLES} cycles on ${RESOURCES} resources, ${ROUNDS} rounds: this build ${shares.new.map(pct).join(' ')} of the write floor (median ${pct(median(shares.new))}, >= 50% in ${shares.new.filter((x) => x >= 0.5).length}), old ${shares.old.map(pct).join(' ')} (median ${pct(median(shares.old))}); this/old per round ${shares.new.map((x, i) => (x / shares.old[i]).toFixed(2)).join(' ')}`,
+  );
 }
 
 const rows = STORES.includes('sqlite') ? [await run('SQLite', join(base, 'lanes.db'))] : [];

@@ -40,7 +40,7 @@ test(
       const store = await PostgresStore.open(url);
       try {
         assert.equal(store.info.schemaVersion, PG_SCHEMA_VERSION);
-        assert.equal(PG_SCHEMA_VERSION, 10);
+        assert.equal(PG_SCHEMA_VERSION, 11);
         const ref = { scope: REPO, kind: 'ticket', name: 'T' };
         const blocked = await store.acquireClaims('new', [ref], judge);
         assert.equal(blocked.ok, false, 'the claim made before the upgrade still blocks');
@@ -155,6 +155,42 @@ test(
       assert.deepEqual(await conn.call(`SELECT 2 AS two`), [{ two: 2 }], 'and later statements run unnamed');
     } finally {
       await conn.close();
+      await drop();
+    }
+  },
+);
+
+test(
+  'a refused lanes_claim writes nothing (version 11): no transaction id, so no disk flush at its commit',
+  { skip: PG_SKIP },
+  async () => {
+    const { url, schema, drop } = pgSchemaUrl();
+    const store = await PostgresStore.open(url);
+    const c = await client();
+    try {
+      await store.insertSession({ ...session('x'), ticket: null });
+      await store.insertSession({ ...session('y', 101), ticket: null });
+      const ref = { scope: 'host:h', kind: 'lock', name: 'L' };
+      assert.ok((await store.acquireClaims('x', [ref], judge)).ok);
+      const s = `"${schema}"`;
+      const claim = (who: string) =>
+        c.query(
+          `SELECT ${s}.lanes_claim($1, ARRAY['host:h'], ARRAY['lock'], ARRAY['L'], ARRAY['k'], '5000', 'h', NULL, NULL, NULL, NULL, NULL) AS r`,
+          [who],
+        );
+      const xid = async () => (await c.query('SELECT pg_current_xact_id_if_assigned() AS x')).rows[0].x;
+      await c.query('BEGIN');
+      assert.equal((await claim('y')).rows[0].r.status, 'conflict');
+      assert.equal(await xid(), null, 'the refusal locked or wrote nothing');
+      await c.query('ROLLBACK');
+      await store.releaseClaims('x', [ref]);
+      await c.query('BEGIN');
+      assert.equal((await claim('y')).rows[0].r.status, 'granted');
+      assert.notEqual(await xid(), null, 'a grant writes');
+      await c.query('ROLLBACK');
+    } finally {
+      await c.end();
+      await store.close();
       await drop();
     }
   },

@@ -11,7 +11,11 @@ type Refused = Extract<ClaimResult, { ok: false }>;
 
 /** Who holds what a refused claim wanted, as a wait notice and E_CLAIM_HELD tell it. */
 export async function refusalReason(ctx: LanesContext, result: Refused): Promise<string> {
-  const now = result.now ?? (await ctx.store.now());
+  return reasonAt(result, result.now ?? (await ctx.store.now()));
+}
+
+/** refusalReason() at the store's clock `now`: a waiter builds it only when it tells it (a notice, a timeout). */
+export function reasonAt(result: Refused, now: number): string {
   return result.blockers
     .map(
       (b) =>

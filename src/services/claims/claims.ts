@@ -11,7 +11,7 @@ import { unknownSession } from '../context.js';
 import type { LanesContext } from '../context.js';
 import { describeSession } from '../describe.js';
 import { ClaimWaiter } from './claim-wait.js';
-import { refusalReason, refuse } from './claim-refusal.js';
+import { reasonAt, refusalReason, refuse } from './claim-refusal.js';
 import { asHeld } from './held-spelling.js';
 import { waitFor } from '../wait.js';
 import type { WaitOptions } from '../wait.js';
@@ -138,10 +138,11 @@ export class ClaimService {
         const result = answered ?? (await this.attempt(id, refs, options));
         answered = null;
         if (result.ok) return { done: true, value: await this.granted(id, refs, result.grants) };
-        const reason = await refusalReason(this.ctx, result);
-        if (!waiter) return refuse(this.ctx, id, refs, texts, result, reason);
+        if (!waiter) return refuse(this.ctx, id, refs, texts, result, await refusalReason(this.ctx, result));
+        const now = result.now ?? (await this.ctx.store.now());
         await waiter.refused();
-        return { done: false, blockedBy: () => reason };
+        // Told only in a notice or at a timeout: most waits end first (bench/claims: 1 refusal in 8 cycles).
+        return { done: false, blockedBy: () => reasonAt(result, now) };
       },
       this.ctx.notice,
       options,
