@@ -45,15 +45,7 @@ let addon: object | null | undefined;
  * (hoisted, a workspace, the sources under test) the lookup runs as before.
  */
 function nearAddon(): string | null {
-  const file = join(
-    bundleDir(),
-    '..',
-    'node_modules',
-    'better-sqlite3',
-    'build',
-    'Release',
-    'better_sqlite3.node',
-  );
+  const file = join(bundleDir(), '..', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
   return existsSync(file) ? file : null;
 }
 
