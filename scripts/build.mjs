@@ -102,8 +102,24 @@ const lazyBetterSqliteBundled = {
       loader: 'js',
       resolveDir: process.cwd(),
     }));
+    // Its Database class requires every method's module as it loads; lanes uses none of backup,
+    // serialize, function, aggregate and table, and backup's promisify(fs.access) compiles Node's
+    // promisify: on Node 20 each hook call paid for them. Each is required at its first call instead.
+    b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, (a) => {
+      let text = readFileSync(a.path, 'utf8');
+      for (const m of LAZY_METHODS) {
+        const eager = `Database.prototype.${m} = require('./methods/${m}');`;
+        if (!text.includes(eager)) throw new Error(`build: better-sqlite3's database.js no longer has ${eager}`);
+        text = text.replace(
+          eager,
+          `Database.prototype.${m} = function (...args) { return require('./methods/${m}').apply(this, args); };`,
+        );
+      }
+      return { contents: text, loader: 'js' };
+    });
   },
 };
+const LAZY_METHODS = ['backup', 'serialize', 'function', 'aggregate', 'table'];
 // string-width makes an Intl.Segmenter and a Unicode property regex as it loads (~9 ms, 155 M
 // instructions, callgrind), which every command drawing a table paid (lanes ls): in the binary's
 // bundles it loads at its first call (layout.ts asks it only of text past plain ASCII), for
@@ -205,6 +221,8 @@ await build({
   ...cjs,
   entryPoints: { cli: 'src/cli/bin.ts' },
   external: ['./hot.cjs', './main.cjs'],
+  // Minified too: V8 scans all of it on every start (no cache for the file Node loads itself).
+  minify: true,
   // The dispatcher is compiled on every start without a code cache: it gets the registry's hot
   // names, not the registry.
   define: { ...cjs.define, __LANES_HOT_COMMANDS__: JSON.stringify([...hot]) },

@@ -95,8 +95,10 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
     return report(e, wantsJson, out, err);
   } finally {
     stdout?.dispose();
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    if (controller) {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    }
     // A command that failed (a locked store, a timeout, Ctrl-C) did not act as the session: no
     // heartbeat, which could wait on the same lock again.
     await lanes?.close({ heartbeat: succeeded }).catch(() => undefined);

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type * as Os from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** CommonJS' module wrapper, as Module.wrap writes it (importing node:module's default costs ~0.1 ms). */
@@ -36,7 +36,10 @@ export function loadBundle(
   }
   if (!dir) return req(file);
   const st = statSync(file);
-  const stem = `${basename(file)}-${process.version}-${process.arch}-`;
+  // The file's name without path.basename, which no other code of a hook call uses (compiling it
+  // cost Node 20 ~0.3 M instructions).
+  const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const stem = `${name}-${process.version}-${process.arch}-`;
   const build = `${st.size}-${Math.floor(st.mtimeMs)}-${st.ino}`;
   // The profile comes from the command line: only a short run of safe characters reaches the name.
   const tag = profile.replace(/[^a-z0-9.-]/g, '_').slice(0, 40);

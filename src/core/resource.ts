@@ -1,4 +1,5 @@
-import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { isAbsolute, posix, resolve, sep } from 'node:path';
+import { relativeTo } from './relative-to.js';
 import { LanesError } from './errors.js';
 
 /** A claimable resource after parsing: `kind:name` plus the scope it is exclusive in. */
@@ -122,7 +123,7 @@ export function normalizeClaimPath(text: string, rawName: string, ctx: ResourceC
   const isDir =
     rawName.endsWith('/') || rawName.endsWith('/.') || rawName.endsWith('/..') || rawName === '.' || rawName === '..';
   const absolute = isAbsolute(rawName) ? resolve(rawName) : resolve(ctx.cwd, rawName);
-  const rel = relative(root, absolute);
+  const rel = relativeTo(root, absolute);
   if (rel === '')
     throw bad(text, 'it names the whole repository', 'claim a ticket (ticket:NAME) or a subdirectory instead');
   // `..` or `../…` leaves it; a name such as `..a` is an ordinary file inside it.

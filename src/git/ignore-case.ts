@@ -28,6 +28,9 @@ function readConfig(file: string): string {
 
 /** The `ignorecase` key of the `[core]` section (git's booleans: true, yes, on, 1), the last one winning. */
 export function parseIgnoreCase(text: string): boolean {
+  // Most configs never name the key (git writes it only where it is true, or on a Mac): no
+  // regular expression is compiled for them, in a read that sits in every pre-edit hook.
+  if (!text.toLowerCase().includes('ignorecase')) return false;
   let section = '';
   let value = false;
   for (const raw of text.split(/\r?\n/)) {

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { relativeTo } from '../core/relative-to.js';
 import { repoInfo } from './repo.js';
 import type { RepoInfo } from './repo.js';
 
@@ -37,7 +38,7 @@ export async function locateInRepo(path: string, cache = new Map<string, RepoInf
     cache.set(dir, repo);
   }
   if (!repo) return null;
-  const rel = relative(repo.worktreeRoot, full);
+  const rel = relativeTo(repo.worktreeRoot, full);
   if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || rel === '.git' || rel.startsWith(`.git${sep}`)) return null;
   return { repo, rel: rel.split(sep).join('/') };
 }

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { SqliteDb, SqliteStatement } from './driver.js';
 import { LanesError } from '../../core/errors.js';
 import { openDatabase, sqliteDriver } from './driver.js';
@@ -79,10 +77,7 @@ export class SqliteConn {
     const busyMs = options.busyTimeoutMs ?? 5000;
     let db: SqliteDb | undefined;
     try {
-      if (file !== ':memory:') {
-        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-        closedToOthers(file);
-      }
+      if (file !== ':memory:') closedToOthers(file);
       const conn = openDatabase(file, { timeout: busyMs });
       db = conn;
       // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports SQLITE_BUSY for it
