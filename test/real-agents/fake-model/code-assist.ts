@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { isGeminiMainLoop } from './gemini.js';
 import { callId, sse } from './server.js';
 import type { Protocol, Turn } from './server.js';
 
@@ -32,12 +33,7 @@ import type { Protocol, Turn } from './server.js';
 export function codeAssist(tls: { key: string; cert: string } | null): Protocol {
   return {
     isMainLoop(path, body) {
-      const tools = (body['request'] as { tools?: unknown } | undefined)?.tools;
-      return (
-        path.includes(':streamGenerateContent') &&
-        Array.isArray(tools) &&
-        tools.some((t: { functionDeclarations?: unknown[] }) => (t.functionDeclarations ?? []).length > 0)
-      );
+      return isGeminiMainLoop(path, (body['request'] as { tools?: unknown } | undefined)?.tools);
     },
 
     answer(res, _body, turn, index) {

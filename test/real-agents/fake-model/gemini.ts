@@ -13,12 +13,7 @@ import type { Protocol, Turn } from './server.js';
  */
 export const gemini: Protocol = {
   isMainLoop(path, body) {
-    const tools = body['tools'];
-    return (
-      path.includes(':streamGenerateContent') &&
-      Array.isArray(tools) &&
-      tools.some((t: { functionDeclarations?: unknown[] }) => (t.functionDeclarations ?? []).length > 0)
-    );
+    return isGeminiMainLoop(path, body['tools']);
   },
 
   answer(res, _body, turn, index) {
@@ -125,4 +120,13 @@ function streamed(res: ServerResponse, chunks: unknown[]): void {
 function json(res: ServerResponse, value: unknown, status = 200): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(value));
+}
+
+/** Gemini CLI's main loop: a streamed request that declares its functions (side questions declare none). */
+export function isGeminiMainLoop(path: string, tools: unknown): boolean {
+  return (
+    path.includes(':streamGenerateContent') &&
+    Array.isArray(tools) &&
+    tools.some((t: { functionDeclarations?: unknown[] }) => (t.functionDeclarations ?? []).length > 0)
+  );
 }
