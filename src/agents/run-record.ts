@@ -85,8 +85,10 @@ function geminiRecord(
 
 /**
  * The log an agent's run is asked to keep for lanes to read, when it keeps none lanes can read by
- * default: Gemini CLI's debug log (GEMINI_DEBUG_LOG_FILE, which it appends to; the one the
- * environment names already, else a file of the run's own in `tmp`, `own`: lanes removes it after).
+ * default: Gemini CLI's debug log (GEMINI_DEBUG_LOG_FILE, which it appends to), always a file of
+ * this run's own, lanes removing it after. A log the environment names is shared by every session
+ * started from it: a quota line in it could be another session's, on another seat, so the run gets
+ * its own all the same and what it wrote is appended to the named one at the end (`then`).
  * Its own is made in a fresh private directory (0700, mkdtemp): the log holds the conversation, and
  * a predictable name in a shared /tmp could be a symlink another user planted.
  */
@@ -95,10 +97,10 @@ export function agentLog(
   env: NodeJS.ProcessEnv,
   tmp: string,
   run: string,
-): { name: string; path: string; own: boolean } | null {
+): { name: string; path: string; then: string | null } | null {
   if (agent !== 'gemini') return null;
   const named = env['GEMINI_DEBUG_LOG_FILE'];
-  if (named && named.startsWith('/')) return { name: 'GEMINI_DEBUG_LOG_FILE', path: named, own: false };
+  const then = named && named.startsWith('/') ? named : null;
   const safe = run.replace(/[^\w.-]+/g, '_').slice(0, 100);
   let dir: string;
   try {
@@ -106,7 +108,7 @@ export function agentLog(
   } catch {
     return null; // no writable TMPDIR: the error reports are still read
   }
-  return { name: 'GEMINI_DEBUG_LOG_FILE', path: join(dir, 'debug.log'), own: true };
+  return { name: 'GEMINI_DEBUG_LOG_FILE', path: join(dir, 'debug.log'), then };
 }
 
 const entries = (dir: string) => {

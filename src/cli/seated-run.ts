@@ -1,10 +1,8 @@
 import { resumeCommand } from '../core/agent-logins.js';
 import { carryConversation, hasConversation, loginDir } from '../core/carry-conversation.js';
 import { childProcess } from '../core/builtins.js';
-import { rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
-import { dirname } from 'node:path';
-import { agentLog } from '../agents/run-record.js';
+import { agentLogFor } from './agent-log.js';
 import type { Lanes, SeatLease } from '../index.js';
 import { seatedEnv } from './seated.js';
 import { watchRecord } from './seat-record.js';
@@ -47,8 +45,7 @@ export async function runOnSeat(
     const started = await lanes.now();
     const tmp = env['TMPDIR'] || tmpdir();
     // The log the agent is asked to keep where lanes reads it (Gemini CLI's debug log: a quota it waits out).
-    const log = lease ? agentLog(lease.seat.agent, env, tmp, id) : null;
-    if (log) env[log.name] = log.path;
+    const log = lease ? agentLogFor(lease.seat.agent, env, tmp, id) : null;
     const record: RecordWatch | null = lease
       ? watchRecord(lanes, id, lease, conversation, tmp, cwd, log?.path ?? null)
       : null;
@@ -57,9 +54,7 @@ export async function runOnSeat(
       lease && record ? watchSeat(lanes, id, lease, started, run, record) : Promise.resolve(null);
     const result = await run.done;
     run.stopWatching();
-    const out: RanOut | null = await ranOut.finally(() => {
-      if (log?.own) rmSync(dirname(log.path), { recursive: true, force: true });
-    });
+    const out: RanOut | null = await ranOut.finally(() => log?.end());
     conversation = record?.conversation ?? conversation;
     if (!out || !lease) return result;
     const seat = out.seat;
@@ -74,7 +69,7 @@ export async function runOnSeat(
     // Off a pay-per-use seat (the person named it), the pool's other pay-per-use seats are candidates
     // too, after its flat ones, only when [seats.pools.NAME] pay_per_use_next says so; off a flat seat, never.
     const billedToo = seat.payPerUse && config?.seats.pools[seat.pool]?.payPerUseNext === true;
-    const next = await nextSeat(lanes, id, seat, { command: cmd, billedToo }, policy === 'wait', why, say);
+    const next = await nextSeat(lanes, id, seat, { command: cmd, billedToo }, why, say);
     if (!next) return { code: 3, reason: `${why}; stopped while waiting for a seat` };
     await lanes.seats.failover(id, { action: 'moved', from: seat.name, to: next.seat.name, why });
     // The agent's own session as its hooks registered it, else its record's (npm's launcher of Codex
@@ -86,13 +81,15 @@ export async function runOnSeat(
     const canResume = resumeCommand(agent, cmd, 'ID') !== null;
     conversation = resumeId;
     // The conversation is in the old login's directory: the new login gets a copy to resume.
+    const from = loginDir(seat.agent, seat.env);
     const to = loginDir(seat.agent, next.seat.env);
-    if (resumed && resumeId) carryConversation(seat.agent, resumeId, loginDir(seat.agent, seat.env), to);
+    if (resumed && resumeId) carryConversation(seat.agent, resumeId, from, to);
     // A resume of a conversation the new login lacks fails at once (Gemini CLI exits on "Error
     // resuming session", Claude Code and Codex find no such conversation), and one whose id no hook
     // and no record named cannot be asked for: the agent starts afresh there with the command it was
     // given, which may redo work already done: said on stderr, never silently.
-    if (canResume && (!resumeId || hasConversation(seat.agent, resumeId, to) === false)) {
+    // Two seats of one login directory (pay-per-use keys use the default one) share the conversation.
+    if (canResume && (!resumeId || (from !== to && hasConversation(seat.agent, resumeId, to) === false))) {
       const what = resumeId
         ? `conversation ${resumeId} could not be carried to seat ${next.seat.name}'s login`
         : 'neither its hooks nor its record named it';
@@ -216,15 +213,15 @@ async function agentOf(
 }
 
 /**
- * The next seat of the pool: at once, or (`wait`, or when none is free now) as soon as one frees or
- * resets, checking every 15 s and saying so each minute. Null when the wait was ended (SIGINT/SIGTERM).
+ * The next seat of the pool: a free one at once (`next` and `wait` alike: a seat that is free has
+ * freed), else as soon as one frees or resets, checking every 15 s and saying so each minute, the
+ * wait journaled with why none could be had. Null when the wait was ended (SIGINT/SIGTERM).
  */
 async function nextSeat(
   lanes: Lanes,
   id: string,
   seat: SeatLease['seat'],
   { command, billedToo }: { command: readonly string[]; billedToo: boolean },
-  waitFirst: boolean,
   why: string,
   say: (line: string) => void,
 ): Promise<SeatLease | null> {
@@ -237,10 +234,8 @@ async function nextSeat(
       none = e instanceof Error ? e.message : String(e);
       return null;
     });
-  if (!waitFirst) {
-    const got = await attempt();
-    if (got) return got;
-  }
+  const got = await attempt();
+  if (got) return got;
   const reason = () => (none ? ` (${none})` : '');
   await lanes.seats.failover(id, {
     action: 'wait',

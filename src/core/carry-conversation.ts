@@ -1,5 +1,6 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { copyIfNewer } from './copy-if-newer.js';
 import { AGENT_LOGINS } from './agent-logins.js';
 import { carryGeminiChat, geminiChats } from './gemini-chats.js';
 import type { AgentName } from './hook-event.js';
@@ -43,10 +44,7 @@ export function carryConversation(agent: string, id: string, from: string | null
   const copied: string[] = [];
   for (const file of conversationFiles(where, id, from)) {
     const target = join(to, where.under, relative(join(from, where.under), file));
-    if (existsSync(target)) continue;
-    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-    cpSync(file, target, { recursive: true, force: false, errorOnExist: false });
-    copied.push(target);
+    if (copyIfNewer(file, target)) copied.push(target);
   }
   return copied;
 }

@@ -1,6 +1,7 @@
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { copyIfNewer } from './copy-if-newer.js';
 
 // Where Gemini CLI keeps a conversation, so a session moved to another seat (another
 // GEMINI_CLI_HOME) can resume it there. Read from the released CLI 0.61.0's bundle:
@@ -147,10 +148,7 @@ export function carryGeminiChat(id: string, from: string, to: string): string[] 
     if (!target) continue;
     for (const file of chat.files) {
       const dest = join(target, 'chats', file.split('/').pop() as string);
-      if (existsSync(dest)) continue;
-      mkdirSync(join(target, 'chats'), { recursive: true, mode: 0o700 });
-      cpSync(file, dest, { recursive: true, force: false, errorOnExist: false });
-      copied.push(dest);
+      if (copyIfNewer(file, dest)) copied.push(dest);
     }
   }
   return copied;

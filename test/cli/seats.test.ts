@@ -236,7 +236,11 @@ for (const policy of ['next', 'stop', 'wait'] as const) {
     assert.match(log, /the seat a ran out \(rate_limit/);
     if (policy === 'next') assert.match(log, /moved from seat a to b/);
     if (policy === 'stop') assert.match(log, /stopped: seat a ran out/);
-    if (policy === 'wait') assert.match(log, /waiting for a free seat/);
+    if (policy === 'wait')
+      assert.match(
+        log,
+        /waiting for a free seat of pool claude-code: .*\(no claude-code seat is free: a ran out until/,
+      );
     agent.proc.kill('SIGTERM');
     await agent.exited;
   });

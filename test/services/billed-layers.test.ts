@@ -45,6 +45,15 @@ test("Codex: a provider chosen in the project's .codex/config.toml, its env_key 
   assert.deepEqual(billedSources('codex', env, sub), [
     { file: join(repo, '.codex', 'config.toml'), what: 'model_provider "corp" with env_key CORP_API_KEY' },
   ]);
+  // A project layer that only changes the provider's endpoint keeps the user layer's env_key (a deep merge).
+  writeFileSync(
+    join(repo, '.codex', 'config.toml'),
+    'model_provider = "corp"\n[model_providers.corp]\nbase_url = "https://corp.example/v1"\n',
+  );
+  assert.deepEqual(
+    billedSources('codex', env, sub).map((b) => b.what),
+    ['model_provider "corp" with env_key CORP_API_KEY'],
+  );
   // Outside the repository, its project layer does not apply.
   assert.deepEqual(billedSources('codex', env, tmp('lanes-elsewhere-')), []);
 });

@@ -70,8 +70,11 @@ const RETRYABLE_MS = 300_000;
  */
 export function debugLogRanOut(text: string | null, since: number): GeminiRanOut | null {
   let found: GeminiRanOut | null = null;
+  // The message may run over lines (Gemini appends a Tip), never into the log's next entry (a line
+  // that starts with a time): else an "Attempt failed" with no wait would take the lines after it,
+  // the conversation among them, into the journal's message.
   const line =
-    /^\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)\] \[WARN\] Attempt \d+ failed: ([\s\S]*?)\. Retrying after (\d+)ms\.\.\.$/gm;
+    /^\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)\] \[WARN\] Attempt \d+ failed: ((?:(?!\n\[\d{4}-\d{2}-\d{2}T)[\s\S])*?)\. Retrying after (\d+)ms\.\.\.$/gm;
   for (const [, time, words, wait] of (text ?? '').matchAll(line)) {
     const at = Date.parse(time!);
     const message = withoutTip(words!);

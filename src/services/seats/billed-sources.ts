@@ -232,7 +232,11 @@ function codexProvider(files: string[]): BilledSource[] {
     }
   });
   const providers: Record<string, Record<string, unknown> | undefined> = {};
-  for (const { toml } of layers) Object.assign(providers, toml['model_providers'] ?? {});
+  // Merged as Codex merges its layers: a provider's fields one by one (a project layer that only
+  // sets base_url keeps the env_key the user's layer gave it).
+  for (const { toml } of layers)
+    for (const [name, fields] of Object.entries((toml['model_providers'] ?? {}) as Record<string, unknown>))
+      if (fields && typeof fields === 'object') providers[name] = { ...providers[name], ...(fields as object) };
   return layers.flatMap(({ file, toml }) => {
     const name = toml['model_provider'];
     const key = typeof name === 'string' ? providers[name]?.['env_key'] : undefined;

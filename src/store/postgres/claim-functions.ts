@@ -38,14 +38,11 @@ function conflictTest(s: string): string {
 }
 
 /** Each grant: the next token, the claim, and its journal entry (numbered later, journal.ts). */
-function grants(s: string, v: 10 | 11): string {
-  // Version 11: a resource claimed before (most are) moves its counter with one update; the upsert
-  // (its row locked, then updated: two heap records) only for a first claim. Both run under the
-  // resource's advisory lock, so no other claim inserts the row between the two.
-  const fence =
-    v === 10
-      ? ''
-      : `UPDATE ${s}.fences SET last_token = last_token + 1
+function grants(s: string): string {
+  // A resource claimed before (most are) moves its counter with one update; the upsert (its row
+  // locked, then updated: two heap records) only for a first claim. Both run under the resource's
+  // advisory lock, so no other claim inserts the row between the two.
+  const fence = `UPDATE ${s}.fences SET last_token = last_token + 1
         WHERE scope = p_scopes[i] AND kind = p_kinds[i] AND name = p_names[i] RETURNING last_token INTO v_token;
       IF NOT FOUND THEN
         `;
@@ -54,7 +51,8 @@ function grants(s: string, v: 10 | 11): string {
     v_ticket := coalesce(v_me.ticket, p_names[array_position(p_kinds, 'ticket')]);
     FOR i IN 1 .. cardinality(p_names) LOOP
       ${fence}INSERT INTO ${s}.fences AS f (scope, kind, name, last_token) VALUES (p_scopes[i], p_kinds[i], p_names[i], 1)
-        ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = f.last_token + 1 RETURNING last_token INTO v_token;${v === 10 ? '' : '\n      END IF;'}
+        ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = f.last_token + 1 RETURNING last_token INTO v_token;
+      END IF;
       INSERT INTO ${s}.claims (scope, kind, name, session_id, token, acquired_at)
         VALUES (p_scopes[i], p_kinds[i], p_names[i], p_session, v_token, v_now)
         ON CONFLICT (scope, kind, name) DO UPDATE
@@ -67,13 +65,14 @@ function grants(s: string, v: 10 | 11): string {
 }
 
 /**
- * lanes_claim: `create` as migration 10 makes it (replacing version 7's), or, for migration 11,
- * CREATE OR REPLACE of the same signature and answers (a client opened before the upgrade keeps
- * calling it). Migration 11 reads the claimant's row without a lock until the claim is known to be
- * granted: a refusal then writes nothing (no row lock, no transaction id), so its commit waits for
- * no disk flush, and a waiter's refused retries cost the server a read.
+ * lanes_claim as migration 10 makes it (replacing version 7's). It reads the claimant's row without
+ * a lock until the claim is known to be granted: a refusal then writes nothing (no row lock, no
+ * transaction id), so its commit waits for no disk flush, and a waiter's refused retries cost the
+ * server a read. (Stores made at version 10 before this body keep the earlier one, which locked the
+ * row first: the same signature and answers, so no new schema version — a version would lock every
+ * older lanes of a fleet out of the store for a body that answers the same.)
  */
-export function claimFunction(s: string, v: 10 | 11): string {
+function claimFunction(s: string): string {
   const me = (lock: string) => `
     SELECT * INTO v_me FROM ${s}.sessions WHERE id = p_session${lock};
     IF NOT FOUND THEN RETURN jsonb_build_object('status', 'unknown', 'now', v_now); END IF;
@@ -81,7 +80,8 @@ export function claimFunction(s: string, v: 10 | 11): string {
       RETURN jsonb_build_object('status', 'ended', 'now', v_now, 'me', to_jsonb(v_me));
     END IF;`;
   return `
-  ${v === 10 ? `DROP FUNCTION ${s}.lanes_claim(TEXT, TEXT[], TEXT[], TEXT[], TEXT[], TEXT, TEXT);\n  CREATE` : 'CREATE OR REPLACE'} FUNCTION ${s}.lanes_claim(p_session TEXT, p_scopes TEXT[], p_kinds TEXT[], p_names TEXT[], p_keys TEXT[],
+  DROP FUNCTION ${s}.lanes_claim(TEXT, TEXT[], TEXT[], TEXT[], TEXT[], TEXT, TEXT);
+  CREATE FUNCTION ${s}.lanes_claim(p_session TEXT, p_scopes TEXT[], p_kinds TEXT[], p_names TEXT[], p_keys TEXT[],
     p_lock_ms TEXT, p_host TEXT, p_near_scopes TEXT[], p_near_names TEXT[], p_below_scopes TEXT[],
     p_below_after TEXT[], p_below_before TEXT[]) RETURNS jsonb LANGUAGE plpgsql AS $fn$
   DECLARE
@@ -102,18 +102,17 @@ export function claimFunction(s: string, v: 10 | 11): string {
       v_void := pg_advisory_xact_lock(hashtextextended(v_key, 0))::text;
     END LOOP;
     v_now := ${PG_NOW};
-    -- The session's row stays locked to the commit, so it cannot end meanwhile (sessions.ts).
-    ${v === 10 ? me(' FOR UPDATE') : ''}
+    -- Once granted, the session's row stays locked to the commit, so it cannot end meanwhile (sessions.ts).
     -- The client decides again on what this returns, so a conflict found here in excess only costs
     -- the transactional path; one missed here would be granted (test/store/postgres-claim-fn).
     ${conflictTest(s)}
-    IF jsonb_array_length(v_conflicts) > 0 THEN${v === 10 ? '' : me('')}
+    IF jsonb_array_length(v_conflicts) > 0 THEN${me('')}
       RETURN jsonb_build_object('status', 'conflict', 'now', v_now, 'me', to_jsonb(v_me), 'claims', v_conflicts,
         'holders', (SELECT coalesce(jsonb_agg(to_jsonb(h)), '[]') FROM ${s}.sessions h
           WHERE h.id IN (SELECT e->>'session_id' FROM jsonb_array_elements(v_conflicts) AS e)));
     END IF;
-    ${v === 10 ? '' : `-- Granted: the claimant's row locked only now.${me(' FOR UPDATE')}`}
-    ${grants(s, v)}
+    -- Granted: the claimant's row locked only now.${me(' FOR UPDATE')}
+    ${grants(s)}
     -- A claim shows its session alive; not rewritten within a second of the last sign (the
     -- heartbeat's rule). A session recorded dead is always refreshed (lapsing the record).
     IF v_me.last_seen_at < v_now - 1000 OR v_me.dead_seen_at IS NOT DISTINCT FROM v_me.last_seen_at THEN
@@ -125,7 +124,7 @@ export function claimFunction(s: string, v: 10 | 11): string {
 }
 
 export function claimFunctions(s: string): string {
-  return `${claimFunction(s, 10)}
+  return `${claimFunction(s)}
   -- A release in one round trip: each claim deleted by its key, with its journal entry.
   CREATE OR REPLACE FUNCTION ${s}.lanes_release(p_session TEXT, p_scopes TEXT[], p_kinds TEXT[], p_names TEXT[],
     p_lock_ms TEXT, p_host TEXT) RETURNS SETOF ${s}.claims LANGUAGE plpgsql AS $fn$

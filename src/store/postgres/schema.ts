@@ -6,7 +6,7 @@
 export { PG_NOW } from './clock.js';
 
 import { claimFunctionsV5 } from './claim-functions-v5.js';
-import { claimFunction, claimFunctions } from './claim-functions.js';
+import { claimFunctions } from './claim-functions.js';
 import { journalLockKey } from './journal-lock.js';
 
 export const PG_MIGRATIONS: ((s: string) => string)[] = [
@@ -121,9 +121,6 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   // 10: a claim and a release that cost the server less (claim-functions.ts): statements by key that
   // keep their plans, locks taken in the caller's order, a path's overlaps looked up by name.
   (s) => claimFunctions(s),
-  // 11: a refused claim writes nothing (claim-functions.ts claimFunction): the claimant's row is
-  // locked only once the claim is granted. Same signature and answers as version 10.
-  (s) => claimFunction(s, 11),
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
