@@ -16,7 +16,7 @@ import { copyIfNewer } from './copy-if-newer.js';
 //   directory's base name (name, name-1, …) that no marker of another project holds;
 // - `--resume ID` looks the full session id up among that project's chats only.
 // So the chat is copied into the slug the new home gives that project (its registry's, a marker's,
-// or one lanes claims with a marker the way Gemini CLI would), never over a file there.
+// or one lanes claims with a marker the way Gemini CLI would), never over a copy as new or newer (core/copy-if-newer.ts).
 
 const CHAT = /^session-.+\.jsonl?$/;
 

@@ -65,7 +65,7 @@ test('resuming Gemini CLI on another seat: --resume ID, told to continue the tas
   assert.deepEqual(gemini([]), ['gemini', '--resume', ID], 'interactive: nothing to say for it');
 });
 
-test('a Gemini CLI chat is carried into the slug the new home gives the project, never over a file there', () => {
+test('a Gemini CLI chat is carried into the slug the new home gives the project, never over a copy as new there', () => {
   const root = mkdtempSync(join(tmpdir(), 'lanes-gemini-chats-'));
   const a = home(root, 'a', 'shop');
   chat(a, 'shop');
@@ -81,7 +81,11 @@ test('a Gemini CLI chat is carried into the slug the new home gives the project,
   ]);
   assert.equal(readFileSync(join(b, '.gemini', 'tmp', 'shop', '.project_root'), 'utf8'), PROJECT);
   assert.equal(hasConversation('gemini', ID, b), true);
-  assert.deepEqual(carryConversation('gemini', ID, a, b), [], 'the new home keeps its copy');
+  assert.deepEqual(
+    carryConversation('gemini', ID, a, b),
+    [],
+    'the new home keeps its copy (as new: nothing taken since)',
+  );
 
   // The project has another slug in the new home's registry: there.
   const c = home(root, 'c', 'shop-2');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loginRanOut, parseClaudeShaped } from '../../src/agents/claude-shaped.js';
@@ -87,7 +87,7 @@ test("a seat's user-level files are where the agent reads them with its login di
   assert.equal(agentUserFile('cursor', '.cursor/hooks.json', '/h', env), '/h/.cursor/hooks.json');
 });
 
-test("a conversation is carried to the new seat's login directory, never over a file there, never by a path-like id", () => {
+test("a conversation is carried to the new seat's login directory, never over a newer file there, never by a path-like id", () => {
   const root = mkdtempSync(join(tmpdir(), 'lanes-carry-'));
   const [a, b] = [join(root, 'a'), join(root, 'b')];
   mkdirSync(join(a, 'projects', '-r-shop'), { recursive: true });
@@ -100,8 +100,20 @@ test("a conversation is carried to the new seat's login directory, never over a 
   ]);
   assert.equal(readFileSync(join(b, 'projects', '-r-shop', 'c0ffee-1', 'subagents', 'x.jsonl'), 'utf8'), 'sub\n');
   assert.equal(readFileSync(join(b, 'projects', '-r-shop', 'c0ffee-1.jsonl'), 'utf8'), '{"turn":1}\n');
-  writeFileSync(join(a, 'projects', '-r-shop', 'c0ffee-1.jsonl'), 'changed\n');
-  assert.deepEqual(carryConversation('claude-code', 'c0ffee-1', a, b), [], 'the new seat keeps its copy');
+  // Changed since (turns taken on a): the older copy on b is replaced; one newer on b is kept.
+  const [onA, onB] = [
+    join(a, 'projects', '-r-shop', 'c0ffee-1.jsonl'),
+    join(b, 'projects', '-r-shop', 'c0ffee-1.jsonl'),
+  ];
+  const at = (p: string, s: number) => utimesSync(p, new Date(Date.now() + s * 1000), new Date(Date.now() + s * 1000));
+  writeFileSync(onA, 'changed\n');
+  at(onA, 5);
+  assert.deepEqual(carryConversation('claude-code', 'c0ffee-1', a, b), [onB], 'an older copy is replaced');
+  assert.equal(readFileSync(onB, 'utf8'), 'changed\n');
+  writeFileSync(onB, 'newer on b\n');
+  at(onB, 10);
+  assert.deepEqual(carryConversation('claude-code', 'c0ffee-1', a, b), [], 'the new seat keeps its newer copy');
+  assert.equal(readFileSync(onB, 'utf8'), 'newer on b\n');
   assert.deepEqual(carryConversation('claude-code', '../../etc/passwd', a, b), []);
   mkdirSync(join(a, 'sessions', '2026', '12', '02'), { recursive: true });
   writeFileSync(join(a, 'sessions', '2026', '12', '02', 'rollout-2026-12-02T21-00-00-5eed.jsonl'), 'x\n');
