@@ -16,7 +16,7 @@
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, percentile, runWorkers, scratch, table } from './lib.mjs';
+import { ROOT, percentile, postgresCpuMs, runWorkers, scratch, table } from './lib.mjs';
 
 const opt = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -74,9 +74,16 @@ async function run(name, store, floor, dist) {
     floor && !fn
       ? [floor.mode, store, String(CYCLES), floor.table, String(i + 1)]
       : [store, String(CYCLES), String(RESOURCES), markers, String(i + 1)];
+  // The server's CPU from the workers' start (after their set-up) to their exit, when it runs on
+  // this machine ('' otherwise: SQLite, a remote server); whatever else it serves meanwhile counts too.
+  const local = store.startsWith('postgres') && /@(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(store);
+  let server0 = null;
   const results = await runWorkers(
     Array.from({ length: CLIENTS }, (_, i) => [process.execPath, [worker, ...args(i)]]),
     dist === undefined ? env : { ...env, LANES_BENCH_DIST: dist },
+    () => {
+      if (local) server0 = postgresCpuMs();
+    },
   );
   const start = Math.min(...results.map((r) => r.start));
   const end = Math.max(...results.map((r) => r.end));
@@ -102,6 +109,10 @@ async function run(name, store, floor, dist) {
   }
   const cycles = CLIENTS * CYCLES;
   const clientCpu = results.reduce((n, r) => n + r.cpuUs, 0) / 1000 / cycles;
+  // The backends' time is theirs once they exit (the postmaster reaps them): wait a moment for it.
+  if (server0 !== null) await new Promise((r) => setTimeout(r, 300));
+  const server1 = server0 !== null ? postgresCpuMs() : null;
+  const serverCpu = server0 !== null && server1 !== null ? ((server1 - server0) / cycles).toFixed(2) : '';
   return [
     name,
     cycles,
@@ -111,6 +122,7 @@ async function run(name, store, floor, dist) {
     String(violations),
     String(tokenFaults),
     clientCpu.toFixed(2),
+    serverCpu,
   ];
 }
 
@@ -132,6 +144,7 @@ async function abRounds() {
     'two holders',
     'token faults',
     'client CPU ms/cycle',
+    'server CPU ms/cycle',
     'share of floor',
     'share of fn floor',
   ];
@@ -180,11 +193,12 @@ async function abRounds() {
         g[5],
         g[6],
         g[7],
+        g[8],
         `${(100 * share).toFixed(0)}%`,
         `${(100 * fnShares[which].at(-1)).toFixed(0)}%`,
       ]);
     }
-    out.push([`${r}`, 'floor: 2 x 1-row write', floor[2], floor[3], '', '', floor[7], '', '']);
+    out.push([`${r}`, 'floor: 2 x 1-row write', floor[2], floor[3], '', '', floor[7], floor[8], '', '']);
     out.push([
       `${r}`,
       'floor: lanes_claim + lanes_release, bare client',
@@ -193,6 +207,7 @@ async function abRounds() {
       fnFloor[5],
       fnFloor[6],
       fnFloor[7],
+      fnFloor[8],
       `${(100 * fnShares.floor.at(-1)).toFixed(0)}%`,
       '',
     ]);
@@ -233,7 +248,17 @@ if (PG && STORES.includes('pg')) {
 }
 console.log(
   table(
-    ['store', 'cycles', 'cycles/s', 'p50 ms', 'p99 ms', 'two holders', 'token faults', 'client CPU ms/cycle'],
+    [
+      'store',
+      'cycles',
+      'cycles/s',
+      'p50 ms',
+      'p99 ms',
+      'two holders',
+      'token faults',
+      'client CPU ms/cycle',
+      'server CPU ms/cycle',
+    ],
     rows,
   ),
 );
