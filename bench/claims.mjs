@@ -3,18 +3,20 @@
 // and the invariants (never two holders at once; per resource, the tokens granted are exactly 1..k,
 // each once). On PostgreSQL also two floors in the same run, as many clients without lanes
 // (claims-floor-worker.mjs): two `SELECT 1` round trips per cycle, and two one-row durable writes
-// per cycle; lanes' figure is printed as a share of each.
+// per cycle; and a third, lanes' own two calls per cycle (lanes_claim, lanes_release) through a bare
+// pg.Client (claims-fn-worker.mjs): the floor lanes' client code can reach on the same server
+// functions. lanes' figure is printed as a share of each.
 // Usage: node bench/claims.mjs [--clients 16] [--cycles 1000] [--resources 100] [--pg URL] [--stores sqlite,pg]
 //   [--dist DIR] (another build's dist/, e.g. an older checkout's, for an A/B against this one)
-//   [--no-floors] (skip PostgreSQL's two floors)
+//   [--no-floors] (skip PostgreSQL's three floors)
 //   [--rounds K --ab OLD/dist] (PostgreSQL only: K rounds, each this build, OLD's and the write floor
 //   back to back, so both builds' shares of the floor come from the same minutes of a noisy machine;
-//   per round and the medians)
+//   then the function floor, lanes' two calls through a bare client; per round and the medians)
 // (--pg defaults to $LANES_TEST_PG_URL; without a server only SQLite runs, and it says so).
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, percentile, runWorkers, scratch, table } from './lib.mjs';
+import { ROOT, percentile, postgresCpuMs, runWorkers, scratch, table } from './lib.mjs';
 
 const opt = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -62,14 +64,26 @@ let runs = 0;
 async function run(name, store, floor, dist) {
   const markers = join(base, `markers-${++runs}`);
   mkdirSync(markers);
-  const worker = join(ROOT, 'bench', floor ? 'claims-floor-worker.mjs' : 'claims-worker.mjs');
+  const fn = floor?.mode === 'fn';
+  const worker = join(
+    ROOT,
+    'bench',
+    fn ? 'claims-fn-worker.mjs' : floor ? 'claims-floor-worker.mjs' : 'claims-worker.mjs',
+  );
   const args = (i) =>
-    floor
+    floor && !fn
       ? [floor.mode, store, String(CYCLES), floor.table, String(i + 1)]
       : [store, String(CYCLES), String(RESOURCES), markers, String(i + 1)];
+  // The server's CPU from the workers' start (after their set-up) to their exit, when it runs on
+  // this machine ('' otherwise: SQLite, a remote server); whatever else it serves meanwhile counts too.
+  const local = store.startsWith('postgres') && /@(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(store);
+  let server0 = null;
   const results = await runWorkers(
     Array.from({ length: CLIENTS }, (_, i) => [process.execPath, [worker, ...args(i)]]),
     dist === undefined ? env : { ...env, LANES_BENCH_DIST: dist },
+    () => {
+      if (local) server0 = postgresCpuMs();
+    },
   );
   const start = Math.min(...results.map((r) => r.start));
   const end = Math.max(...results.map((r) => r.end));
@@ -95,6 +109,10 @@ async function run(name, store, floor, dist) {
   }
   const cycles = CLIENTS * CYCLES;
   const clientCpu = results.reduce((n, r) => n + r.cpuUs, 0) / 1000 / cycles;
+  // The backends' time is theirs once they exit (the postmaster reaps them): wait a moment for it.
+  if (server0 !== null) await new Promise((r) => setTimeout(r, 300));
+  const server1 = server0 !== null ? postgresCpuMs() : null;
+  const serverCpu = server0 !== null && server1 !== null ? ((server1 - server0) / cycles).toFixed(2) : '';
   return [
     name,
     cycles,
@@ -104,6 +122,7 @@ async function run(name, store, floor, dist) {
     String(violations),
     String(tokenFaults),
     clientCpu.toFixed(2),
+    serverCpu,
   ];
 }
 
@@ -116,6 +135,7 @@ if (ROUNDS > 0) {
 /** --rounds K --ab OLD: per round, this build, OLD's (each in a schema of its own) and the write floor. */
 async function abRounds() {
   const shares = { new: [], old: [] };
+  const fnShares = { new: [], old: [], floor: [] };
   const head = [
     'round',
     'build',
@@ -124,7 +144,9 @@ async function abRounds() {
     'two holders',
     'token faults',
     'client CPU ms/cycle',
+    'server CPU ms/cycle',
     'share of floor',
+    'share of fn floor',
   ];
   const out = [];
   for (let r = 1; r <= ROUNDS; r++) {
@@ -147,10 +169,21 @@ async function abRounds() {
     } finally {
       await st.drop();
     }
+    // The function floor: lanes' own two calls through a bare client (a store of its own).
+    const fst = await pgStore(r * 10 + 4);
+    let fnFloor;
+    try {
+      fnFloor = await run('fn floor', fst.url, { mode: 'fn' });
+    } finally {
+      await fst.drop();
+    }
+    if (fnFloor[5] !== '0' || fnFloor[6] !== '0') process.exitCode = 1;
+    fnShares.floor.push(Number(fnFloor[2]) / Number(floor[2]));
     for (const which of ['new', 'old']) {
       const g = got[which];
       const share = Number(g[2]) / Number(floor[2]);
       shares[which].push(share);
+      fnShares[which].push(Number(g[2]) / Number(fnFloor[2]));
       if (g[5] !== '0' || g[6] !== '0') process.exitCode = 1;
       out.push([
         `${r} (load ${load})`,
@@ -160,16 +193,33 @@ async function abRounds() {
         g[5],
         g[6],
         g[7],
+        g[8],
         `${(100 * share).toFixed(0)}%`,
+        `${(100 * fnShares[which].at(-1)).toFixed(0)}%`,
       ]);
     }
-    out.push([`${r}`, 'floor: 2 x 1-row write', floor[2], floor[3], '', '', floor[7], '']);
+    out.push([`${r}`, 'floor: 2 x 1-row write', floor[2], floor[3], '', '', floor[7], floor[8], '', '']);
+    out.push([
+      `${r}`,
+      'floor: lanes_claim + lanes_release, bare client',
+      fnFloor[2],
+      fnFloor[3],
+      fnFloor[5],
+      fnFloor[6],
+      fnFloor[7],
+      fnFloor[8],
+      `${(100 * fnShares.floor.at(-1)).toFixed(0)}%`,
+      '',
+    ]);
   }
   console.log(table(head, out));
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
   const pct = (x) => `${(100 * x).toFixed(0)}%`;
   console.log(
     `${CLIENTS} clients x ${CYCLES} cycles on ${RESOURCES} resources, ${ROUNDS} rounds: this build ${shares.new.map(pct).join(' ')} of the write floor (median ${pct(median(shares.new))}, >= 50% in ${shares.new.filter((x) => x >= 0.5).length}), old ${shares.old.map(pct).join(' ')} (median ${pct(median(shares.old))}); this/old per round ${shares.new.map((x, i) => (x / shares.old[i]).toFixed(2)).join(' ')}`,
+  );
+  console.log(
+    `of the function floor (lanes' two calls, bare client): this build ${fnShares.new.map(pct).join(' ')} (median ${pct(median(fnShares.new))}), old ${fnShares.old.map(pct).join(' ')} (median ${pct(median(fnShares.old))}); the function floor is ${fnShares.floor.map(pct).join(' ')} of the write floor (median ${pct(median(fnShares.floor))})`,
   );
 }
 
@@ -186,10 +236,29 @@ if (PG && STORES.includes('pg')) {
   } finally {
     await drop();
   }
+  // The function floor in a store of its own (its tokens start at 1 again).
+  if (FLOORS) {
+    const fst = await pgStore(1);
+    try {
+      rows.push(await run('PG floor: lanes_claim + lanes_release, bare client', fst.url, { mode: 'fn' }));
+    } finally {
+      await fst.drop();
+    }
+  }
 }
 console.log(
   table(
-    ['store', 'cycles', 'cycles/s', 'p50 ms', 'p99 ms', 'two holders', 'token faults', 'client CPU ms/cycle'],
+    [
+      'store',
+      'cycles',
+      'cycles/s',
+      'p50 ms',
+      'p99 ms',
+      'two holders',
+      'token faults',
+      'client CPU ms/cycle',
+      'server CPU ms/cycle',
+    ],
     rows,
   ),
 );

@@ -23,8 +23,11 @@ export function scratch(prefix) {
   return dir;
 }
 
-/** Starts workers, waits until each printed "ready", releases them together, collects their JSON line. */
-export async function runWorkers(commands, env) {
+/**
+ * Starts workers, waits until each printed "ready", releases them together, collects their JSON
+ * line. `onGo`: called just before the release (to start a measurement after the set-up).
+ */
+export async function runWorkers(commands, env, onGo = () => undefined) {
   const kids = commands.map(([file, args]) => {
     const proc = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const kid = { proc, out: '', err: '' };
@@ -34,6 +37,7 @@ export async function runWorkers(commands, env) {
     return kid;
   });
   await Promise.all(kids.map((k) => waitFor(k, /ready/)));
+  onGo();
   for (const k of kids) k.proc.stdin.write('go\n');
   const codes = await Promise.all(kids.map((k) => k.exit));
   return kids.map((k, i) => {
@@ -115,4 +119,28 @@ export function tcpPortsOf(pid) {
       if (cols.length > 9 && inodes.has(cols[9])) ports.push(parseInt(cols[1].split(':').pop(), 16));
     }
   return ports;
+}
+
+/**
+ * The CPU of every process named `postgres` on this machine (the server's backends and helpers,
+ * and those that exited, through their parent's children time), in ms; null without /proc. Only
+ * meaningful for a server on this machine, and it counts whatever else that server did meanwhile.
+ */
+export function postgresCpuMs() {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      } catch {
+        continue;
+      }
+      const c = cpuOf(pid);
+      if (c) ticks += c.self + c.children;
+    }
+  } catch {
+    return null;
+  }
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }

@@ -51,6 +51,12 @@ function directoryAware(text: string, cwd: string): string {
   }
 }
 
+/** Whether `refs` names `r` already. */
+function named(refs: ResourceRef[], r: ResourceRef): boolean {
+  for (const u of refs) if (u.scope === r.scope && u.kind === r.kind && u.name === r.name) return true;
+  return false;
+}
+
 export class ClaimService {
   constructor(private readonly ctx: LanesContext) {}
 
@@ -65,19 +71,20 @@ export class ClaimService {
       throw new LanesError('E_USAGE', 'name at least one resource', {
         hint: 'e.g. lanes claim ticket:SEAT-42 path:src/billing/',
       });
-    const refs = texts.map((t) =>
-      parseResource(directoryAware(t, this.ctx.cwd), {
-        cwd: this.ctx.cwd,
-        worktreeRoot: repo?.worktreeRoot ?? null,
-        repoId: repo ? this.ctx.repoId(repo) : null,
-        host: this.ctx.host,
-        forceRepoScope: scope === 'repo',
-        ignoreCase: repo ? ignoresCase(repo.commonDir) : false,
-      }),
-    );
+    const where = {
+      cwd: this.ctx.cwd,
+      worktreeRoot: repo?.worktreeRoot ?? null,
+      repoId: repo ? this.ctx.repoId(repo) : null,
+      host: this.ctx.host,
+      forceRepoScope: scope === 'repo',
+      ignoreCase: repo ? ignoresCase(repo.commonDir) : false,
+    };
+    // Each resource once, in the order named (a loop, no closures: every claim and release runs it).
     const unique: ResourceRef[] = [];
-    for (const r of refs)
-      if (!unique.some((u) => u.scope === r.scope && u.kind === r.kind && u.name === r.name)) unique.push(r);
+    for (const t of texts) {
+      const r = parseResource(directoryAware(t, this.ctx.cwd), where);
+      if (!named(unique, r)) unique.push(r);
+    }
     return unique;
   }
 

@@ -2,8 +2,10 @@ import { overlapLookup } from '../../core/path-overlap.js';
 import type { ResourceRef } from '../../core/resource.js';
 import type { PgConn } from './conn.js';
 
-// The arguments of a claim that claims.ts builds on the client: the advisory locks' keys and the
-// path lookups of lanes_claim.
+// The arguments of a claim that claims.ts builds on the client: the advisory locks' keys, the path
+// lookups of lanes_claim, and the TEXT[] arguments of lanes_claim and lanes_release as array
+// literals (pg sends a string as it is; an array it converts element by element through its
+// generic value conversion, measured in bench/claims' client instructions per cycle).
 
 /** The advisory locks a claim request takes (one per named resource, one per scope for path claims), sorted. */
 export function lockKeys(conn: PgConn, wanted: ResourceRef[]): string[] {
@@ -44,4 +46,39 @@ export function pathLookups(wanted: ResourceRef[]): readonly (string[] | null)[]
   // Null when there is nothing to look up: fewer bytes to send, and nothing for the server to read.
   const some = (a: string[]) => (a.length ? a : null);
   return [some(nearScopes), some(nearNames), some(belowScopes), some(after), some(before)];
+}
+
+/** Characters a quoted element of a PostgreSQL array literal must escape with a backslash. */
+const ESCAPED = /["\\]/;
+const ESCAPED_ALL = /["\\]/g;
+
+/**
+ * One element of a TEXT[] literal: double-quoted, with `"` and `\` backslash-escaped. Inside the
+ * quotes nothing else is special to PostgreSQL's array input (commas, braces, whitespace, the word
+ * NULL, an empty string, any non-ASCII character: test/store/postgres-array-literal).
+ */
+function quoted(v: string): string {
+  return `"${ESCAPED.test(v) ? v.replace(ESCAPED_ALL, '\\$&') : v}"`;
+}
+
+/** `values` as a PostgreSQL array literal of TEXT. */
+export function textArray(values: readonly string[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) out += (i ? ',' : '') + quoted(values[i]!);
+  return `${out}}`;
+}
+
+/** The scopes, kinds and names of `refs` as three TEXT[] literals (p_scopes, p_kinds, p_names of lanes_claim and lanes_release). */
+export function refArrays(refs: readonly ResourceRef[]): [string, string, string] {
+  let scopes = '{';
+  let kinds = '{';
+  let names = '{';
+  for (let i = 0; i < refs.length; i++) {
+    const r = refs[i]!;
+    const sep = i ? ',' : '';
+    scopes += sep + quoted(r.scope);
+    kinds += sep + quoted(r.kind);
+    names += sep + quoted(r.name);
+  }
+  return [`${scopes}}`, `${kinds}}`, `${names}}`];
 }

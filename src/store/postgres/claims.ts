@@ -2,12 +2,13 @@ import type { ResourceRef } from '../../core/resource.js';
 import { claimLookups, claimant, decideClaims, grantOf } from '../shared/claim-decision.js';
 import { conflicting } from '../shared/conflict-lookup.js';
 import { hostId } from '../../core/process-identity.js';
-import { lockKeys, pathLookups } from './claim-args.js';
+import { lockKeys, pathLookups, refArrays, textArray } from './claim-args.js';
 import type { PgConn, Q } from './conn.js';
 import { appendPgJournal } from './journal.js';
+import { releasedOf, releaseUnchanged } from './claim-release.js';
 import { granted } from '../shared/journal-entries.js';
 import { insertStarted, sessionIn } from './sessions.js';
-import { toClaim, toSession, unchanged, type ClaimRow, type SessionRow } from '../shared/rows.js';
+import { toClaim, toSession, type ClaimRow, type SessionRow } from '../shared/rows.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, OwnerJudge, SessionRecord } from '../types.js';
 
 /** What lanes_claim() (claim-functions.ts) returns. */
@@ -89,6 +90,56 @@ async function claimWith(
   return { ok: true, grants };
 }
 
+/**
+ * A claim lanes_claim() does not decide: a case-folded path (the transactional claim reads the
+ * scope's path claims whole and compares them in JS; lanes_claim compares names exactly, in SQL),
+ * or a file claim (paths overlap by directory; lanes_claim knows the overlap of kind path only).
+ */
+function transactional(wanted: ResourceRef[]): boolean {
+  for (const w of wanted) if (w.fold || w.kind === 'file') return true;
+  return false;
+}
+
+/** The grants of a granted lanes_claim(), in the order wanted. */
+function grantsOf(wanted: ResourceRef[], tokens: number[]): ClaimResult {
+  const grants: Grant[] = [];
+  for (let i = 0; i < wanted.length; i++) grants.push({ ref: wanted[i]!, token: Number(tokens[i]) });
+  return { ok: true, grants };
+}
+
+/**
+ * What lanes_claim() did not grant, decided here: kept out of acquireClaims so that the grant's
+ * path, compiled on every client, is small (bench/claims: V8 compiling it was a visible share of a
+ * short client's CPU, most of it for these rare branches).
+ */
+async function notGranted(
+  conn: PgConn,
+  sessionId: string,
+  wanted: ResourceRef[],
+  judge: OwnerJudge,
+  r: FastClaim | undefined,
+): Promise<ClaimResult> {
+  if (!r) throw new Error('lanes_claim returned nothing');
+  if (r.status === 'unknown') throw claimant(null, sessionId, conn.target.display);
+  if (r.status === 'ended') throw claimant(toSession(r.me), sessionId, conn.target.display);
+  if (r.status === 'granted') return grantsOf(wanted, r.tokens);
+  const holders = new Map<string, SessionRecord>(r.holders.map((h) => [h.id, toSession(h)]));
+  holders.set(sessionId, toSession(r.me));
+  const decision = decideClaims(
+    sessionId,
+    wanted,
+    // Each claim once (two wanted paths can find the same one).
+    conflicting(wanted, r.claims.map(toClaim)),
+    (id) => holders.get(id) ?? null,
+    judge,
+    r.now,
+  );
+  // Every conflicting holder is dead or ended: take over, judging again inside one transaction.
+  if (decision.ok) return acquireInTx(conn, sessionId, wanted, judge);
+  const refused = { ...decision.result, now: r.now };
+  return refused;
+}
+
 /** A claim's key in byte order (SQLite's), as the index by session holds it. */
 const ORDER = 'scope COLLATE "C", kind COLLATE "C", name COLLATE "C"';
 const KEY = `(${ORDER})`;
@@ -108,44 +159,27 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
   // (measured: ~6% of a claim/release cycle's client instructions, bench/RESULTS.md).
   // This host as its journal entries name it, read once as the library's context reads it (LANES_HOST_ID or the hostname).
   const host = hostId();
+  // lock_timeout as set_config() takes it, made once.
+  const lockMs = conn.lockTimeout;
   const releaseSql = conn.statement(
     `SELECT coalesce(jsonb_agg(c), '[]') AS r FROM ${conn.t('lanes_release')}($1, $2, $3, $4, $5, $6) AS c`,
   );
   return {
     async acquireClaims(sessionId, wanted, judge) {
-      // A case-folded path is decided in the transactional claim, which reads the scope's path
-      // claims whole and compares them in JS (lanes_claim compares names exactly, in SQL).
-      // A file claim (paths overlap by directory) too: lanes_claim knows the overlap of kind path only.
-      if (wanted.some((w) => w.fold || w.kind === 'file')) return acquireInTx(conn, sessionId, wanted, judge);
+      if (transactional(wanted)) return acquireInTx(conn, sessionId, wanted, judge);
+      const [scopes, kinds, names] = refArrays(wanted);
       const [row] = await conn.call<{ r: FastClaim }>(claimSql, [
         sessionId,
-        wanted.map((w) => w.scope),
-        wanted.map((w) => w.kind),
-        wanted.map((w) => w.name),
-        lockKeys(conn, wanted),
-        conn.lockTimeout,
+        scopes,
+        kinds,
+        names,
+        textArray(lockKeys(conn, wanted)),
+        lockMs,
         host,
         ...pathLookups(wanted),
       ]);
       const r = row?.r;
-      if (!r) throw new Error('lanes_claim returned nothing');
-      if (r.status === 'granted')
-        return { ok: true, grants: wanted.map((ref, i) => ({ ref, token: Number(r.tokens[i]) })) };
-      if (r.status === 'unknown') throw claimant(null, sessionId, conn.target.display);
-      if (r.status === 'ended') throw claimant(toSession(r.me), sessionId, conn.target.display);
-      const holders = new Map<string, SessionRecord>(r.holders.map((h) => [h.id, toSession(h)]));
-      holders.set(sessionId, toSession(r.me));
-      const decision = decideClaims(
-        sessionId,
-        wanted,
-        // Each claim once (two wanted paths can find the same one).
-        conflicting(wanted, r.claims.map(toClaim)),
-        (id) => holders.get(id) ?? null,
-        judge,
-        r.now,
-      );
-      // Every conflicting holder is dead or ended: take over, judging again inside one transaction.
-      return decision.ok ? acquireInTx(conn, sessionId, wanted, judge) : { ...decision.result, now: r.now };
+      return r?.status === 'granted' ? grantsOf(wanted, r.tokens) : notGranted(conn, sessionId, wanted, judge, r);
     },
 
     async insertSessionClaiming(session, wanted, judge) {
@@ -166,31 +200,11 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
     },
 
     async releaseClaims(sessionId, refs, unchangedSince) {
-      const args = [
-        sessionId,
-        refs.map((r) => r.scope),
-        refs.map((r) => r.kind),
-        refs.map((r) => r.name),
-        conn.lockTimeout,
-        host,
-      ];
-      // Conditional: the session's row locked, compared, and the release in the same transaction.
-      const result = unchangedSince
-        ? await conn.tx(async (q) => {
-            const s = await sessionIn(conn, q, sessionId, true);
-            return s && !unchanged(s, unchangedSince) ? null : q<{ r: ClaimRow[] }>(releaseSql.text, args);
-          })
-        : await conn.call<{ r: ClaimRow[] }>(releaseSql, args);
-      if (result === null) return { released: [], notHeld: refs, changed: true as const };
-      const rows = result[0]?.r ?? [];
-      const released: ClaimRecord[] = [];
-      const notHeld: ResourceRef[] = [];
-      for (const r of refs) {
-        const row = rows.find((x) => x.scope === r.scope && x.kind === r.kind && x.name === r.name);
-        if (row) released.push(toClaim(row));
-        else notHeld.push(r);
-      }
-      return { released, notHeld };
+      const [scopes, kinds, names] = refArrays(refs);
+      const args = [sessionId, scopes, kinds, names, lockMs, host];
+      if (unchangedSince) return releaseUnchanged(conn, releaseSql.text, sessionId, refs, args, unchangedSince);
+      const [row] = await conn.call<{ r: ClaimRow[] }>(releaseSql, args);
+      return releasedOf(refs, row?.r ?? []);
     },
 
     async listClaims(filter = {}) {

@@ -22,6 +22,12 @@ export type { Statement } from './statement.js';
 
 const CONNECT_TRIES = 4;
 
+/** A pooler refused a named statement (missing or taken: 26000, 42P05): nothing ran. */
+function unnamedOnly(e: unknown): boolean {
+  const code = ((e as { cause?: unknown }).cause as { code?: unknown } | undefined)?.code;
+  return code === '26000' || code === '42P05';
+}
+
 /**
  * A pool of pg connections with the store's transaction discipline. Nothing lives in a server
  * session (no session advisory locks, no SET, no named prepared statements, every table
@@ -164,9 +170,18 @@ export class PgConn {
   async call<R extends QueryResultRow = QueryResultRow>(sql: Statement | string, args: unknown[] = []): Promise<R[]> {
     const stmt = typeof sql === 'string' ? this.statement(sql) : sql;
     for (let attempt = 1; ; attempt++) {
+      // Named (prepared once per server connection) unless a pooler refused names (unnamedOnly):
+      // run here, not in a function of its own, one async step fewer per statement.
+      const named = this.named;
       try {
-        return await this.prepared<R>(stmt, args);
+        return await this.rows<R>(stmt.text, args, named ? stmt.name : undefined);
       } catch (e) {
+        if (named && unnamedOnly(e)) {
+          // Nothing ran: the same attempt again, unnamed, as all later ones.
+          this.named = false;
+          attempt--;
+          continue;
+        }
         const cause = (e as { cause?: unknown }).cause ?? e;
         if (!isRetryableTx(cause) || attempt >= 8) throw e;
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
@@ -174,29 +189,17 @@ export class PgConn {
     }
   }
 
-  /** Whether named prepared statements work on this connection (not behind PgBouncer's transaction pooling). */
+  /**
+   * Whether named prepared statements work on this connection (not behind PgBouncer's transaction
+   * pooling). A statement is named after its text, so a server connection holding the name holds
+   * the same statement; it is parsed and planned once per server connection. Behind a pooler that
+   * hands each transaction to any server connection (PgBouncer's transaction mode before 1.21) the
+   * name is missing or taken: call() then runs it unnamed, as all later ones.
+   */
   private named = true;
 
   /** Connected through this host's broker rather than to the server. */
   viaBroker = false;
-
-  /**
-   * A named prepared statement, parsed and planned once per server connection; named after its
-   * text, so a server connection holding the name holds the same statement. Behind a pooler that
-   * hands each transaction to any server connection (PgBouncer's transaction mode before 1.21) the
-   * name is missing or taken (26000, 42P05): nothing ran, so it runs unnamed, as all later ones do.
-   */
-  private async prepared<R extends QueryResultRow>({ name, text }: Statement, args: unknown[]): Promise<R[]> {
-    if (!this.named) return this.query<R>(text, args);
-    try {
-      return await this.rows<R>(text, args, name);
-    } catch (e) {
-      const code = ((e as { cause?: unknown }).cause as { code?: unknown } | undefined)?.code;
-      if (code !== '26000' && code !== '42P05') throw e;
-      this.named = false;
-      return this.query<R>(text, args);
-    }
-  }
 
   /** A statement named after its text (hashName), so a server connection holding the name holds the same statement. */
   statement(text: string): Statement {
