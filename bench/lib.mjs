@@ -6,8 +6,10 @@ import { join } from 'node:path';
 export const ROOT = new URL('..', import.meta.url).pathname;
 
 const scratchDirs = [];
+// LANES_BENCH_KEEP=1 keeps them (to look at what a run left), and says where.
 process.on('exit', () => {
-  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
+  if (process.env.LANES_BENCH_KEEP === '1') console.error(`kept: ${scratchDirs.join(' ')}`);
+  else for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
 });
 
 /** A scratch directory, removed when the benchmark exits; on tmpfs when available (as XDG_RUNTIME_DIR is in real use). */
