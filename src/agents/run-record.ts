@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { rolloutId, rolloutRanOut } from './codex/rollout.js';
+import { join, resolve } from 'node:path';
+import { rolloutCwd, rolloutId, rolloutRanOut } from './codex/rollout.js';
 import { geminiChatSince } from '../core/gemini-chats.js';
 import { debugLogRanOut, reportRanOut, reportTime } from './gemini/error-report.js';
 import { head, tail } from './read-tail.js';
@@ -51,7 +51,7 @@ export function runRecord(
   const known = id ? found.get(`${sessions}\0${id}`) : undefined;
   const file =
     (known && mtime(known) > 0 ? known : null) ??
-    (id ? rolloutOf(sessions, id) : newestRollout(sessions, since - SLACK_MS));
+    (id ? rolloutOf(sessions, id) : newestRollout(sessions, since - SLACK_MS, cwd));
   const conversation = file ? rolloutId(file.split('/').pop() ?? '') : null;
   if (!file || !conversation) return null;
   found.set(`${sessions}\0${conversation}`, file);
@@ -132,12 +132,16 @@ function rolloutOf(sessions: string, id: string): string | null {
 }
 
 /**
- * The newest rollout written since `since`: Codex names its day folders by the local date it began
- * a conversation, so only the folders from the day before `since` on are looked in.
+ * The newest rollout written since `since` by a Codex run in `cwd`: Codex names its day folders by
+ * the local date it began a conversation, so only the folders from the day before `since` on are
+ * looked in. Another session on the same login (a seat of several slots) writes its rollout there
+ * too; a rollout whose first record (session_meta) does not name this run's directory is not this
+ * run's, however new (else a session could go on with another's conversation on its next seat).
  */
-function newestRollout(sessions: string, since: number): string | null {
+function newestRollout(sessions: string, since: number, cwd: string): string | null {
   const from = new Date(since - 86_400_000);
   const first = [from.getFullYear(), from.getMonth() + 1, from.getDate()];
+  const here = realDir(cwd);
   let best: { file: string; at: number } | null = null;
   const days = (y: string, m: string) =>
     entries(join(sessions, y, m))
@@ -147,10 +151,23 @@ function newestRollout(sessions: string, since: number): string | null {
     for (const m of entries(join(sessions, y.name)).filter((e) => e.isDirectory()))
       for (const dir of days(y.name, m.name))
         for (const f of entries(dir).filter((e) => e.isFile() && rolloutId(e.name))) {
-          const at = mtime(join(dir, f.name));
-          if (at >= since && (!best || at > best.at)) best = { file: join(dir, f.name), at };
+          const file = join(dir, f.name);
+          const at = mtime(file);
+          if (at >= since && (!best || at > best.at) && rolloutCwd(head(file, ROLLOUT_HEAD)) === here)
+            best = { file, at };
         }
   return best?.file ?? null;
+}
+
+/** session_meta comes first, cwd early in it (its instructions, which can be long, after). */
+const ROLLOUT_HEAD = 16 * 1024;
+
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
 }
 
 const compare = (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rolloutId, rolloutRanOut } from '../../src/agents/codex/rollout.js';
+import { rolloutCwd, rolloutId, rolloutRanOut } from '../../src/agents/codex/rollout.js';
 import { runRecord } from '../../src/agents/run-record.js';
 import { FIXTURES, lanes, tmp } from '../helpers/env.js';
 import { fixture, hook, world } from '../helpers/hooks.js';
@@ -16,6 +17,10 @@ import { fixture, hook, world } from '../helpers/hooks.js';
 
 const ID = '019ae2a1-5f6d-7b20-9c31-4d5e6f708192';
 const RECORDED = readFileSync(join(FIXTURES, 'codex-rollout', 'usage-limit-0.171.0.jsonl'), 'utf8');
+// A rollout's first record as 0.171.0 wrote it (test/real-agents/codex-seats, 22 KB: its
+// instructions), naming the directory Codex ran in; `meta(dir)` names another.
+const META = readFileSync(join(FIXTURES, 'codex-rollout', 'session-meta-0.171.0.jsonl'), 'utf8').trimEnd();
+const meta = (dir: string) => META.replaceAll('"/tmp/lanes-repo-Qr7tMb"', JSON.stringify(dir));
 
 /** The recorded rollout as if its refusal was written `ago` ms before now, resetting at `resetsAt` (Unix s). */
 function rollout(resetsAt: number, ago = 0): string {
@@ -107,12 +112,13 @@ test("an API key's insufficient_quota is billing (no window resets it); Codex's 
   assert.equal(rolloutId(`rollout-2026-12-03T02-40-11-${ID}.jsonl`), ID);
 });
 
-function codexHome(resetsAt: number, ago = 0): { dir: string; file: string } {
+/** A login (CODEX_HOME) holding the recorded rollout, begun in directory `cwd` (the test's, as runRecord's default). */
+function codexHome(resetsAt: number, ago = 0, cwd = process.cwd()): { dir: string; file: string } {
   const dir = tmp('lanes-codex-home-');
   const day = join(dir, 'sessions', '2026', '12', '03');
   mkdirSync(day, { recursive: true });
   const file = join(day, `rollout-2026-12-03T02-40-11-${ID}.jsonl`);
-  writeFileSync(file, rollout(resetsAt, ago));
+  writeFileSync(file, `${meta(realpathSync(cwd))}\n${rollout(resetsAt, ago)}`);
   return { dir, file };
 }
 
@@ -125,6 +131,39 @@ test("lanes' wrapper reads the run's rollout in the seat's CODEX_HOME: its conve
   assert.equal(runRecord('codex', dir, ID, Date.now() - 5000)?.ranOut?.why, 'usage_limit_reached', 'by its id');
   assert.equal(runRecord('codex', dir, null, Date.now() + 60_000), null, 'no rollout written since the run began');
   assert.equal(runRecord('claude-code', dir, null, 0), null);
+});
+
+test("on a login two sessions share, lanes' wrapper reads only the rollout its own run began (its directory), however new another's", () => {
+  const mine = tmp('lanes-codex-mine-');
+  const theirs = tmp('lanes-codex-theirs-');
+  const { dir, file } = codexHome(Math.floor(Date.now() / 1000) + 3600, 0, mine);
+  // Another session on the same seat, in its own worktree: its conversation written after ours.
+  const OTHER = '019ae2a1-5f6d-7b20-9c31-aaaaaaaaaaaa';
+  const other = file.replace(ID, OTHER);
+  writeFileSync(other, `${meta(realpathSync(theirs))}\n${event({ type: 'task_started', turn_id: 't9' })}\n`);
+  const later = new Date(Date.now() + 2000);
+  utimesSync(other, later, later);
+  const since = Date.now() - 5000;
+  assert.equal(runRecord('codex', dir, null, since, tmpdir(), mine)?.conversation, ID, 'ours, not the newer one');
+  assert.equal(runRecord('codex', dir, null, since, tmpdir(), theirs)?.conversation, OTHER);
+  assert.equal(
+    runRecord('codex', dir, null, since, tmpdir(), tmp('lanes-codex-else-')),
+    null,
+    'a run elsewhere: neither',
+  );
+  const link = join(tmp('lanes-codex-link-'), 'worktree');
+  symlinkSync(mine, link);
+  assert.equal(
+    runRecord('codex', dir, null, since, tmpdir(), link)?.conversation,
+    ID,
+    'the same directory through a symlink',
+  );
+  // A rollout whose first record is not its session_meta (cut, another format) is nobody's.
+  writeFileSync(file, rollout(Math.floor(Date.now() / 1000) + 3600));
+  assert.equal(runRecord('codex', dir, null, since, tmpdir(), mine), null);
+  assert.equal(rolloutCwd(META), '/tmp/lanes-repo-Qr7tMb');
+  assert.equal(rolloutCwd(meta('/work/a "quoted" \\ dir')), '/work/a "quoted" \\ dir');
+  assert.equal(rolloutCwd(META.slice(0, 200)), null, 'cut before its cwd');
 });
 
 test('SessionEnd of a Codex session whose rollout ends on the usage limit: its seat is exhausted until the reset', async () => {

@@ -126,3 +126,17 @@ function tryAgainAt(message: string | null, now: number): number | null {
 export function rolloutId(name: string): string | null {
   return /^rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1] ?? null;
 }
+
+/**
+ * The working directory a rollout's first record (session_meta) names, from the file's first bytes
+ * (its instructions may run past them, so the line is not parsed whole), or null.
+ */
+export function rolloutCwd(text: string | null): string | null {
+  const m = text ? /^\{[^\n]*?"type":"session_meta","payload":\{[^\n]*?"cwd":("(?:[^"\\\n]|\\.)*")/.exec(text) : null;
+  if (!m) return null;
+  try {
+    return JSON.parse(m[1]!) as string;
+  } catch {
+    return null;
+  }
+}
