@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { rolloutCwd, rolloutId, rolloutRanOut } from './codex/rollout.js';
 import { geminiChatSince } from '../core/gemini-chats.js';
+import { realDir } from '../core/real-dir.js';
 import { debugLogRanOut, reportRanOut, reportTime } from './gemini/error-report.js';
 import { head, tail } from './read-tail.js';
 
@@ -161,14 +162,6 @@ function newestRollout(sessions: string, since: number, cwd: string): string | n
 
 /** session_meta comes first, cwd early in it (its instructions, which can be long, after). */
 const ROLLOUT_HEAD = 16 * 1024;
-
-function realDir(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
-}
 
 const compare = (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
 

@@ -1,4 +1,5 @@
 import { runRecord } from '../agents/run-record.js';
+import { realDir } from '../core/real-dir.js';
 import { loginDir } from '../core/carry-conversation.js';
 import type { AgentName, Lanes, SeatLease } from '../index.js';
 
@@ -13,6 +14,8 @@ export interface RecordWatch {
   look(): Promise<void>;
   /** The agent's conversation as its record names it (Codex's thread id, Gemini CLI's session id), once seen. */
   readonly conversation: string | null;
+  /** Why a conversation the record names was not taken as this run's (another session works in the same directory), or null. */
+  readonly notGuessed: string | null;
 }
 
 /**
@@ -35,15 +38,25 @@ export function watchRecord(
   const since = Date.now();
   const dir = loginDir(lease.seat.agent, lease.seat.env);
   let conversation = known;
+  let notGuessed: string | null = null;
   let told = false;
   return {
     get conversation() {
       return conversation;
     },
+    get notGuessed() {
+      return notGuessed;
+    },
     async look() {
       const r = runRecord(lease.seat.agent, dir, conversation, since, tmp, cwd, log);
       if (!r) return;
-      conversation = r.conversation ?? conversation;
+      // Found by looking (no hook named it): the newest conversation begun in this directory on
+      // this login. Another live session in the same directory (a shared worktree) may have begun
+      // it on the same login: then it is nobody's guess, and the next seat starts afresh, said.
+      if (r.conversation && conversation === null) {
+        notGuessed = await otherSessionIn(lanes, id, cwd);
+        if (!notGuessed) conversation = r.conversation;
+      }
       if (!r.ranOut || told) return;
       told = true;
       await lanes.seats
@@ -63,4 +76,11 @@ export function watchRecord(
         );
     },
   };
+}
+
+/** "session S works in DIR too" when another live session has directory `cwd`, else null. */
+async function otherSessionIn(lanes: Lanes, id: string, cwd: string): Promise<string | null> {
+  const here = realDir(cwd);
+  const other = (await lanes.sessions.list()).find((s) => s.id !== id && s.state === 'live' && realDir(s.cwd) === here);
+  return other ? `session ${other.id} works in ${here} too` : null;
 }

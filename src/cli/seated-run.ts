@@ -92,7 +92,9 @@ export async function runOnSeat(
     if (canResume && (!resumeId || (from !== to && hasConversation(seat.agent, resumeId, to) === false))) {
       const what = resumeId
         ? `conversation ${resumeId} could not be carried to seat ${next.seat.name}'s login`
-        : 'neither its hooks nor its record named it';
+        : record?.notGuessed
+          ? `its hooks did not name it, and its login's record cannot tell: ${record.notGuessed}`
+          : 'neither its hooks nor its record named it';
       say(`lanes: WARNING: cannot resume the agent's conversation (${what}); it starts afresh with its first command`);
       resumed = null;
       conversation = null;
