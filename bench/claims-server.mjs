@@ -1,7 +1,7 @@
 // bench/claims-server: what PostgreSQL's side of a claim/release cycle costs, with pgbench (a C
 // client: next to nothing on the client) as the client, so the server's work alone sets the pace
 // (issue 28, item 4: lanes' claims >= 50% of the two-write floor). Alternating, in the same run,
-// 16 clients each: the two-write floor (bench/claims' own statement, twice), lanes' two functions
+// 16 clients each: the two-write floor (bench/claims' own two statements), lanes' two functions
 // as lanes calls them (lanes_claim, lanes_release), and the same rows written by one statement per
 // call (a data-modifying CTE: the fence's next token, the claim, its journal entry; the delete and
 // its journal entry; the claimant's row locked) -- no conflict test, no check of the claimant's
@@ -63,9 +63,11 @@ const name = `'c' || CAST(:client_id AS int)::text || 'r' || CAST(:r AS int)::te
 const scope = `'host' || ${C} || 'bench'`;
 const key = `'lanes' || ${C} || 'claims' || ${C} || '${schema}' || ${C} || ${scope} || ${C} || 'lock' || ${C} || ${name}`;
 const mySession = '\\set r random(0, 99)\n';
+// bench/claims' write floor as its workers run it: an upsert of the client's row, then its delete.
 const upsert = `INSERT INTO ${s}.floor_rows (id, v) VALUES (:client_id, 1) ON CONFLICT (id) DO UPDATE SET v = ${s}.floor_rows.v + 1;`;
+const remove = `DELETE FROM ${s}.floor_rows WHERE id = :client_id;`;
 const scripts = {
-  'floor: 2 x 1-row write': `${upsert}\n${upsert}\n`,
+  'floor: 2 x 1-row write': `${upsert}\n${remove}\n`,
   'lanes_claim + lanes_release': `${mySession}SELECT ${s}.lanes_claim(${sid}, ARRAY[${scope}], ARRAY['lock'], ARRAY[${name}], ARRAY[${key}], '10000', 'bench', NULL::text[], NULL::text[], NULL::text[], NULL::text[], NULL::text[]);
 SELECT * FROM ${s}.lanes_release(${sid}, ARRAY[${scope}], ARRAY['lock'], ARRAY[${name}], '10000', 'bench');
 `,
