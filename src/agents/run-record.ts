@@ -154,11 +154,15 @@ function newestRollout(sessions: string, since: number, cwd: string): string | n
         for (const f of entries(dir).filter((e) => e.isFile() && rolloutId(e.name))) {
           const file = join(dir, f.name);
           const at = mtime(file);
-          if (at >= since && (!best || at > best.at) && rolloutCwd(head(file, ROLLOUT_HEAD)) === here)
+          if (at >= since && (!best || at > best.at) && sameDir(rolloutCwd(head(file, ROLLOUT_HEAD)), here))
             best = { file, at };
         }
   return best?.file ?? null;
 }
+
+/** Codex records its directory as the system names it, or as `-C DIR` gave it (`.`, a symlink): resolved too. */
+const sameDir = (recorded: string | null, here: string) =>
+  recorded !== null && (recorded === here || realDir(recorded) === here);
 
 /** session_meta comes first, cwd early in it (its instructions, which can be long, after). */
 const ROLLOUT_HEAD = 16 * 1024;

@@ -1,4 +1,5 @@
 import { runRecord } from '../agents/run-record.js';
+import { hostId, lineage } from '../core/process-identity.js';
 import { realDir } from '../core/real-dir.js';
 import { loginDir } from '../core/carry-conversation.js';
 import type { AgentName, Lanes, SeatLease } from '../index.js';
@@ -14,7 +15,7 @@ export interface RecordWatch {
   look(): Promise<void>;
   /** The agent's conversation as its record names it (Codex's thread id, Gemini CLI's session id), once seen. */
   readonly conversation: string | null;
-  /** Why a conversation the record names was not taken as this run's (another session works in the same directory), or null. */
+  /** Why a conversation the record names was not taken as this run's (another session was seen working in the same directory), or null. */
   readonly notGuessed: string | null;
 }
 
@@ -51,10 +52,13 @@ export function watchRecord(
       const r = runRecord(lease.seat.agent, dir, conversation, since, tmp, cwd, log);
       if (!r) return;
       // Found by looking (no hook named it): the newest conversation begun in this directory on
-      // this login. Another live session in the same directory (a shared worktree) may have begun
-      // it on the same login: then it is nobody's guess, and the next seat starts afresh, said.
-      if (r.conversation && conversation === null) {
-        notGuessed = await otherSessionIn(lanes, id, cwd);
+      // this login. Another session working in the same directory (a shared worktree) on this host
+      // may have begun it: then it is nobody's guess for the rest of the run (that session ending
+      // does not make its conversation ours), and the next seat starts afresh, said.
+      if (r.conversation && conversation === null && notGuessed === null) {
+        notGuessed = await otherSessionIn(lanes, id, cwd).catch(
+          (e: Error) => `lanes could not tell whether another session works here (${e.message})`,
+        );
         if (!notGuessed) conversation = r.conversation;
       }
       if (!r.ranOut || told) return;
@@ -78,9 +82,18 @@ export function watchRecord(
   };
 }
 
-/** "session S works in DIR too" when another live session has directory `cwd`, else null. */
+/**
+ * "session S works in DIR too" when another live session on this host has directory `cwd`, else
+ * null. A session whose process descends from this one is the run's own agent (its hooks register
+ * it as `AGENT:<id>`: hooks that did not name the conversation to the wrapper), not another.
+ */
 async function otherSessionIn(lanes: Lanes, id: string, cwd: string): Promise<string | null> {
   const here = realDir(cwd);
-  const other = (await lanes.sessions.list()).find((s) => s.id !== id && s.state === 'live' && realDir(s.cwd) === here);
-  return other ? `session ${other.id} works in ${here} too` : null;
+  const host = hostId();
+  for (const s of await lanes.sessions.list()) {
+    if (s.id === id || s.state !== 'live' || s.owner.host !== host || realDir(s.cwd) !== here) continue;
+    if (lineage(s.owner.pid, 13, false).some((p) => p.pid === process.pid)) continue;
+    return `session ${s.id} works in ${here} too`;
+  }
+  return null;
 }

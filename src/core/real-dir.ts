@@ -2,8 +2,8 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
- * A directory as the system names it to the process running in it (symlinks resolved: what an
- * agent records as its working directory), else as given, made absolute (it may be gone).
+ * A directory as the system names it to a process running in it (symlinks resolved, as getcwd
+ * gives it), else as given, made absolute (it may be gone).
  */
 export function realDir(dir: string): string {
   try {

@@ -158,6 +158,9 @@ test("on a login two sessions share, lanes' wrapper reads only the rollout its o
     ID,
     'the same directory through a symlink',
   );
+  // `codex -C DIR` records DIR as given (`.` joined on, a symlink kept): the same directory.
+  writeFileSync(file, `${meta(join(link, '.'))}\n${rollout(Math.floor(Date.now() / 1000) + 3600)}`);
+  assert.equal(runRecord('codex', dir, null, since, tmpdir(), mine)?.conversation, ID, 'recorded as -C gave it');
   // A rollout whose first record is not its session_meta (cut, another format) is nobody's.
   writeFileSync(file, rollout(Math.floor(Date.now() / 1000) + 3600));
   assert.equal(runRecord('codex', dir, null, since, tmpdir(), mine), null);

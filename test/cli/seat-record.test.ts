@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -58,10 +59,11 @@ test('alone in its directory, the run takes the conversation its login recorded 
   await w.lanes.close();
 });
 
-test("another live session in the same directory: the record is not taken as this run's, and why is kept", async () => {
+test("another session seen in the same directory: the record is nobody's for the rest of the run, and why is kept", async () => {
   const w = await world();
   const twin = await w.open(w.shared);
-  const b = (await twin.sessions.start({ pid: process.pid, label: 'twin' })).id;
+  // Its owner: a process that is not this run's (this test's parent stands in for the other wrapper).
+  const b = (await twin.sessions.start({ pid: process.ppid, label: 'twin' })).id;
   const watch = w.watch();
   await watch.look();
   assert.equal(watch.conversation, null);
@@ -70,11 +72,31 @@ test("another live session in the same directory: the record is not taken as thi
   const resumed = w.watch(ID);
   await resumed.look();
   assert.equal(resumed.conversation, ID);
-  // Once the other session has ended, the record is this run's again.
+  // The other session ending does not make what it may have begun ours.
   await twin.sessions.end(b, 'done');
   await watch.look();
-  assert.equal(watch.conversation, ID);
-  assert.equal(watch.notGuessed, null);
+  assert.equal(watch.conversation, null);
+  assert.equal(watch.notGuessed, `session ${b} works in ${w.shared} too`);
   await twin.close();
+  await w.lanes.close();
+});
+
+test("the run's own agent (a session its hooks registered, owned by a process of this run) and a session on another host are not others", async (t) => {
+  const w = await world();
+  const agent = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  t.after(() => agent.kill());
+  const hooks = await w.open(w.shared);
+  await hooks.sessions.start({ id: `codex:${ID}`, agent: 'codex', pid: agent.pid!, label: 'its hooks' });
+  process.env['LANES_HOST_ID'] = 'another-host';
+  try {
+    await hooks.sessions.start({ pid: process.pid, label: 'same path, another host' });
+  } finally {
+    delete process.env['LANES_HOST_ID'];
+  }
+  const watch = w.watch();
+  await watch.look();
+  assert.equal(watch.notGuessed, null);
+  assert.equal(watch.conversation, ID);
+  await hooks.close();
   await w.lanes.close();
 });
