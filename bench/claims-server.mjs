@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, postgresCpuMs, scratch, table } from './lib.mjs';
+import { ROOT, postgresCpuMs, runWorkers, scratch, table } from './lib.mjs';
 
 const opt = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -22,6 +22,8 @@ const PG = opt('--pg', process.env.LANES_TEST_PG_URL ?? '');
 const CLIENTS = Number(opt('--clients', 16));
 const SECONDS = Number(opt('--seconds', 10));
 const ROUNDS = Number(opt('--rounds', 3));
+// --node: each script also through bare Node pg clients (claims-server-worker.mjs), CYCLES each.
+const NODE_CYCLES = process.argv.includes('--node') ? Number(opt('--cycles', 2000)) : 0;
 if (!PG) throw new Error('bench/claims-server needs a PostgreSQL server: --pg URL or LANES_TEST_PG_URL');
 if (spawnSync('pgbench', ['--version']).error)
   throw new Error('bench/claims-server needs pgbench on PATH (Debian: postgresql-client)');
@@ -79,9 +81,37 @@ const files = Object.fromEntries(
   Object.entries(scripts).map(([label, text], i) => {
     const f = join(base, `script-${i}.sql`);
     writeFileSync(f, text);
+    // The same statements for a Node client: $1 the client's number, $2 the resource's.
+    const statements = text
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('\\'))
+      .map((l) => l.replace(/;$/, '').replaceAll(':client_id', '$1').replaceAll(':r ', '$2 '));
+    writeFileSync(`${f}.json`, JSON.stringify(statements));
     return [label, f];
   }),
 );
+
+/** CLIENTS bare Node pg clients running `label`'s statements NODE_CYCLES times each. */
+async function runNode(label) {
+  let cpu0 = null;
+  const results = await runWorkers(
+    Array.from({ length: CLIENTS }, (_, i) => [
+      process.execPath,
+      [join(ROOT, 'bench', 'claims-server-worker.mjs'), PG, `${files[label]}.json`, String(NODE_CYCLES), String(i)],
+    ]),
+    process.env,
+    () => (cpu0 = postgresCpuMs()),
+  );
+  await new Promise((r) => setTimeout(r, 300)); // exited backends' time reaches their parent
+  const cpu1 = postgresCpuMs();
+  const cycles = CLIENTS * NODE_CYCLES;
+  const secs = (Math.max(...results.map((r) => r.end)) - Math.min(...results.map((r) => r.start))) / 1000;
+  return {
+    tps: cycles / secs,
+    serverMs: cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / cycles : null,
+    clientMs: results.reduce((n, r) => n + r.cpuUs, 0) / 1000 / cycles,
+  };
+}
 
 /** One pgbench run of `label`: cycles/s and the server's CPU per cycle (ms, a server on this machine). */
 function run(label) {
@@ -102,6 +132,7 @@ function run(label) {
 const labels = Object.keys(scripts);
 const rows = [];
 const shares = Object.fromEntries(labels.map((l) => [l, []]));
+const nodeShares = Object.fromEntries(labels.map((l) => [l, []]));
 try {
   for (let round = 1; round <= ROUNDS; round++) {
     const got = {};
@@ -115,10 +146,29 @@ try {
       shares[label].push(got[label].tps / floor);
       rows.push([
         String(round),
-        label,
+        `${label} (pgbench)`,
         got[label].tps.toFixed(0),
+        '-',
         got[label].serverMs?.toFixed(3) ?? '-',
         `${((100 * got[label].tps) / floor).toFixed(0)}%`,
+      ]);
+    }
+    if (!NODE_CYCLES) continue;
+    const viaNode = {};
+    for (let i = 0; i < labels.length; i++) {
+      const label = labels[(round - 1 + i) % labels.length];
+      viaNode[label] = await runNode(label);
+    }
+    const nodeFloor = viaNode[labels[0]].tps;
+    for (const label of labels) {
+      nodeShares[label].push(viaNode[label].tps / nodeFloor);
+      rows.push([
+        String(round),
+        `${label} (Node pg clients)`,
+        viaNode[label].tps.toFixed(0),
+        viaNode[label].clientMs.toFixed(3),
+        viaNode[label].serverMs?.toFixed(3) ?? '-',
+        `${((100 * viaNode[label].tps) / nodeFloor).toFixed(0)}%`,
       ]);
     }
   }
@@ -132,16 +182,27 @@ try {
 } finally {
   await sql(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
 }
-console.log(table(['round', 'script (pgbench client)', 'cycles/s', 'server CPU ms/cycle', 'of the write floor'], rows));
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
 console.log(
-  `${CLIENTS} clients x ${SECONDS} s, ${ROUNDS} rounds (${execFileSync('pgbench', ['--version'], { encoding: 'utf8' }).trim()}): ` +
-    labels
-      .slice(1)
-      .map(
-        (l) =>
-          `${l} ${shares[l].map((x) => `${(100 * x).toFixed(0)}%`).join(' ')} (median ${(100 * median(shares[l])).toFixed(0)}%)`,
-      )
-      .join('; ') +
-    ' of the write floor. A cycle through lanes also pays its client: bench/claims.',
+  table(
+    ['round', 'script (client)', 'cycles/s', 'client CPU ms/cycle', 'server CPU ms/cycle', 'of the write floor'],
+    rows,
+  ),
 );
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
+const summary = (by) =>
+  labels
+    .slice(1)
+    .map(
+      (l) =>
+        `${l} ${by[l].map((x) => `${(100 * x).toFixed(0)}%`).join(' ')} (median ${(100 * median(by[l])).toFixed(0)}%)`,
+    )
+    .join('; ');
+const version = execFileSync('pgbench', ['--version'], { encoding: 'utf8' }).trim();
+console.log(
+  `${CLIENTS} clients, ${ROUNDS} rounds. pgbench (${version}, ${SECONDS} s): ${summary(shares)} of the write floor.`,
+);
+if (NODE_CYCLES)
+  console.log(
+    `Bare Node pg clients (${NODE_CYCLES} cycles each): ${summary(nodeShares)} of the same clients' write floor.`,
+  );
+console.log("A cycle through lanes' library: bench/claims.");
