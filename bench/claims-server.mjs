@@ -8,6 +8,7 @@
 // state, so a lower bound for any body of the two functions, not a replacement. Each client claims
 // its own resources (no waiting, unlike bench/claims). Needs pgbench and a PostgreSQL URL.
 // Usage: node bench/claims-server.mjs [--pg URL] [--clients 16] [--seconds 10] [--rounds 3]
+//   [--node [--cycles 2000]] (the same scripts through bare Node pg clients too)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
@@ -64,16 +65,17 @@ const sid = `(SELECT sid FROM ${s}.bench_ids WHERE client = :client_id)`;
 const name = `'c' || CAST(:client_id AS int)::text || 'r' || CAST(:r AS int)::text`;
 const scope = `'host' || ${C} || 'bench'`;
 const key = `'lanes' || ${C} || 'claims' || ${C} || '${schema}' || ${C} || ${scope} || ${C} || 'lock' || ${C} || ${name}`;
-const mySession = '\\set r random(0, 99)\n';
+// Each cycle's resource, one of the client's own 100.
+const drawResource = '\\set r random(0, 99)\n';
 // bench/claims' write floor as its workers run it: an upsert of the client's row, then its delete.
 const upsert = `INSERT INTO ${s}.floor_rows (id, v) VALUES (:client_id, 1) ON CONFLICT (id) DO UPDATE SET v = ${s}.floor_rows.v + 1;`;
 const remove = `DELETE FROM ${s}.floor_rows WHERE id = :client_id;`;
 const scripts = {
   'floor: 2 x 1-row write': `${upsert}\n${remove}\n`,
-  'lanes_claim + lanes_release': `${mySession}SELECT ${s}.lanes_claim(${sid}, ARRAY[${scope}], ARRAY['lock'], ARRAY[${name}], ARRAY[${key}], '10000', 'bench', NULL::text[], NULL::text[], NULL::text[], NULL::text[], NULL::text[]);
+  'lanes_claim + lanes_release': `${drawResource}SELECT ${s}.lanes_claim(${sid}, ARRAY[${scope}], ARRAY['lock'], ARRAY[${name}], ARRAY[${key}], '10000', 'bench', NULL::text[], NULL::text[], NULL::text[], NULL::text[], NULL::text[]);
 SELECT * FROM ${s}.lanes_release(${sid}, ARRAY[${scope}], ARRAY['lock'], ARRAY[${name}], '10000', 'bench');
 `,
-  'the same rows, one statement per call': `${mySession}WITH l AS (SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))), me AS (SELECT id, ticket FROM ${s}.sessions, l WHERE id = ${sid} FOR UPDATE OF sessions), f AS (INSERT INTO ${s}.fences AS f (scope, kind, name, last_token) SELECT ${scope}, 'lock', ${name}, 1 FROM me ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = f.last_token + 1 RETURNING last_token), c AS (INSERT INTO ${s}.claims (scope, kind, name, session_id, token, acquired_at) SELECT ${scope}, 'lock', ${name}, ${sid}, last_token, 0 FROM f ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at), j AS (INSERT INTO ${s}.journal (at, session_id, host, kind, subject, details) SELECT 0, ${sid}, 'bench', 'claim.grant', 'lock' || ${C} || ${name}, jsonb_build_object('token', last_token) FROM f) SELECT last_token FROM f;
+  'the same rows, one statement per call': `${drawResource}WITH l AS (SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))), me AS (SELECT id, ticket FROM ${s}.sessions, l WHERE id = ${sid} FOR UPDATE OF sessions), f AS (INSERT INTO ${s}.fences AS f (scope, kind, name, last_token) SELECT ${scope}, 'lock', ${name}, 1 FROM me ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = f.last_token + 1 RETURNING last_token), c AS (INSERT INTO ${s}.claims (scope, kind, name, session_id, token, acquired_at) SELECT ${scope}, 'lock', ${name}, ${sid}, last_token, 0 FROM f ON CONFLICT (scope, kind, name) DO UPDATE SET session_id = excluded.session_id, token = excluded.token, acquired_at = excluded.acquired_at), j AS (INSERT INTO ${s}.journal (at, session_id, host, kind, subject, details) SELECT 0, ${sid}, 'bench', 'claim.grant', 'lock' || ${C} || ${name}, jsonb_build_object('token', last_token) FROM f) SELECT last_token FROM f;
 WITH d AS (DELETE FROM ${s}.claims c WHERE c.scope = ${scope} AND c.kind = 'lock' AND c.name = ${name} AND c.session_id = ${sid} RETURNING c.*), j AS (INSERT INTO ${s}.journal (at, session_id, host, kind, subject, details) SELECT 0, d.session_id, 'bench', 'claim.release', d.kind || ${C} || d.name, jsonb_build_object('token', d.token) FROM d) SELECT * FROM d;
 `,
 };

@@ -1,8 +1,9 @@
 // bench/hook-floor: how low `lanes hook claude-code pre-tool-use` could go if lanes loaded no code
 // the call does not run (issue 25: the hook <= 1.3x `node -e 0` on every tested Node). For each
-// Node given, it makes a copy of dist/ in which every function of hot.cjs that one hook call never
-// runs (V8's precise coverage of that call, at any depth) has an empty body: the upper bound of
-// any bundle split, per command or per event. Then, interleaved in the same run: `node -e 0`, this
+// Node given, it makes a copy of dist/ in which every function of hot.cjs that the hook's calls
+// never run (V8's precise coverage of two calls, at any depth) has a body that only reports itself
+// and throws: the upper bound of any bundle split, per command or per event. A copy one of whose
+// stripped functions is called after all is made again with that function kept. Then, interleaved in the same run: `node -e 0`, this
 // build's hook and the stripped copy's hook (each with its own warm code cache), wall time per run;
 // with --callgrind (valgrind installed) also instructions, which the machine's load does not move.
 // The stripped copy must answer exactly as this build does (else the coverage missed a path).
@@ -13,7 +14,11 @@ import { join } from 'node:path';
 import * as acorn from 'acorn';
 import { ROOT, percentile, scratch, table } from './lib.mjs';
 
-const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1] || 60);
+const opt = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const RUNS = Number(opt('--runs', 60));
 const NODES = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
 if (!NODES.length) NODES.push(process.execPath);
 const CALLGRIND = process.argv.includes('--callgrind');
@@ -138,8 +143,8 @@ for (const node of NODES) {
     mkdirSync(join(c, 'lanes'), { recursive: true, mode: 0o700 });
     return c;
   };
-  hook(node, join(ROOT, 'dist'), cacheOf('build'), {}, payload('SessionStart', { source: 'startup' }), 'session-start');
   const build = join(ROOT, 'dist');
+  hook(node, build, cacheOf('build'), {}, payload('SessionStart', { source: 'startup' }), 'session-start');
   // Stripped again, keeping what a copy's runs called, until ten calls in a row call nothing stripped.
   const keep = new Set();
   let s;
