@@ -7,8 +7,12 @@
 // its journal entry; the claimant's row locked) -- no conflict test, no check of the claimant's
 // state, so a lower bound for any body of the two functions, not a replacement. Each client claims
 // its own resources (no waiting, unlike bench/claims). Needs pgbench and a PostgreSQL URL.
+// --ablate adds, with pgbench, lanes_claim without one part of its body at a time (the claimant's
+// row lock, the resource's advisory lock, the conflict test, the journal entry): copies of the
+// function under other names in the bench's schema, their answers not checked, so what each part
+// costs the server is measured in the same run.
 // Usage: node bench/claims-server.mjs [--pg URL] [--clients 16] [--seconds 10] [--rounds 3]
-//   [--node [--cycles 2000]] (the same scripts through bare Node pg clients too)
+//   [--node [--cycles 2000]] (the same scripts through bare Node pg clients too) [--ablate]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
@@ -25,6 +29,7 @@ const SECONDS = Number(opt('--seconds', 10));
 const ROUNDS = Number(opt('--rounds', 3));
 // --node: each script also through bare Node pg clients (claims-server-worker.mjs), CYCLES each.
 const NODE_CYCLES = process.argv.includes('--node') ? Number(opt('--cycles', 2000)) : 0;
+const ABLATE = process.argv.includes('--ablate');
 if (!PG) throw new Error('bench/claims-server needs a PostgreSQL server: --pg URL or LANES_TEST_PG_URL');
 if (spawnSync('pgbench', ['--version']).error)
   throw new Error('bench/claims-server needs pgbench on PATH (Debian: postgresql-client)');
@@ -79,6 +84,38 @@ SELECT * FROM ${s}.lanes_release(${sid}, ARRAY[${scope}], ARRAY['lock'], ARRAY[$
 WITH d AS (DELETE FROM ${s}.claims c WHERE c.scope = ${scope} AND c.kind = 'lock' AND c.name = ${name} AND c.session_id = ${sid} RETURNING c.*), j AS (INSERT INTO ${s}.journal (at, session_id, host, kind, subject, details) SELECT 0, d.session_id, 'bench', 'claim.release', d.kind || ${C} || d.name, jsonb_build_object('token', d.token) FROM d) SELECT * FROM d;
 `,
 };
+
+// lanes_claim less one part, each a copy under another name; an edit that no longer applies (the
+// function changed) fails the bench rather than measuring the whole body under a wrong label.
+const ABLATIONS = {
+  "without the claimant's row lock": (t) => t.replace(' FOR UPDATE;', ';'),
+  "without the resource's advisory lock": (t) =>
+    t.replace('v_void := pg_advisory_xact_lock(hashtextextended(v_key, 0))::text;', 'NULL;'),
+  'without the conflict test': (t) =>
+    t.replace(
+      /FOR i IN 1 \.\. cardinality\(p_names\) LOOP\s+CONTINUE WHEN p_kinds\[i\] = 'path';[\s\S]*?END LOOP;/,
+      '',
+    ),
+  'without the journal entry': (t) =>
+    t.replace(/INSERT INTO \S+journal [\s\S]*?jsonb_build_object\('token', v_token\)\);/, ''),
+};
+if (ABLATE) {
+  const [{ def }] = await sql(
+    `SELECT pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname = $1 AND p.proname = 'lanes_claim'`,
+    [schema],
+  );
+  for (const [i, [label, edit]] of Object.entries(ABLATIONS).entries()) {
+    const text = edit(def);
+    if (text === def)
+      throw new Error(`bench/claims-server --ablate: lanes_claim changed, "${label}" no longer applies`);
+    await sql(text.replace(/FUNCTION \S+\.lanes_claim\(/, `FUNCTION ${s}.lanes_claim_ablated_${i}(`));
+    // Journaled under another host, so the check at the end counts only the whole functions' entries.
+    scripts[`lanes_claim ${label} + lanes_release`] = scripts['lanes_claim + lanes_release']
+      .replace('.lanes_claim(', `.lanes_claim_ablated_${i}(`)
+      .replaceAll(`'10000', 'bench'`, `'10000', 'ablated'`);
+  }
+}
 const files = Object.fromEntries(
   Object.entries(scripts).map(([label, text], i) => {
     const f = join(base, `script-${i}.sql`);
@@ -132,6 +169,7 @@ function run(label) {
 }
 
 const labels = Object.keys(scripts);
+const nodeLabels = labels.slice(0, 3); // the ablations run with pgbench only
 const rows = [];
 const shares = Object.fromEntries(labels.map((l) => [l, []]));
 const nodeShares = Object.fromEntries(labels.map((l) => [l, []]));
@@ -157,12 +195,12 @@ try {
     }
     if (!NODE_CYCLES) continue;
     const viaNode = {};
-    for (let i = 0; i < labels.length; i++) {
-      const label = labels[(round - 1 + i) % labels.length];
+    for (let i = 0; i < nodeLabels.length; i++) {
+      const label = nodeLabels[(round - 1 + i) % nodeLabels.length];
       viaNode[label] = await runNode(label);
     }
     const nodeFloor = viaNode[labels[0]].tps;
-    for (const label of labels) {
+    for (const label of nodeLabels) {
       nodeShares[label].push(viaNode[label].tps / nodeFloor);
       rows.push([
         String(round),
@@ -176,7 +214,8 @@ try {
   }
   // The functions' answers were real: every grant journaled and released.
   const [j] = await sql(
-    `SELECT count(*) FILTER (WHERE kind = 'claim.grant') AS g, count(*) FILTER (WHERE kind = 'claim.release') AS r FROM ${s}.journal`,
+    `SELECT count(*) FILTER (WHERE kind = 'claim.grant') AS g, count(*) FILTER (WHERE kind = 'claim.release') AS r
+     FROM ${s}.journal WHERE host = 'bench'`,
   );
   const [held] = await sql(`SELECT count(*) AS n FROM ${s}.claims`);
   if (j.g !== j.r || Number(held.n) !== 0 || Number(j.g) === 0)
@@ -191,8 +230,8 @@ console.log(
   ),
 );
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
-const summary = (by) =>
-  labels
+const summary = (by, which) =>
+  which
     .slice(1)
     .map(
       (l) =>
@@ -201,10 +240,10 @@ const summary = (by) =>
     .join('; ');
 const version = execFileSync('pgbench', ['--version'], { encoding: 'utf8' }).trim();
 console.log(
-  `${CLIENTS} clients, ${ROUNDS} rounds. pgbench (${version}, ${SECONDS} s): ${summary(shares)} of the write floor.`,
+  `${CLIENTS} clients, ${ROUNDS} rounds. pgbench (${version}, ${SECONDS} s): ${summary(shares, labels)} of the write floor.`,
 );
 if (NODE_CYCLES)
   console.log(
-    `Bare Node pg clients (${NODE_CYCLES} cycles each): ${summary(nodeShares)} of the same clients' write floor.`,
+    `Bare Node pg clients (${NODE_CYCLES} cycles each): ${summary(nodeShares, nodeLabels)} of the same clients' write floor.`,
   );
 console.log("A cycle through lanes' library: bench/claims.");

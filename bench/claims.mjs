@@ -3,7 +3,8 @@
 // and the invariants (never two holders at once; per resource, the tokens granted are exactly 1..k,
 // each once). On PostgreSQL also two floors in the same run, as many clients without lanes
 // (claims-floor-worker.mjs): two `SELECT 1` round trips per cycle, and two one-row durable writes
-// per cycle; and a third, lanes' own two calls per cycle (lanes_claim, lanes_release) through a bare
+// per cycle (each with the marker file the lanes workers make, so the harness costs both sides
+// alike); and a third, lanes' own two calls per cycle (lanes_claim, lanes_release) through a bare
 // pg.Client (claims-fn-worker.mjs): the floor lanes' client code can reach on the same server
 // functions. lanes' figure is printed as a share of each.
 // Usage: node bench/claims.mjs [--clients 16] [--cycles 1000] [--resources 100] [--pg URL] [--stores sqlite,pg]
@@ -72,7 +73,7 @@ async function run(name, store, floor, dist) {
   );
   const args = (i) =>
     floor && !fn
-      ? [floor.mode, store, String(CYCLES), floor.table, String(i + 1)]
+      ? [floor.mode, store, String(CYCLES), floor.table, String(i + 1), markers]
       : [store, String(CYCLES), String(RESOURCES), markers, String(i + 1)];
   // The server's CPU from the workers' start (after their set-up) to their exit, when it runs on
   // this machine ('' otherwise: SQLite, a remote server); whatever else it serves meanwhile counts too.
