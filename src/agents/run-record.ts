@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rolloutCwd, rolloutId, rolloutRanOut } from './codex/rollout.js';
+import { rolloutCwd, rolloutId, rolloutNotUsers, rolloutRanOut } from './codex/rollout.js';
 import { geminiChatSince } from '../core/gemini-chats.js';
 import { realDir } from '../core/real-dir.js';
 import { debugLogRanOut, reportRanOut, reportTime } from './gemini/error-report.js';
@@ -137,7 +137,8 @@ function rolloutOf(sessions: string, id: string): string | null {
  * the local date it began a conversation, so only the folders from the day before `since` on are
  * looked in. Another session on the same login (a seat of several slots) writes its rollout there
  * too; a rollout whose first record (session_meta) does not name this run's directory is not this
- * run's, however new (else a session could go on with another's conversation on its next seat).
+ * run's, however new (else a session could go on with another's conversation on its next seat);
+ * nor is a sub-agent's (a review or a spawned thread of this very run, in the same directory).
  */
 function newestRollout(sessions: string, since: number, cwd: string): string | null {
   const from = new Date(since - 86_400_000);
@@ -154,8 +155,9 @@ function newestRollout(sessions: string, since: number, cwd: string): string | n
         for (const f of entries(dir).filter((e) => e.isFile() && rolloutId(e.name))) {
           const file = join(dir, f.name);
           const at = mtime(file);
-          if (at >= since && (!best || at > best.at) && sameDir(rolloutCwd(head(file, ROLLOUT_HEAD)), here))
-            best = { file, at };
+          if (at < since || (best && at <= best.at)) continue;
+          const meta = head(file, ROLLOUT_HEAD);
+          if (sameDir(rolloutCwd(meta), here) && !rolloutNotUsers(meta)) best = { file, at };
         }
   return best?.file ?? null;
 }

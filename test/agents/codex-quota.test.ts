@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rolloutCwd, rolloutId, rolloutRanOut } from '../../src/agents/codex/rollout.js';
+import { rolloutCwd, rolloutId, rolloutNotUsers, rolloutRanOut } from '../../src/agents/codex/rollout.js';
 import { runRecord } from '../../src/agents/run-record.js';
 import { FIXTURES, lanes, tmp } from '../helpers/env.js';
 import { fixture, hook, world } from '../helpers/hooks.js';
@@ -167,6 +167,39 @@ test("on a login two sessions share, lanes' wrapper reads only the rollout its o
   assert.equal(rolloutCwd(META), '/tmp/lanes-repo-Qr7tMb');
   assert.equal(rolloutCwd(meta('/work/a "quoted" \\ dir')), '/work/a "quoted" \\ dir');
   assert.equal(rolloutCwd(META.slice(0, 200)), null, 'cut before its cwd');
+});
+
+test("a sub-agent's rollout in the run's own directory (a review, a spawned thread) is never taken for the run's conversation", () => {
+  const mine = tmp('lanes-codex-mine-');
+  const { dir, file } = codexHome(Math.floor(Date.now() / 1000) + 3600, 0, mine);
+  const since = Date.now() - 5000;
+  // Codex 0.171's session_meta for a thread the run spawned: its SessionSource and ThreadSource as
+  // serde writes them (codex-rs protocol: SubAgent(ThreadSpawn{…}) lowercased, thread_source "subagent").
+  const TOP = '"source":"exec","thread_source":"user"';
+  assert.ok(META.includes(TOP), "the fixture's own source: change the test with the fixture");
+  const spawned = `"source":{"subagent":{"thread_spawn":{"parent_thread_id":"${ID}","depth":1,"agent_path":null,"agent_nickname":"Scout","agent_role":"explorer"}}},"thread_source":"subagent"`;
+  const kinds = {
+    spawned,
+    review: '"source":{"subagent":"review"},"thread_source":"subagent"',
+    internal: '"source":{"internal":"memory_consolidation"},"thread_source":"memory_consolidation"',
+    'a feature thread': '"source":"exec","thread_source":"guardian_review"',
+  };
+  let n = 0;
+  for (const [what, source] of Object.entries(kinds)) {
+    const SUB = `019ae2a1-5f6d-7b20-9c31-${String(++n).padStart(12, '0')}`;
+    const sub = file.replace(ID, SUB);
+    const text = `${meta(realpathSync(mine)).replace(TOP, source)}\n${event({ type: 'task_started', turn_id: 's1' })}\n`;
+    assert.equal(rolloutNotUsers(text), true, what);
+    writeFileSync(sub, text);
+    const later = new Date(Date.now() + 2000 * n);
+    utimesSync(sub, later, later);
+    assert.equal(runRecord('codex', dir, null, since, tmpdir(), mine)?.conversation, ID, `not ${what}'s, though newer`);
+  }
+  // The user's own: a top-level run of any surface, and a session_meta of an older Codex naming neither.
+  assert.equal(rolloutNotUsers(META), false);
+  assert.equal(rolloutNotUsers(META.replace(TOP, '"source":"cli"')), false, 'an older Codex: no thread_source');
+  assert.equal(rolloutNotUsers(META.replace(TOP, '"source":{"custom":"atlas"},"thread_source":"user"')), false);
+  assert.equal(rolloutNotUsers(null), false);
 });
 
 test('SessionEnd of a Codex session whose rollout ends on the usage limit: its seat is exhausted until the reset', async () => {

@@ -140,3 +140,18 @@ export function rolloutCwd(text: string | null): string | null {
     return null;
   }
 }
+
+/**
+ * Whether a rollout's session_meta says it is not a conversation a person began: a sub-agent's
+ * (Codex's `source` {"subagent": …}: a review, a compaction, a spawned thread, which writes its
+ * own rollout in the same directory, often after its parent's) or Codex's own internal work
+ * ({"internal": …}), or a `thread_source` other than "user". Codex's own `resume` lists only
+ * interactive sources. A session_meta that names neither (older Codex) is taken as the user's.
+ */
+export function rolloutNotUsers(text: string | null): boolean {
+  const head = text ? /^\{[^\n]*?"type":"session_meta","payload":\{[^\n]*/.exec(text)?.[0] : undefined;
+  if (!head) return false;
+  if (/"source":\{"(?:subagent|internal)"/i.test(head)) return true;
+  const thread = /"thread_source":"([^"\\]*)"/.exec(head)?.[1];
+  return thread !== undefined && thread !== 'user';
+}
