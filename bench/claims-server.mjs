@@ -110,10 +110,11 @@ if (ABLATE) {
     if (text === def)
       throw new Error(`bench/claims-server --ablate: lanes_claim changed, "${label}" no longer applies`);
     await sql(text.replace(/FUNCTION \S+\.lanes_claim\(/, `FUNCTION ${s}.lanes_claim_ablated_${i}(`));
-    // Journaled under another host, so the check at the end counts only the whole functions' entries.
+    // Journaled under a host of its own: the check at the end counts only the whole functions'
+    // entries, and asks of each copy that it granted (a release is journaled only of a claim held).
     scripts[`lanes_claim ${label} + lanes_release`] = scripts['lanes_claim + lanes_release']
       .replace('.lanes_claim(', `.lanes_claim_ablated_${i}(`)
-      .replaceAll(`'10000', 'bench'`, `'10000', 'ablated'`);
+      .replaceAll(`'10000', 'bench'`, `'10000', 'ablated-${i}'`);
   }
 }
 const files = Object.fromEntries(
@@ -220,6 +221,15 @@ try {
   const [held] = await sql(`SELECT count(*) AS n FROM ${s}.claims`);
   if (j.g !== j.r || Number(held.n) !== 0 || Number(j.g) === 0)
     throw new Error(`claims left or unjournaled: ${JSON.stringify({ ...j, held: held.n })}`);
+  if (ABLATE) {
+    const granted = await sql(
+      `SELECT host, count(*) AS n FROM ${s}.journal WHERE kind = 'claim.release' AND host LIKE 'ablated-%' GROUP BY host`,
+    );
+    const none = Object.keys(ABLATIONS).filter(
+      (_, i) => !granted.some((g) => g.host === `ablated-${i}` && Number(g.n) > 0),
+    );
+    if (none.length) throw new Error(`bench/claims-server --ablate: never granted: lanes_claim ${none.join('; ')}`);
+  }
 } finally {
   await sql(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
 }

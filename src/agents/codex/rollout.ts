@@ -147,6 +147,9 @@ export function rolloutCwd(text: string | null): string | null {
  * own rollout in the same directory, often after its parent's) or Codex's own internal work
  * ({"internal": …}), or a `thread_source` other than "user". Codex's own `resume` lists only
  * interactive sources. A session_meta that names neither (older Codex) is taken as the user's.
+ * Any thread_source but "user" is refused on purpose, values Codex may add later included: a
+ * wrong refusal starts the agent afresh with a WARNING, a wrong guess resumes another thread
+ * silently.
  */
 export function rolloutNotUsers(text: string | null): boolean {
   const head = text ? /^\{[^\n]*?"type":"session_meta","payload":\{[^\n]*/.exec(text)?.[0] : undefined;
