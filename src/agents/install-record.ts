@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lanesHome } from '../core/paths.js';
+import { makeDirsSync } from '../core/make-dirs.js';
 
 /**
  * What an install created, so that uninstall removes exactly that: a config file that did not
@@ -31,7 +32,7 @@ function readAll(env: Record<string, string | undefined>): Record<string, Instal
 
 function writeAll(env: Record<string, string | undefined>, all: Record<string, InstallRecord>): void {
   const file = recordFile(env);
-  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+  makeDirsSync(join(file, '..'), 0o700);
   writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
   renameSync(`${file}.${process.pid}.tmp`, file);
 }

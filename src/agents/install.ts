@@ -2,7 +2,6 @@ import { agentUserFile } from '../core/agent-logins.js';
 import {
   closeSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readFileSync,
   realpathSync,
@@ -25,6 +24,7 @@ import { pluginEvents, pluginInstall, pluginUninstall } from './install-plugin.j
 import type { InstallSpec } from './install-spec.js';
 import { withoutWorktreeHooks } from './install-spec.js';
 import { getRecord, setRecord } from './install-record.js';
+import { makeDirsSync } from '../core/make-dirs.js';
 
 export const INSTALL_SPECS: Record<AgentName, InstallSpec> = {
   'claude-code': claudeCodeInstall,
@@ -204,7 +204,7 @@ export function applyChange(change: ConfigChange): void {
   } catch {
     // a new file
   }
-  mkdirSync(dirname(file), { recursive: true });
+  makeDirsSync(dirname(file));
   let mode = 0o644;
   try {
     mode = statSync(file).mode & 0o7777;

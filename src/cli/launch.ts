@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LanesError } from '../core/errors.js';
@@ -9,6 +9,7 @@ import type { Lanes, SeatLease, SessionRecord } from '../index.js';
 import { carryHooksInto } from './carry.js';
 import type { CarryReport } from './carry.js';
 import { findTmux, tmux, tmuxHas, tmuxMissing, tmuxName } from './tmux.js';
+import { makeDirsSync } from '../core/make-dirs.js';
 
 // `lanes new` and `lanes up`: a session on its ticket in its own worktree, with its agent started
 // detached (a tmux session, or --background) by a lanes wrapper that owns the session exactly as
@@ -61,7 +62,7 @@ function envFileFor(id: string, store: string): string {
   const env: NodeJS.ProcessEnv = { ...process.env, LANES_STORE: store };
   for (const k of ['LANES_SESSION', 'TMUX', 'TMUX_PANE', 'LANES_CD_FILE']) delete env[k];
   const dir = join(lanesHome(), 'run');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirsSync(dir, 0o700);
   const file = join(dir, `new-${refSafeSessionId(id)}.env.json`);
   writeFileSync(file, JSON.stringify(env), { mode: 0o600 });
   return file;
@@ -110,7 +111,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     const wrapper = [process.execPath, cli, 'new', '--run-as', id, '--env-file', envFileFor(id, o.store), '--', ...cmd];
     if (o.background) {
       const dir = join(lanesHome(), 'logs');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makeDirsSync(dir, 0o700);
       const log = join(dir, `${refSafeSessionId(id)}.log`);
       terminal = `background ${log}`;
       attach = `tail -f ${log}`;

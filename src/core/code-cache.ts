@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type * as Os from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { makeDirsSync } from './make-dirs.js';
 
 /** CommonJS' module wrapper, as Module.wrap writes it (importing node:module's default costs ~0.1 ms). */
 const WRAP = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'] as const;
@@ -94,7 +95,7 @@ function cacheDir(env: Record<string, string | undefined>, req: NodeJS.Require):
   // directory that exists walks and stats each parent: ~0.4 ms of every hook call).
   let st = statSync(dir, { throwIfNoEntry: false });
   if (!st) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirsSync(dir, 0o700);
     st = statSync(dir);
   }
   const uid = process.getuid?.();

@@ -1,6 +1,7 @@
-import { cpSync, mkdirSync, statSync } from 'node:fs';
+import { cpSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirsSync } from './make-dirs.js';
 
 /**
  * How much older a copy's time may read than its source's and still be the same version: a copy
@@ -32,7 +33,7 @@ export function copyIfNewer(file: string, target: string): boolean {
   const sameVersion =
     to && from.mtimeMs - to.mtimeMs <= TIME_PRECISION_MS && (to.isDirectory() || to.size >= from.size);
   if (sameVersion) return false;
-  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  makeDirsSync(dirname(target), 0o700);
   cpSync(file, target, { recursive: true, force: true, preserveTimestamps: true });
   return true;
 }

@@ -1,7 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { copyIfNewer } from './copy-if-newer.js';
+import { makeDirsSync } from './make-dirs.js';
 
 // Where Gemini CLI keeps a conversation, so a session moved to another seat (another
 // GEMINI_CLI_HOME) can resume it there. Read from the released CLI 0.61.0's bundle:
@@ -185,7 +186,7 @@ function slugFor(to: string, project: string, slug: string): string | null {
     const dir = join(tmp, candidate);
     if (existsSync(dir) && list(dir).length > 0) continue; // someone's directory without a marker
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makeDirsSync(dir, 0o700);
       writeFileSync(join(dir, '.project_root'), project, { flag: 'wx', mode: 0o600 });
       return dir;
     } catch {

@@ -1,6 +1,7 @@
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LanesError } from './errors.js';
+import { makeDirsSync } from './make-dirs.js';
 
 /**
  * Creates (or checks) a directory that only this user can enter: mode 0700, owned by us, and a
@@ -8,7 +9,7 @@ import { LanesError } from './errors.js';
  */
 export function ensurePrivateDir(path: string): string {
   try {
-    mkdirSync(path, { recursive: true, mode: 0o700 });
+    makeDirsSync(path, 0o700);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     throw new LanesError('E_IO', `cannot create the private directory ${path}: ${err.code ?? err.message}`, {

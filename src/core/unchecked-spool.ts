@@ -1,6 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lanesHome } from './paths.js';
+import { makeDirsSync } from './make-dirs.js';
 
 // Where a hook writes down a call it could not check (the store unreachable): read back and
 // journaled by services/hooks/unchecked.ts once the store answers.
@@ -27,7 +28,7 @@ export function spoolUnchecked(env: Record<string, string | undefined>, call: Un
   try {
     const file = uncheckedFile(env);
     if (existsSync(file) && statSync(file).size > MAX_SPOOL_BYTES) return;
-    mkdirSync(lanesHome(env), { recursive: true, mode: 0o700 });
+    makeDirsSync(lanesHome(env), 0o700);
     appendFileSync(file, `${JSON.stringify(call)}\n`, { mode: 0o600 });
   } catch {
     // a full or read-only disk: the answer already said lanes could not check the call

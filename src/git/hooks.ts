@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from './run.js';
+import { makeDirsSync } from '../core/make-dirs.js';
 
 export const GUARD_MARKER = '# lanes guard:';
 const CHAINED = '.lanes-chained';
@@ -29,7 +30,7 @@ export function hookState(dir: string, name: string): HookState {
  * `<name>.lanes-chained` and run first by lanes' hook (its failure still blocks), never overwritten.
  */
 export function installHook(dir: string, name: string, body: string): HookState {
-  mkdirSync(dir, { recursive: true });
+  makeDirsSync(dir);
   const path = join(dir, name);
   const state = hookState(dir, name);
   if (existsSync(path) && !state.installed) renameSync(path, path + CHAINED);

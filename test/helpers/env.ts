@@ -84,6 +84,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   cwd?: string;
   input?: string | Buffer;
+  /** SIGKILL the child after this long (a command that must not hang: it then ends with signal SIGKILL). */
+  timeoutMs?: number;
 }
 
 /** Runs the built `lanes` binary to completion. */
@@ -99,7 +101,9 @@ export function run(file: string, args: string[], options: RunOptions = {}): Pro
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
     child.on('error', reject);
+    const killer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined;
     child.on('close', (code, signal) => {
+      clearTimeout(killer);
       const stdoutBytes = Buffer.concat(out);
       resolvePromise({
         code,

@@ -55,3 +55,28 @@ test('a device, FIFO, directory, a link to one, or a file that is not SQLite is 
   assert.equal((await lanes(['ls'], { env: { ...env, LANES_STORE: store }, cwd: dir })).code, 0);
   assert.equal(statSync(store).mode & 0o777, 0o600);
 });
+
+// LANES_HOME on a pseudo-filesystem, or under a file: Node's recursive mkdir spun forever on /proc
+// (full CPU, deaf to SIGINT and SIGTERM); a file in the path was an "internal error". Each is now
+// the store's error, exit 1, naming the directory and the variables that place it.
+test('a LANES_HOME that cannot hold a store (/proc, /sys, under a file) is refused at once, exit 1, naming what to set', async () => {
+  const dir = tmp('lanes-store-home-');
+  writeFileSync(join(dir, 'a-file'), 'x');
+  const cases: [string, RegExp][] = [
+    ['/proc/lanes-no-such', /\/proc\/lanes-no-such cannot be made or entered \(ENOENT\)/],
+    [join(dir, 'a-file', 'home'), /a part of .*a-file\/home is a file, not a directory/],
+  ];
+  if (statSync('/sys', { throwIfNoEntry: false })?.isDirectory())
+    cases.push([
+      '/sys/lanes-no-such',
+      /\/sys\/lanes-no-such cannot be made or entered \((EPERM|EACCES|ENOENT|EROFS)\)/,
+    ]);
+  for (const [home, why] of cases)
+    for (const args of [['ls'], ['start', '--label', 'x'], ['claim', 'lock:a']]) {
+      const r = await lanes(args, { env: { ...lanesEnv(), LANES_HOME: home }, cwd: dir, timeoutMs: 20_000 });
+      assert.equal(r.code, 1, `${home} ${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, why);
+      assert.match(r.stderr, /fix: point LANES_HOME \(or LANES_STORE, or --store\)/);
+      assert.doesNotMatch(r.stderr, /internal error/);
+    }
+});

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../../core/duration.js';
 import { EXIT } from '../../core/errors.js';
@@ -9,6 +9,7 @@ import { usageError } from '../command.js';
 import { terminalWidth } from '../layout.js';
 import { printJson } from '../output.js';
 import { renderReport } from '../report-text.js';
+import { makeDirsSync } from '../../core/make-dirs.js';
 
 export const command: CommandSpec = {
   name: 'report',
@@ -60,7 +61,7 @@ function readMarks(file: string): Record<string, number> {
 
 function writeMarks(file: string, marks: Record<string, number>): void {
   try {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    makeDirsSync(join(file, '..'), 0o700);
     writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(marks) + '\n', { mode: 0o600 });
     renameSync(`${file}.${process.pid}.tmp`, file);
   } catch {

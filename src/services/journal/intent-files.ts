@@ -1,16 +1,7 @@
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crypto } from '../../core/builtins.js';
+import { makeDirsSync } from '../../core/make-dirs.js';
 
 /**
  * Intent files: what a step that git and the store cannot do in one transaction (a land, a
@@ -24,7 +15,7 @@ function fileOf(dir: string, key: string): string {
 
 /** Written whole (temporary file, fsync, rename, fsync of the directory). */
 export function writeIntentFile(dir: string, key: string, intent: object): void {
-  mkdirSync(dir, { recursive: true });
+  makeDirsSync(dir);
   const file = fileOf(dir, key);
   const temp = `${file}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w', 0o600);

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lanesHome } from '../../core/paths.js';
 import type { LanesContext } from '../context.js';
 import { loadUserNotify } from './user-notify.js';
 import type { NotifyEvent } from './events.js';
+import { makeDirsSync } from '../../core/make-dirs.js';
 
 /**
  * The environment variable naming the file that hands the events to `lanes notify deliver` (a
@@ -30,7 +31,7 @@ export async function notifyLater(ctx: LanesContext, events: NotifyEvent[]): Pro
     const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
     if (!existsSync(cli)) throw new Error(`${cli} is missing`);
     const dir = join(lanesHome(ctx.env), 'notify');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirsSync(dir, 0o700);
     const file = join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
     writeFileSync(file, JSON.stringify(wanted), { mode: 0o600, flag: 'wx' });
     const child = spawn(process.execPath, [cli, 'notify', 'deliver'], {

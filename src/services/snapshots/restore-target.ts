@@ -1,6 +1,7 @@
-import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LanesError } from '../../core/errors.js';
+import { makeDirsSync } from '../../core/make-dirs.js';
 
 const HINT = 'name a new directory, or omit --into for a new worktree';
 
@@ -32,7 +33,7 @@ export function prepareRestoreTarget(into: string, cwd: string): string {
   }
   if (isNew) {
     try {
-      mkdirSync(dir, { recursive: true });
+      makeDirsSync(dir);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOTDIR' || code === 'EEXIST')

@@ -1,7 +1,8 @@
-import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { LanesError } from '../../core/errors.js';
+import { makeDirsSync } from '../../core/make-dirs.js';
 
 /**
  * The store file, created 0600 before SQLite opens it (SQLite gives the WAL and SHM files the
@@ -9,11 +10,20 @@ import { LanesError } from '../../core/errors.js';
  * One stat on the common path: every hook call opens the store.
  */
 export function closedToOthers(file: string): void {
-  const st = statSync(file, { throwIfNoEntry: false });
+  let st: Stats | undefined;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch (e) {
+    throw unusableDir(file, e); // a part of its path is a file (ENOTDIR), or closed to us
+  }
   if (!st) {
     // Its directory too, made only here: a store that exists needs no mkdir (a recursive one in
     // every hook call, and on Node 20 compiling mkdirSync's code, ~0.3 M instructions).
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      makeDirsSync(dirname(file), 0o700);
+    } catch (e) {
+      throw unusableDir(file, e);
+    }
     try {
       closeSync(
         openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600),
@@ -45,6 +55,21 @@ export function closedToOthers(file: string): void {
       // a WAL or SHM that is not there (no one has the store open) needs nothing
     }
   }
+}
+
+/** The store's directory cannot be made or entered: named, with where its path came from. */
+function unusableDir(file: string, e: unknown): LanesError {
+  const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  const dir = dirname(file);
+  const why =
+    code === 'ENOTDIR' ? `a part of ${dir} is a file, not a directory` : `${dir} cannot be made or entered (${code})`;
+  return new LanesError('E_STORE_IO', `cannot use the store ${file}: ${why}`, {
+    hint:
+      code === 'ENOSPC' || code === 'EDQUOT'
+        ? `the disk holding ${dir} is full: free some space`
+        : 'point LANES_HOME (or LANES_STORE, or --store) at a directory of your own on a writable filesystem',
+    details: { file, code },
+  });
 }
 
 function kindOf(st: Stats): string {
