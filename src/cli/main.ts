@@ -12,6 +12,8 @@ export async function main(argv: string[]): Promise<number> {
     stdout.write(t);
     stdout.dispose();
   };
+  // `lanes help CMD` is `lanes CMD --help`.
+  if (name === 'help' && args[0] !== undefined && !args[0].startsWith('-')) return runCommand(args[0], ['--help']);
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const { overview } = await import('./help.js');
     out(overview());

@@ -52,10 +52,7 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
   try {
     // The registry is read only when the caller gave no list (hot.ts gives the hot commands').
     const entry = (seams.commands ?? (await import('./registry.js')).COMMANDS).find((c) => c.name === name);
-    if (!entry)
-      throw new LanesError('E_USAGE', `unknown command ${JSON.stringify(name)}`, {
-        hint: 'see `lanes --help` for the commands',
-      });
+    if (!entry) throw await unknownCommand(name);
     const { command } = await entry.load();
     spec = command;
     const { parseCommandArgs } = await import('./command.js');
@@ -135,4 +132,21 @@ async function report(e: unknown, json: boolean, out: (t: string) => void, err: 
   if (process.env['LANES_DEBUG']) err(`${(e as Error).stack ?? ''}\n`);
   else err('  run it again with LANES_DEBUG=1 for the stack, and report it\n');
   return EXIT.error;
+}
+
+/** An unknown command, with the nearest one's name when a typo is likely (`lanes clam`). */
+async function unknownCommand(name: string): Promise<LanesError> {
+  const names = (await import('./registry.js')).COMMANDS.map((c) => c.name);
+  const { distance } = await import('fastest-levenshtein');
+  // Within two edits, and fewer than half the name's letters (so `ab` suggests nothing far off).
+  const near = names
+    .map((n) => ({ n, d: distance(name.toLowerCase(), n) }))
+    .filter(({ d }) => d <= 2 && d < Math.max(2, name.length / 2))
+    .sort((a, b) => a.d - b.d);
+  // The nearest, all of them when tied (`stat`: start or state).
+  const best = near.filter(({ d }) => d === near[0]?.d).map(({ n }) => `\`lanes ${n}\``);
+  const meant = best.length > 0 ? `did you mean ${best.join(' or ')}? ` : '';
+  return new LanesError('E_USAGE', `unknown command ${JSON.stringify(name)}`, {
+    hint: `${meant}see \`lanes --help\` for the commands`,
+  });
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { runWithSeam } from '../helpers/seam.js';
 import { hookLanesCommand } from '../../src/cli/lanes-command.js';
-import { tmp } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { claimsToFill } from '../../src/cli/commands/ls.js';
 import { terminalWidth } from '../../src/cli/layout.js';
 
@@ -213,4 +213,30 @@ test('--json errors are JSON on stdout; --store reaches openLanes; the hook comm
   const unknown = await runWithSeam(['frobnicate']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command "frobnicate"/);
+});
+
+test("a careless user's commands through the real binary: a typo is told its nearest command, `help CMD` is CMD's help, an empty path or ticket is named as empty", async () => {
+  const typo = await lanes(['clam', 'lock:x']);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /unknown command "clam"\n {2}fix: did you mean `lanes claim`\? see `lanes --help`/);
+  const tied = await lanes(['stat']);
+  assert.match(tied.stderr, /did you mean `lanes start` or `lanes state`/);
+  const far = await lanes(['xyzzy']);
+  assert.equal(far.code, 2);
+  assert.doesNotMatch(far.stderr, /did you mean/);
+  const json = JSON.parse((await lanes(['clam', '--json'])).stdout) as { error: { code: string; hint: string } };
+  assert.deepEqual([json.error.code, json.error.hint.startsWith('did you mean `lanes claim`?')], ['E_USAGE', true]);
+  const help = await lanes(['help', 'claim']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^lanes claim RESOURCE/);
+  assert.equal((await lanes(['help', 'clam'])).code, 2, "an unknown command's help is the typo error");
+  const env = lanesEnv();
+  const repo = gitRepo();
+  const ticket = await lanes(['start', '--ticket', ''], { env, cwd: repo });
+  assert.equal(ticket.code, 2);
+  assert.match(ticket.stderr, /fix: give --ticket a value, or leave it out/);
+  const id = (await lanes(['start', '--label', 'careless'], { env, cwd: repo })).stdout.trim();
+  const path = await lanes(['claim', 'path:'], { env: { ...env, LANES_SESSION: id }, cwd: repo });
+  assert.equal(path.code, 2);
+  assert.match(path.stderr, /resource "path:": the name after ":" is empty/);
 });

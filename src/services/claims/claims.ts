@@ -43,7 +43,8 @@ function needsRepo(texts: string[], scope?: 'repo'): boolean {
  * files inside as claimed.
  */
 function directoryAware(text: string, cwd: string): string {
-  if (!text.startsWith('path:') || text.endsWith('/')) return text;
+  // `path:` alone is left to the parser, which says its name is empty (not "path:/", outside the repository).
+  if (!text.startsWith('path:') || text.endsWith('/') || text === 'path:') return text;
   try {
     return statSync(resolve(cwd, text.slice(5))).isDirectory() ? `${text}/` : text;
   } catch {

@@ -46,7 +46,12 @@ function checkText(what: string, value: string | null | undefined): string | nul
       'E_USAGE',
       `--${what} must be 1-200 printable characters, got ${JSON.stringify(value.slice(0, 40))}`,
       {
-        hint: `pass a shorter --${what} without control characters`,
+        hint:
+          value.length === 0
+            ? `give --${what} a value, or leave it out`
+            : value.length > 200
+              ? `pass a shorter --${what} (at most 200 characters)`
+              : `pass --${what} without control characters (newlines, tabs, escapes)`,
       },
     );
   }
