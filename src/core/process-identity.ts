@@ -79,15 +79,47 @@ export function lineage(pid: number, max = 13, withCommand = true): ProcessFacts
 // Launchers that exit as soon as lanes does: a session owned by one of them would die at once.
 const LAUNCHER = /^(npm|npx|pnpm|yarn|env|timeout|nice|nohup|sudo|doas)\b/;
 
+const SHELL = /^(sh|bash|dash|zsh|ksh|mksh|yash|busybox)$/;
+
+/**
+ * A shell forked to run a command substitution or a pipeline (`X=$(lanes start 2>/dev/null)`,
+ * `$(lanes start | cat)`): it exits as soon as lanes does, so it never owns a session; the shell
+ * it was forked from does. Told from a nested shell the user started (`bash` typed in bash) by
+ * its process group: a fork stays in its parent's group, while a shell started as a job leads a
+ * group of its own. Linux only (/proc gives the group; ps does not here).
+ */
+function forkedSubshell(f: ProcessFacts, parent: ProcessFacts | undefined): boolean {
+  return (
+    parent !== undefined &&
+    SHELL.test(f.name) &&
+    f.name === parent.name &&
+    f.command !== '' &&
+    f.command === parent.command &&
+    f.pgid !== undefined &&
+    f.pgid === parent.pgid &&
+    f.pgid !== f.pid
+  );
+}
+
 /**
  * The owner of a session started without a command: the process that called lanes (its parent),
- * skipping launchers in between (`npx lanes start`, `env X=1 lanes start`).
+ * skipping launchers in between (`npx lanes start`, `env X=1 lanes start`) and shells forked for a
+ * command substitution or a pipeline (the README's `export LANES_SESSION=$(lanes start …)` with
+ * a redirection or a pipe added).
  */
 export function callerPid(ppid: number, chain: ProcessFacts[] = lineage(ppid, 9)): number {
   let pid = ppid;
   for (let hops = 0; hops < 8; hops++) {
     const f = chain.find((c) => c.pid === pid);
-    if (!f?.name || !LAUNCHER.test(f.name) || f.ppid <= 1) return pid;
+    if (!f?.name || f.ppid <= 1) return pid;
+    if (
+      !LAUNCHER.test(f.name) &&
+      !forkedSubshell(
+        f,
+        chain.find((c) => c.pid === f.ppid),
+      )
+    )
+      return pid;
     pid = f.ppid;
   }
   return pid;

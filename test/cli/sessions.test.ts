@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { CLI, lanes, lanesChild, lanesEnv, node, gitRepo, run, tmp } from '../helpers/env.js';
 import { needs } from '../helpers/needs.js';
+import { callerPid } from '../../src/core/process-identity.js';
+import type { ProcessFacts } from '../../src/core/platform/types.js';
 
 test('start prints an id; --json the record with repository, worktree and owner', async () => {
   const env = lanesEnv();
@@ -133,3 +135,58 @@ test(
     assert.equal(rec.owner.pid, shPid);
   },
 );
+
+// The README's `export LANES_SESSION=$(lanes start …)` with a redirection or a pipe added: the
+// shell forks a subshell for it, which exits with lanes. The session was then dead at once (and its
+// claims taken over by the next claimant): the owner is now the shell the subshell was forked from.
+for (const shell of ['bash', 'zsh', 'sh'])
+  test(
+    `${shell}: \`$(lanes start 2>/dev/null)\` and \`$(lanes start | cat)\` are owned by the shell, not the subshell it forked`,
+    {
+      skip:
+        process.platform !== 'linux'
+          ? 'the process group is read from /proc (Linux only)'
+          : needs(shell, spawnSync(shell, ['-c', 'true']).error ? `no ${shell} on PATH` : false),
+    },
+    async () => {
+      const env = lanesEnv();
+      const lanesCmd = `"${process.execPath}" "${CLI}"`;
+      const script = [
+        `a=$(${lanesCmd} start --json 2>/dev/null)`,
+        `b=$(${lanesCmd} start --json | cat)`,
+        `printf '%s\\n%s\\nsh=%s\\n' "$a" "$b" "$$"`,
+      ].join('; ');
+      const r = await run(shell, ['-c', script], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const shPid = Number(/sh=(\d+)/.exec(r.stdout)?.[1]);
+      const owners = [...r.stdout.matchAll(/"pid": ?(\d+)/g)].map((m) => Number(m[1]));
+      assert.deepEqual(owners, [shPid, shPid], r.stdout);
+    },
+  );
+
+test('a shell the user started inside another (a job: its own process group) owns its sessions; a forked one does not', () => {
+  const fact = (pid: number, ppid: number, pgid: number, command = 'bash'): ProcessFacts => ({
+    pid,
+    ppid,
+    pgid,
+    state: 'S',
+    startTime: String(pid),
+    name: 'bash',
+    command,
+  });
+  const outer = fact(100, 1, 100);
+  assert.equal(callerPid(200, [fact(200, 100, 100), outer]), 100, 'forked for $(…): its parent owns');
+  assert.equal(callerPid(200, [fact(200, 100, 200), outer]), 200, 'a nested shell leading its own group owns');
+  assert.equal(
+    callerPid(200, [fact(200, 100, 100, 'bash -l'), outer]),
+    200,
+    'another command line: a shell of its own',
+  );
+  const { pgid: _, ...noGroup } = fact(200, 100, 100);
+  assert.equal(callerPid(200, [noGroup, outer]), 200, 'no process group known (ps platforms): as before');
+  assert.equal(
+    callerPid(300, [fact(300, 200, 100), fact(200, 100, 100), outer]),
+    100,
+    '$( ( lanes start ) ): two forks up',
+  );
+});

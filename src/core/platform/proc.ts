@@ -11,6 +11,8 @@ export interface ProcStat {
   ppid?: number;
   /** Command name (field 2, at most 15 characters). */
   comm?: string;
+  /** Process group (field 5). */
+  pgid?: number;
 }
 
 /**
@@ -22,11 +24,11 @@ export function parseProcStat(text: string): ProcStat | null {
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return null;
   const rest = text.slice(close + 2).split(' ');
-  // rest[0] is field 3 (state), rest[1] field 4 (ppid); field 22 (starttime) is rest[19].
+  // rest[0] is field 3 (state), rest[1] field 4 (ppid), rest[2] field 5 (pgrp); field 22 (starttime) is rest[19].
   const state = rest[0];
   const startTime = rest[19];
   if (!state || !startTime || !/^\d+$/.test(startTime)) return null;
-  return { state, startTime, ppid: Number(rest[1]), comm: text.slice(open + 1, close) };
+  return { state, startTime, ppid: Number(rest[1]), comm: text.slice(open + 1, close), pgid: Number(rest[2]) };
 }
 
 export function readProcStat(pid: number, strict = false): ProcStat | null {
@@ -64,6 +66,7 @@ function factsOf(pid: number, withCommand: boolean, strict = false): ProcessFact
     startTime: stat.startTime,
     name: stat.comm ?? '',
     command: withCommand ? readCmdline(pid) : '',
+    ...(stat.pgid !== undefined && Number.isSafeInteger(stat.pgid) ? { pgid: stat.pgid } : {}),
   };
 }
 

@@ -14,6 +14,8 @@ export interface ProcessFacts {
   name: string;
   /** The command line ('' when it was not asked for or cannot be read). */
   command: string;
+  /** Its process group (Linux only: /proc's field 5; undefined where ps reports the facts). */
+  pgid?: number;
 }
 
 /** The one place that knows how this OS tells lanes about processes and boots. */
