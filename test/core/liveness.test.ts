@@ -36,7 +36,7 @@ test('parseProcStat counts fields after the LAST ")" (command names may contain 
   fields[0] = 'S';
   fields[19] = '987654';
   const stat = parseProcStat(`1234 (evil) name ) x) ${fields.join(' ')}`);
-  assert.deepEqual(stat, { state: 'S', startTime: '987654', ppid: 4, comm: 'evil) name ) x' });
+  assert.deepEqual(stat, { state: 'S', startTime: '987654', ppid: 4, pgid: 5, comm: 'evil) name ) x' });
   assert.equal(parseProcStat('garbage'), null);
 });
 
