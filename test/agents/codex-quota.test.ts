@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rolloutCwd, rolloutId, rolloutNotUsers, rolloutRanOut } from '../../src/agents/codex/rollout.js';
 import { runRecord } from '../../src/agents/run-record.js';
+import { codexRollout } from '../helpers/codex-day.js';
 import { FIXTURES, lanes, tmp } from '../helpers/env.js';
 import { fixture, hook, world } from '../helpers/hooks.js';
 
@@ -100,7 +101,11 @@ test("an API key's insufficient_quota is billing (no window resets it); Codex's 
   });
   const later = new Date(Date.now() + 2 * 3_600_000);
   later.setSeconds(0, 0);
-  const clock = later.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }).replace(/\u202f/g, ' ');
+  const time = later.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }).replace(/\u202f/g, ' ');
+  // Codex names only the time for a reset today and the date too otherwise (after 22:00 here).
+  const month = later.toLocaleDateString('en-US', { month: 'short' });
+  const today = later.getDate() === new Date().getDate();
+  const clock = today ? time : `${month} ${later.getDate()}th, ${later.getFullYear()} ${time}`;
   const words = event({
     type: 'task_complete',
     turn_id: 't1',
@@ -108,16 +113,16 @@ test("an API key's insufficient_quota is billing (no window resets it); Codex's 
   });
   const q = rolloutRanOut(words);
   assert.equal(q?.why, 'usage_limit_reached');
-  if (later.getDate() === new Date().getDate()) assert.equal(q?.resetAt, later.getTime(), `"${clock}" is today's`);
+  assert.equal(q?.resetAt, later.getTime(), `"${clock}" read in local time`);
   assert.equal(rolloutId(`rollout-2026-12-03T02-40-11-${ID}.jsonl`), ID);
 });
 
 /** A login (CODEX_HOME) holding the recorded rollout, begun in directory `cwd` (the test's, as runRecord's default). */
 function codexHome(resetsAt: number, ago = 0, cwd = process.cwd()): { dir: string; file: string } {
   const dir = tmp('lanes-codex-home-');
-  const day = join(dir, 'sessions', '2026', '12', '03');
+  const { day, name } = codexRollout(join(dir, 'sessions'), ID);
   mkdirSync(day, { recursive: true });
-  const file = join(day, `rollout-2026-12-03T02-40-11-${ID}.jsonl`);
+  const file = join(day, name);
   writeFileSync(file, `${meta(realpathSync(cwd))}\n${rollout(resetsAt, ago)}`);
   return { dir, file };
 }

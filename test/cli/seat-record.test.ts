@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { openLanes } from '../../src/index.js';
 import type { SeatLease } from '../../src/index.js';
 import { watchRecord } from '../../src/cli/seat-record.js';
+import { codexRollout } from '../helpers/codex-day.js';
 import { FIXTURES, lanesEnv, tmp } from '../helpers/env.js';
 
 // lanes' wrapper looks for the conversation an agent on a seat began when no hook named it (Codex
@@ -22,17 +23,14 @@ async function world() {
   const elsewhere = tmp('lanes-other-worktree-');
   // A Codex login holding one conversation begun now in the shared directory.
   const login = join(home, 'codex-a');
-  const day = join(login, 'sessions', '2026', '12', '03');
+  const { day, name } = codexRollout(join(login, 'sessions'), ID);
   mkdirSync(day, { recursive: true });
   const task = JSON.stringify({
     timestamp: new Date().toISOString(),
     type: 'event_msg',
     payload: { type: 'task_started' },
   });
-  writeFileSync(
-    join(day, `rollout-2026-12-03T02-40-11-${ID}.jsonl`),
-    `${META.replaceAll('"/tmp/lanes-repo-Qr7tMb"', JSON.stringify(shared))}\n${task}\n`,
-  );
+  writeFileSync(join(day, name), `${META.replaceAll('"/tmp/lanes-repo-Qr7tMb"', JSON.stringify(shared))}\n${task}\n`);
   const env = lanesEnv(join(home, 'lanes'));
   const open = (cwd: string) => openLanes({ store: join(home, 'lanes.db'), env, cwd, notice: false, session: null });
   const lanes = await open(shared);
