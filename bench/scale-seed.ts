@@ -60,6 +60,10 @@ const add = (id: string, kind: 'live' | 'dead' | 'ended', i: number) =>
     deadWhy: null,
     attention: null,
     terminal: null,
+    conversation: null,
+    conversationPid: null,
+    parent: null,
+    task: null,
   });
 // Live sessions are agent sessions (the hook acts as the first of them); the others plain ids.
 for (let i = 0; i < spec.live; i++) add(`claude-code:${uuid(i + 1)}`, 'live', i);

@@ -4,7 +4,6 @@ import { childProcess } from '../core/builtins.js';
 import { constants, tmpdir } from 'node:os';
 import { agentLogFor } from './agent-log.js';
 import type { Lanes, SeatLease } from '../index.js';
-import { seatedEnv } from './seated.js';
 import { watchRecord } from './seat-record.js';
 import type { RecordWatch } from './seat-record.js';
 import { utcMinute } from '../core/duration.js';
@@ -41,7 +40,7 @@ export async function runOnSeat(
   let conversation: string | null = null;
   for (;;) {
     const lease = await lanes.seats.leaseOf(id);
-    const env = await seatedEnv(lanes, id, { ...process.env, LANES_SESSION: id });
+    const env = await agentEnv(lanes, id);
     const started = await lanes.now();
     const tmp = env['TMPDIR'] || tmpdir();
     // The log the agent is asked to keep where lanes reads it (Gemini CLI's debug log: a quota it waits out).
@@ -102,6 +101,19 @@ export async function runOnSeat(
     say(`lanes: ${why}; ${resumed ? 'resuming' : 'starting'} the agent on seat ${next.seat.name} (slot ${next.slot})`);
     args = resumed ?? cmd;
   }
+}
+
+/**
+ * What the agent of a run gets: exactly what `lanes exec` gives the session's commands (its ports,
+ * templated names, private TMPDIR, [env] strip and, on a seat, the seat's login without billed-per-call
+ * variables), and LANES_RUN: the agent's own hooks then act as this session (one agent, one session).
+ */
+async function agentEnv(lanes: Lanes, id: string): Promise<NodeJS.ProcessEnv> {
+  const inherited = { ...process.env, LANES_SESSION: id };
+  const e = await lanes.environment({ session: id, inherited });
+  const env: NodeJS.ProcessEnv = { ...inherited };
+  for (const k of e.stripped) delete env[k];
+  return { ...env, ...e.vars, LANES_RUN: id };
 }
 
 /** The child, signals forwarded to it. */
@@ -199,13 +211,17 @@ function watchSeat(
 
 const NO_AGENT = { agentSession: null, agent: null };
 
-/** The agent's own session: the one its process owns (its hooks registered it; ended when it exited on its own). */
+/** The agent's own session: the one its hooks bound to the run, else the one its process owns (registered beside it). */
 async function agentOf(
   lanes: Lanes,
   id: string,
   pid: number,
 ): Promise<{ agentSession: string | null; agent: string | null }> {
   const me = await lanes.sessions.get(id);
+  // Its hooks bound the agent's own session to this run (one agent, one session).
+  const at = me.conversation?.indexOf(':') ?? -1;
+  if (me.conversation && at > 0)
+    return { agentSession: me.conversation.slice(at + 1), agent: me.conversation.slice(0, at) };
   const theirs = (await lanes.sessions.list({ all: true }))
     .filter((s) => s.id !== id && s.owner.pid === pid && s.owner.host === me.owner.host && s.createdAt >= me.createdAt)
     .sort((a, b) => Number(b.state === 'live') - Number(a.state === 'live') || b.createdAt - a.createdAt)[0];

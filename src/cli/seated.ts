@@ -19,11 +19,3 @@ export async function leaseOrUndo(
     throw e;
   }
 }
-
-/** The environment a command of the session runs with on its seat: the login set, billed-per-call variables gone. */
-export async function seatedEnv(lanes: Lanes, id: string, base: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
-  const { set, strip } = await lanes.seats.environment(id, base);
-  const env: NodeJS.ProcessEnv = { ...base, ...set };
-  for (const k of strip) delete env[k];
-  return env;
-}

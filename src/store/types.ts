@@ -62,6 +62,17 @@ export interface SessionRecord {
   attention: Attention | null;
   /** Where a session lanes started runs: `tmux NAME` (lanes new), `background LOGFILE`; null otherwise. */
   terminal: string | null;
+  /**
+   * The agent's own session (`<agent>:<its id>`) when the agent runs inside a run lanes launched
+   * (lanes new, up, start -- CMD): its hooks act as this session instead of registering another.
+   */
+  conversation: string | null;
+  /** The agent process that bound `conversation` (another agent inside the run binds only once it is gone). */
+  conversationPid: number | null;
+  /** The session this one was made for (a Claude Code subagent's worktree: its parent's), or null. */
+  parent: string | null;
+  /** The task the agent was started with (lanes new --prompt), or null. */
+  task: string | null;
 }
 
 export type Attended = { changed: boolean; session: SessionRecord | null };
@@ -69,8 +80,18 @@ export type SessionChange = { worktree?: string; ticket?: string; terminal?: str
 
 export type NewSession = Omit<
   SessionRecord,
-  'createdAt' | 'lastSeenAt' | 'endedAt' | 'endReason' | 'deadWhy' | 'attention' | 'terminal'
->;
+  | 'createdAt'
+  | 'lastSeenAt'
+  | 'endedAt'
+  | 'endReason'
+  | 'deadWhy'
+  | 'attention'
+  | 'terminal'
+  | 'conversation'
+  | 'conversationPid'
+  | 'parent'
+  | 'task'
+> & { parent?: string | null; task?: string | null };
 
 /** A session proven dead as it was read: recorded only if it has not changed since. */
 export interface DeadBrief {
@@ -159,6 +180,18 @@ export interface SessionStore {
    * keeping its id and history. One transaction.
    */
   attachSession(session: NewSession): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
+  /**
+   * Binds the agent's own session `conversation` (`<agent>:<id>`), of agent process `pid`, to the
+   * open run session `id` (its hooks then act as it), journaled as session.attach; only while the
+   * run's conversation is still `expected` (what the caller decided on). Null when `id` is unknown
+   * or ended, or its conversation changed meanwhile.
+   */
+  bindConversation(
+    id: string,
+    bind: { conversation: string; pid: number; agent: string | null; expected: string | null },
+  ): Promise<SessionRecord | null>;
+  /** The open session an agent's own session id is bound to (the newest), or null. */
+  sessionByConversation(conversation: string): Promise<SessionRecord | null>;
   /** Moves a live session to another worktree or ticket (lanes adopt), or says where it runs. Null when unknown or ended. */
   updateSession(id: string, change: SessionChange): Promise<SessionRecord | null>;
   /**

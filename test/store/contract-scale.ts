@@ -35,6 +35,10 @@ async function world(store: Store, claimed: string[]): Promise<ClaimRecord[]> {
     deadWhy: null,
     attention: null,
     terminal: null,
+    conversation: null,
+    conversationPid: null,
+    parent: null,
+    task: null,
   }));
   const claims = claimed.map((name, i) => ({
     scope: i % 7 === 0 ? 'repo:/other/.git' : REPO,

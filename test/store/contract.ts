@@ -15,6 +15,7 @@ import { seatsContract } from './contract-seats.js';
 import { pagesContract } from './contract-pages.js';
 import { journalContract } from './contract-journal.js';
 import { changesContract } from './contract-changes.js';
+import { conversationContract } from './contract-conversation.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
 /**
@@ -289,6 +290,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     touchedContract(() => store);
     seatsContract(() => store);
     pagesContract(() => store);
+    conversationContract(() => store);
     // Both need the URL too: they open a second connection to the same store.
     const urlOf = () => url;
     for (const more of [journalContract, changesContract]) more(() => store, urlOf);

@@ -40,7 +40,7 @@ test(
       const store = await PostgresStore.open(url);
       try {
         assert.equal(store.info.schemaVersion, PG_SCHEMA_VERSION);
-        assert.equal(PG_SCHEMA_VERSION, 10);
+        assert.equal(PG_SCHEMA_VERSION, 11);
         const ref = { scope: REPO, kind: 'ticket', name: 'T' };
         const blocked = await store.acquireClaims('new', [ref], judge);
         assert.equal(blocked.ok, false, 'the claim made before the upgrade still blocks');

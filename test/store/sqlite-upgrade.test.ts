@@ -28,7 +28,7 @@ function version3Store(file: string, keep: number): void {
 
 for (const keep of [2, 0])
   test(`a version 3 store is upgraded at open: claims, tokens and journal numbers carry over (${keep} entries left)`, async () => {
-    assert.equal(SCHEMA_VERSION, 8);
+    assert.equal(SCHEMA_VERSION, 9);
     const file = join(tmp(), 'lanes.db');
     version3Store(file, keep);
     const store = SqliteStore.open(file);

@@ -43,6 +43,17 @@ export function bindHooks(
     touchedAt: (repo, keys) => ctx.store.touchedAt(repo, keys),
     indexTouched: (id, repo, paths, replace) => ctx.store.indexTouched(id, repo, paths, replace),
     findSession: (id) => sessions.find(id),
+    runAbove: async (chain) => {
+      const id = ctx.env['LANES_RUN'];
+      if (!id) return null;
+      const s = await ctx.store.getSession(id).catch(() => null);
+      // A run lanes launched has its command recorded (a person's shell session has none).
+      if (!s || s.endedAt !== null || s.command === null) return null;
+      if (s.owner.host !== ctx.host || s.owner.bootId !== ctx.bootId) return null;
+      // Its owner (the wrapper) is above this hook: a LANES_RUN copied into another process tree is not this run.
+      return chain.some((f) => f.pid === s.owner.pid && f.startTime === s.owner.startTime) ? s : null;
+    },
+    bindRun: (run, o) => sessions.bindRun(run, o),
     attachSession: (o) => sessions.attach(o),
     claimsOf: (ids) => (ids.length ? ctx.store.listClaims({ sessionIds: ids }) : Promise.resolve([])),
     conflictingClaims: (refs) => ctx.store.conflictingClaims(refs),

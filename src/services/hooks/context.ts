@@ -8,6 +8,7 @@ import type { AttachOptions } from '../sessions/sessions.js';
 import type { SnapshotResult } from '../snapshots/snapshots.js';
 import type { Mutator } from '../state/state.js';
 import type { Exhausted, QuotaSignal } from '../seats/exhaust.js';
+import type { ProcessFacts } from '../../core/platform/types.js';
 
 /**
  * What the hook policy may use: a narrow view of the library, built once per openLanes(). The
@@ -26,8 +27,18 @@ export interface HookContext {
   touchedAt(repo: string, keys: string[]): Promise<TouchedHit[]>;
   /** Keeps the index of touched paths up to date with a session's list (`replace`: the whole list). */
   indexTouched(sessionId: string, repo: string, paths: string[], replace: boolean): Promise<void>;
-  /** A session's record, or null when the store does not know it. */
+  /** A session's record (an agent's own id bound to a lanes run: the run's), or null when the store does not know it. */
   findSession(id: string): Promise<SessionRecord | null>;
+  /**
+   * The open session of the lanes run this hook call is part of (LANES_RUN, set by lanes' wrappers
+   * for the command they run), when its owner is one of these ancestors of the hook; else null.
+   */
+  runAbove(chain: ProcessFacts[]): Promise<SessionRecord | null>;
+  /** Binds the agent's own session to the run's (sessions.ts bindRun); null when refused. */
+  bindRun(
+    run: SessionRecord,
+    o: { conversation: string; agent: string | null; pid: number },
+  ): Promise<SessionRecord | null>;
   attachSession(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
   /** The claims of these sessions, in one read. */
   claimsOf(sessionIds: string[]): Promise<ClaimRecord[]>;

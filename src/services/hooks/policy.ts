@@ -38,9 +38,9 @@ export async function decide(ctx: HookContext, event: HookEvent): Promise<HookDe
     case 'session-start':
       return sessionStart(ctx, event);
     case 'pre-edit':
-      return checkEdit(ctx, hookSessionId(event), event.paths);
+      return checkEdit(ctx, await selfOf(ctx, event), event.paths);
     case 'pre-shell':
-      return checkShell(ctx, hookSessionId(event), event.cwd, event.command ?? '');
+      return checkShell(ctx, await selfOf(ctx, event), event.cwd, event.command ?? '');
     case 'post-edit':
       return postEdit(ctx, event);
     case 'stop':
@@ -84,14 +84,16 @@ async function quota(ctx: HookContext, event: HookEvent): Promise<HookDecision> 
 /**
  * Registers the agent session (or re-attaches it: resume, clear, compact) to the agent process:
  * the pid the agent names, else the agent found above the hook's shell, else the hook's parent.
+ * Inside a lanes run (lanes new, up, start -- CMD) the agent's session is the run's: bound to it,
+ * never a second session beside it (one agent, one session).
  */
-function attach(
+async function attach(
   ctx: HookContext,
   event: HookEvent,
 ): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }> {
   // The hook's ancestors are read once (one `ps` for the whole walk on macOS), and only when needed.
   let chain: ProcessFacts[] | undefined;
-  const up = () => (chain ??= lineage(process.ppid));
+  const up = () => (chain ??= lineage(process.ppid, 24));
   const known = (pid: number) => chain?.some((f) => f.pid === pid) || identityOf(pid) !== null;
   const named = event.agentPid ?? agentPid(process.ppid, up());
   // The hook's parent last, unchecked: attaching proves it runs, or says why lanes cannot tell.
@@ -103,7 +105,26 @@ function attach(
       break;
     }
   }
-  return ctx.attachSession({ id: hookSessionId(event), agent: event.agent, cwd: event.cwd, pid });
+  const id = hookSessionId(event);
+  const run = ctx.env['LANES_RUN'] ? await ctx.runAbove(up()) : null;
+  const bound = run ? await ctx.bindRun(run, { conversation: id, agent: event.agent, pid }) : null;
+  if (bound) return { session: bound, created: false, reopened: false };
+  return ctx.attachSession({ id, agent: event.agent, cwd: event.cwd, pid });
+}
+
+/**
+ * The session a tool call acts as: the agent's own (`<agent>:<id>`), or, inside a lanes run, the
+ * run's session it is bound to (bound now when its session-start was not seen). Outside a run no
+ * read is added to the hot path.
+ */
+async function selfOf(ctx: HookContext, event: HookEvent): Promise<string> {
+  const id = hookSessionId(event);
+  if (!ctx.env['LANES_RUN']) return id;
+  try {
+    return (await ensureSession(ctx, event)).id;
+  } catch {
+    return id; // lanes cannot register it (no proof of life here): checked as the agent's own id, as before
+  }
 }
 
 async function sessionStart(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
@@ -196,6 +217,12 @@ async function sessionEnd(ctx: HookContext, event: HookEvent): Promise<HookDecis
   if (!found || found.endedAt !== null) return ALLOW;
   // It ended on its login running out (the agent said so at its end): its seat is exhausted first.
   const ranOut = event.quota ? (await quota(ctx, event)).notice : null;
+  // Bound to a lanes run: the run's session ends with the run (its wrapper snapshots and ends it
+  // when the agent exits); a /clear or a new conversation in the same agent binds again.
+  if (found.id !== id) {
+    const goes = `${event.agent} session ${event.agentSessionId} ended; lanes session ${found.id} goes on until its run ends`;
+    return { ...ALLOW, notice: ranOut ? `${ranOut}; ${goes}` : goes };
+  }
   const r = await ctx.endSession(id, `${event.agent} session ended${event.source ? ` (${event.source})` : ''}`);
   const saved = r.snapshot ? `, work saved in ${r.snapshot.ref}` : '';
   const ended = `session ${id} ended, ${r.released.length} claim(s) released${saved}`;

@@ -13,6 +13,8 @@ export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'detail
     case 'session.start':
       return `started${d['agent'] ? ` (${str(d['agent'])})` : ''}${d['worktree'] ? ` in ${str(d['worktree'])}` : ''}, pid ${str(d['pid'])}`;
     case 'session.attach':
+      if (typeof d['conversation'] === 'string')
+        return `the agent's own session ${d['conversation']} bound to it (its hooks act as this session)${typeof d['before'] === 'string' ? `, was ${d['before']}` : ''}`;
       return `${d['reopened'] ? 're-opened' : 're-attached'} to pid ${str(d['pid'])}`;
     case 'session.end': {
       const released = (d['released'] as { resource: string }[] | undefined) ?? [];

@@ -75,9 +75,15 @@ async function namedByAgent(ctx: LanesContext): Promise<ActingSession | null> {
     const value = ctx.env[name];
     if (!value) continue;
     const id = `${agent}:${value}`;
-    const s = await ctx.store.getSession(id).catch(() => null);
+    // The agent's own session, or the lanes run it is bound to (one agent, one session).
+    const s =
+      (await ctx.store.getSession(id).catch(() => null)) ??
+      (await ctx.store.sessionByConversation(id).catch(() => null));
     if (s && s.endedAt === null && (await ctx.stateOf(s)).state === 'live')
-      return { id, how: `${name}, the session ${agent} gave this command` };
+      return {
+        id: s.id,
+        how: `${name}, the session ${agent} gave this command${s.id === id ? '' : ` (bound to ${s.id})`}`,
+      };
   }
   return null;
 }

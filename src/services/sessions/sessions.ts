@@ -20,6 +20,10 @@ export interface StartOptions {
   command?: string | null;
   /** A worktree made for this session (lanes start --worktree): its root becomes the session's worktree and cwd. */
   worktree?: string;
+  /** The session this one is made for (a subagent's worktree session: its parent's). */
+  parent?: string | null;
+  /** The task the agent is started with (lanes new --prompt). */
+  task?: string | null;
   /**
    * With `ticket`: register beside the live session holding `ticket:T` instead of being refused;
    * the ticket is not claimed, and both are flagged as sharing it (journaled as session.join).
@@ -96,6 +100,8 @@ export class SessionService {
       cwd: options.worktree ?? this.ctx.cwd,
       owner,
       command: options.command ?? null,
+      parent: options.parent ?? null,
+      task: options.task ?? null,
     };
   }
 
@@ -120,9 +126,37 @@ export class SessionService {
     });
   }
 
-  /** The record of a session, or null when the store does not know it (no liveness judged). */
-  find(id: string): Promise<SessionRecord | null> {
-    return this.ctx.store.getSession(assertSessionId(id));
+  /**
+   * The record of a session, or null when the store does not know it (no liveness judged). An
+   * agent's own session id (`<agent>:<id>`) bound to a lanes run is that run's session.
+   */
+  async find(id: string): Promise<SessionRecord | null> {
+    return (await this.ctx.store.getSession(assertSessionId(id))) ?? (await this.bound(id));
+  }
+
+  /** The open run session an agent's own session id (`<agent>:<id>`) is bound to, or null. */
+  bound(id: string): Promise<SessionRecord | null> {
+    return id.includes(':') ? this.ctx.store.sessionByConversation(id) : Promise.resolve(null);
+  }
+
+  /**
+   * One agent, one session: binds the agent's own session `conversation` (of agent process `pid`)
+   * to `run`, the open session of the lanes run it was started in, so its hooks act as the run's
+   * session. Refused (null: the agent registers a session of its own, as outside a run) for another
+   * kind of agent than the run's, and while another agent process that bound the run still runs
+   * (an agent the run's agent started itself is a session of its own); the same process binding
+   * again (a /clear, a resume) or a successor after the first one exited is bound.
+   */
+  async bindRun(
+    run: SessionRecord,
+    o: { conversation: string; agent: string | null; pid: number },
+  ): Promise<SessionRecord | null> {
+    if (run.endedAt !== null) return null;
+    if (run.agent && o.agent && run.agent !== o.agent) return null;
+    if (run.conversation === o.conversation) return run;
+    const other = run.conversation && run.conversationPid !== null && run.conversationPid !== o.pid;
+    if (other && identityOf(run.conversationPid as number) !== null) return null;
+    return this.ctx.store.bindConversation(run.id, { ...o, expected: run.conversation });
   }
 
   /** The session this process acts as ($LANES_SESSION), with a clear error when unset, unknown or ended. */

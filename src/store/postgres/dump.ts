@@ -1,7 +1,7 @@
 import type { PgConn } from './conn.js';
 import { dumpPgJournal, insertPgJournal } from './journal.js';
 import { notEmpty } from '../shared/errors.js';
-import { dumpedSessionValues, toClaim, toSession, toState } from '../shared/rows.js';
+import { SESSION_COLUMNS, dumpedSessionValues, toClaim, toSession, toState } from '../shared/rows.js';
 import type { ClaimRow, SessionRow, StateRow } from '../shared/rows.js';
 import type { DumpStore } from '../types.js';
 
@@ -44,8 +44,8 @@ export function pgDump(conn: PgConn): DumpStore {
         for (const t of ['claims', 'state', 'sessions']) await q(`DELETE FROM ${conn.t(t)}`);
         for (const s of d.sessions) {
           await q(
-            `INSERT INTO ${conn.t('sessions')} (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at, ended_at, end_reason)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+            `INSERT INTO ${conn.t('sessions')} (${SESSION_COLUMNS}, created_at, last_seen_at, ended_at, end_reason, conversation, conversation_pid)
+            VALUES (${Array.from({ length: 20 }, (_, i) => `$${i + 1}`).join(', ')})`,
             dumpedSessionValues(s),
           );
         }

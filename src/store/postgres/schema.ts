@@ -121,6 +121,12 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   // 10: a claim and a release that cost the server less (claim-functions.ts): statements by key that
   // keep their plans, locks taken in the caller's order, a path's overlaps looked up by name.
   (s) => claimFunctions(s),
+  // 11 (as SQLite's ninth): one agent, one session: the agent's own session bound to its run, the
+  // session a subagent's was made for, the task the agent was started with.
+  (s) => `
+  ALTER TABLE ${s}.sessions ADD COLUMN conversation TEXT, ADD COLUMN conversation_pid INTEGER, ADD COLUMN parent_id TEXT, ADD COLUMN task TEXT;
+  CREATE INDEX sessions_by_conversation ON ${s}.sessions (conversation) WHERE conversation IS NOT NULL;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -1,9 +1,9 @@
 import { sessionExists } from '../shared/errors.js';
 import type { PgConn, Q } from './conn.js';
 import { PG_NOW } from './schema.js';
-import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
+import { SESSION_COLUMNS, sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
-import { sessionEnded, sessionStarted } from '../shared/journal-entries.js';
+import { conversationBound, sessionEnded, sessionStarted } from '../shared/journal-entries.js';
 import { CLEARED_BY_ACTIVITY } from '../shared/attention.js';
 import { appendPgJournal } from './journal.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
@@ -19,8 +19,8 @@ export async function sessionIn(conn: PgConn, q: Q, id: string, lock = false): P
 /** Inserts the session unless its id exists; true when inserted. */
 async function insertNew(conn: PgConn, q: Q, s: NewSession, now: number): Promise<boolean> {
   const inserted = await q(
-    `INSERT INTO ${conn.t('sessions')} (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) ON CONFLICT (id) DO NOTHING RETURNING id`,
+    `INSERT INTO ${conn.t('sessions')} (${SESSION_COLUMNS}, created_at, last_seen_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) ON CONFLICT (id) DO NOTHING RETURNING id`,
     [...sessionValues(s), now],
   );
   return inserted.length > 0;
@@ -66,6 +66,30 @@ export function pgSessions(conn: PgConn): SessionStore {
 
     async getSession(id) {
       const [row] = await conn.query<SessionRow>(`SELECT * FROM ${conn.t('sessions')} WHERE id = $1`, [id]);
+      return row ? toSession(row) : null;
+    },
+
+    bindConversation(id, b) {
+      return conn.tx(async (q, now) => {
+        const before = await sessionIn(conn, q, id, true);
+        if (!before || before.endedAt !== null || before.conversation !== b.expected) return null;
+        await q(
+          `UPDATE ${conn.t('sessions')} SET conversation = $1, conversation_pid = $2, agent = coalesce(agent, $3), last_seen_at = $4 WHERE id = $5`,
+          [b.conversation, b.pid, b.agent, now, id],
+        );
+        const bound = (await sessionIn(conn, q, id)) as SessionRecord;
+        if (before.conversation !== b.conversation)
+          await appendPgJournal(conn, q, now, [conversationBound(bound, b.conversation, before.conversation)]);
+        return bound;
+      });
+    },
+
+    async sessionByConversation(conversation) {
+      const [row] = await conn.query<SessionRow>(
+        `SELECT * FROM ${conn.t('sessions')} WHERE conversation = $1 AND ended_at IS NULL
+         ORDER BY created_at DESC LIMIT 1`,
+        [conversation],
+      );
       return row ? toSession(row) : null;
     },
 

@@ -76,6 +76,18 @@ export function sessionStarted(
   };
 }
 
+/** The agent's own session bound to a run lanes launched: its hooks act as the run's session from now on. */
+export function conversationBound(s: SessionRecord, conversation: string, before: string | null): JournalInput {
+  return {
+    kind: 'session.attach',
+    subject: s.id,
+    session: s.id,
+    repo: s.repo,
+    ticket: s.ticket,
+    details: { agent: s.agent, conversation, ...(before ? { before } : {}), pid: s.owner.pid },
+  };
+}
+
 export function sessionEnded(s: SessionRecord, reason: string, released: ClaimRecord[]): JournalInput {
   return {
     kind: 'session.end',

@@ -31,6 +31,10 @@ export interface SessionRow {
   attention_at: number | null;
   attention_why: string | null;
   terminal: string | null;
+  conversation?: string | null;
+  conversation_pid?: number | null;
+  parent_id?: string | null;
+  task?: string | null;
 }
 
 export interface ClaimRow {
@@ -105,6 +109,11 @@ export function toSession(r: SessionRow): SessionRecord {
         ? null
         : { state: r.attention as AttentionState, at: Number(r.attention_at), why: r.attention_why },
     terminal: r.terminal ?? null,
+    conversation: r.conversation ?? null,
+    conversationPid:
+      r.conversation_pid === null || r.conversation_pid === undefined ? null : Number(r.conversation_pid),
+    parent: r.parent_id ?? null,
+    task: r.task ?? null,
   };
 }
 
@@ -142,7 +151,10 @@ export function stateFrom(t: Omit<Taken, 'token'>, stateOf: string | null): Stat
     : null;
 }
 
-/** The columns every session insert writes, in this order: id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command. */
+/** The columns every session insert writes, in this order (SESSION_COLUMNS). */
+export const SESSION_COLUMNS =
+  'id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, parent_id, task';
+
 export function sessionValues(s: NewSession): (string | number | null)[] {
   return [
     s.id,
@@ -157,12 +169,22 @@ export function sessionValues(s: NewSession): (string | number | null)[] {
     s.owner.pid,
     s.owner.startTime,
     s.command,
+    s.parent ?? null,
+    s.task ?? null,
   ];
 }
 
-/** A dumped session's columns: sessionValues, then created_at, last_seen_at, ended_at, end_reason. */
+/** A dumped session's columns: SESSION_COLUMNS, then created_at, last_seen_at, ended_at, end_reason, conversation, conversation_pid. */
 export function dumpedSessionValues(s: SessionRecord): (string | number | null)[] {
-  return [...sessionValues(s), s.createdAt, s.lastSeenAt, s.endedAt, s.endReason];
+  return [
+    ...sessionValues(s),
+    s.createdAt,
+    s.lastSeenAt,
+    s.endedAt,
+    s.endReason,
+    s.conversation ?? null,
+    s.conversationPid ?? null,
+  ];
 }
 
 /** Whether an open session still has the owner and last-seen time it was judged with. */

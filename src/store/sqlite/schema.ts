@@ -118,6 +118,16 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE gates ADD COLUMN q_claim_until INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE gates ADD COLUMN q_head_deadline INTEGER NOT NULL DEFAULT 0;
   `,
+  // One agent, one session (store/types.ts SessionRecord): the agent's own session bound to the run
+  // lanes launched it in (its hooks find the run by it), the session a subagent's was made for, and
+  // the task the agent was started with.
+  `
+  ALTER TABLE sessions ADD COLUMN conversation TEXT;
+  ALTER TABLE sessions ADD COLUMN conversation_pid INTEGER;
+  ALTER TABLE sessions ADD COLUMN parent_id TEXT;
+  ALTER TABLE sessions ADD COLUMN task TEXT;
+  CREATE INDEX sessions_by_conversation ON sessions (conversation) WHERE conversation IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

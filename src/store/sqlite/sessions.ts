@@ -1,9 +1,9 @@
 import { sessionExists } from '../shared/errors.js';
 import { NOW } from './conn.js';
 import type { SqliteConn } from './conn.js';
-import { sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
+import { SESSION_COLUMNS, sessionValues, toClaim, toSession, unchanged } from '../shared/rows.js';
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
-import { sessionEnded, sessionStarted } from '../shared/journal-entries.js';
+import { conversationBound, sessionEnded, sessionStarted } from '../shared/journal-entries.js';
 import { appendJournalRows } from './journal.js';
 import type { NewSession, SessionRecord, SessionStore } from '../types.js';
 import { CLEARED_BY_ACTIVITY } from '../shared/attention.js';
@@ -24,8 +24,8 @@ export function ticketOf(conn: SqliteConn, sessionId: string): string | null {
 function insertRow(conn: SqliteConn, s: NewSession, now: number): void {
   conn
     .stmt(
-      `INSERT INTO sessions (id, label, agent, ticket, repo, worktree, cwd, host, boot_id, pid, start_time, command, created_at, last_seen_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sessions (${SESSION_COLUMNS}, created_at, last_seen_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(...sessionValues(s), now, now);
 }
@@ -82,6 +82,34 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
 
     getSession(id) {
       return conn.run(() => sessionRow(conn, id));
+    },
+
+    bindConversation(id, b) {
+      return conn.immediate((now) => {
+        const before = sessionRow(conn, id);
+        if (!before || before.endedAt !== null || before.conversation !== b.expected) return null;
+        conn
+          .stmt(
+            `UPDATE sessions SET conversation = ?, conversation_pid = ?, agent = coalesce(agent, ?), last_seen_at = ? WHERE id = ?`,
+          )
+          .run(b.conversation, b.pid, b.agent, now, id);
+        const bound = sessionRow(conn, id) as SessionRecord;
+        if (before.conversation !== b.conversation)
+          appendJournalRows(conn, now, [conversationBound(bound, b.conversation, before.conversation)]);
+        return bound;
+      });
+    },
+
+    sessionByConversation(conversation) {
+      return conn.run(() => {
+        const row = conn
+          .stmt(
+            `SELECT * FROM sessions INDEXED BY sessions_by_conversation WHERE conversation = ? AND ended_at IS NULL
+             ORDER BY created_at DESC LIMIT 1`,
+          )
+          .get(conversation) as SessionRow | undefined;
+        return row ? toSession(row) : null;
+      });
     },
 
     listSessions(options) {
