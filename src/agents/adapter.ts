@@ -61,6 +61,7 @@ export function baseEvent(agent: AgentName, kind: HookKind, sessionId: string, c
     paths: [],
     command: null,
     source: null,
+    subagent: null,
     agentPid: null,
     envFile: null,
     toolName: null,
@@ -102,7 +103,7 @@ export function oneLine(text: string | null, max = 300): string | null {
 /** A lifecycle event: the session began or ended (and what began or ended it), or a turn ended. */
 export function lifecycle(
   e: HookEvent,
-  kind: 'session-start' | 'session-end' | 'stop',
+  kind: 'session-start' | 'session-end' | 'stop' | 'subagent-stop',
   source: string | null = null,
 ): HookEvent {
   e.kind = kind;

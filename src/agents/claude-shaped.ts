@@ -53,7 +53,11 @@ export function parseClaudeShaped(agent: AgentName, id: string, event: string, p
   const input = record(payload['tool_input']);
   const e = baseEvent(agent, 'ignore', id, cwd);
   e.toolName = tool;
+  // Claude Code names the subagent a call comes from (absent in the session's own thread).
+  e.subagent = text(payload, 'agent_id');
   switch (event) {
+    case 'subagent-stop':
+      return lifecycle(e, 'subagent-stop');
     case 'session-start':
       return lifecycle(e, 'session-start', text(payload, 'source'));
     case 'session-end':

@@ -16,9 +16,9 @@ const argv = process.argv.slice(2);
 // This file is only ever built as CommonJS (dist/cli.cjs, as its `require` below shows): its
 // directory without a file URL's round trip (~0.1-0.4 ms a start).
 const here = __dirname;
-// Claude Code's WorktreeCreate/WorktreeRemove make and remove worktrees (a few per session, never
-// per tool call): the full bundle, so the hot one carries no worktree code.
-const worktreeHook = argv[0] === 'hook' && /^worktree-(create|remove)$/.test(argv[2] ?? '');
+// Claude Code's WorktreeCreate/WorktreeRemove and SubagentStop make and remove worktrees (a few per
+// session, never per tool call): the full bundle, so the hot one carries no worktree code.
+const worktreeHook = argv[0] === 'hook' && /^(worktree-create|worktree-remove|subagent-stop)$/.test(argv[2] ?? '');
 const hot = argv[0] !== undefined && __LANES_HOT_COMMANDS__.includes(argv[0]) && !worktreeHook;
 if (hot) watchStdio();
 // A hot command's cache is its own, per hook event (core/code-cache.ts): each holds only what it runs.

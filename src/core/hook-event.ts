@@ -25,6 +25,8 @@ export type HookKind =
   | 'session-end'
   /** The agent's login ran out: a usage limit, a quota or a billing error from its model's API. */
   | 'quota'
+  /** A subagent of the session finished (Claude Code's SubagentStop): its worktree is settled. */
+  | 'subagent-stop'
   /** An event or tool lanes has nothing to say about (allowed silently). */
   | 'ignore';
 
@@ -41,6 +43,11 @@ export interface HookEvent {
   command: string | null;
   /** session-start: startup | resume | clear | compact | fork …; session-end: the reason. */
   source: string | null;
+  /**
+   * The subagent whose call this is (Claude Code's agent_id), or null for the session's own thread:
+   * a subagent working in a worktree of its own (isolation: worktree) is a session of its own.
+   */
+  subagent: string | null;
   /** The agent's own pid when the agent says it (CLAUDE_PID); else lanes finds it. */
   agentPid: number | null;
   /** Claude Code's CLAUDE_ENV_FILE: `export K=V` lines written there reach later shell commands. */

@@ -9,6 +9,7 @@ export const event = (kind: HookKind, id: string, cwd: string, extra: Partial<Ho
   paths: [],
   command: null,
   source: null,
+  subagent: null,
   agentPid: process.pid,
   envFile: null,
   toolName: null,

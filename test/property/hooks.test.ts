@@ -118,6 +118,7 @@ const KINDS = [
   'session-end',
   'waiting',
   'prompt',
+  'subagent-stop',
   'ignore',
 ];
 
@@ -132,6 +133,7 @@ function assertWellFormed(e: HookEvent): void {
   if ((e.kind === 'pre-edit' || e.kind === 'post-edit') && !['apply_patch', 'patch'].includes(e.toolName ?? ''))
     assert.ok(e.paths.length > 0, 'an edit names its paths');
   if (e.kind === 'pre-shell') assert.ok(typeof e.command === 'string' && e.command.length > 0, 'a command');
+  assert.ok(e.subagent === null || (typeof e.subagent === 'string' && e.subagent.length > 0), 'a subagent id or none');
   assert.ok(e.agentPid === null || (Number.isSafeInteger(e.agentPid) && e.agentPid > 0), `pid ${e.agentPid}`);
   // What the agent said (a wait's message, the last words of a turn): one line, bounded.
   assert.ok(

@@ -16,6 +16,7 @@ export const claudeCode: AgentAdapter = {
     'notification',
     'stop-failure',
     'user-prompt-submit',
+    'subagent-stop',
     // Answered apart (cli/hook-worktree.ts): they make and remove worktrees, and never fail open.
     'worktree-create',
     'worktree-remove',

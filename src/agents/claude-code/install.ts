@@ -30,6 +30,9 @@ export const claudeCodeInstall: InstallSpec = {
     // sessions: these replace Claude Code's git worktree handling (no matcher: it is ignored).
     { event: 'WorktreeCreate', arg: 'worktree-create', timeout: 120, optional: 'worktrees' },
     { event: 'WorktreeRemove', arg: 'worktree-remove', timeout: 120, optional: 'worktrees' },
+    // Claude Code 2.1 never sends WorktreeRemove for a subagent's worktree a hook made: its end
+    // settles it (removed when nothing changed, as Claude Code does; else saved and kept).
+    { event: 'SubagentStop', arg: 'subagent-stop', timeout: 120, optional: 'worktrees' },
   ],
   notes: [
     "Claude Code's own worktrees (claude --worktree, subagents with isolation: worktree) are now made by lanes in <repo>.lanes/ as lanes sessions; WorktreeRemove keeps one with uncommitted work (saved in a snapshot) or in use. Opt out with --no-worktree-hooks.",

@@ -62,6 +62,12 @@ export function bindHooks(
     config: (worktree) => loadConfig(ctx, worktree),
     snapshot: (worktree, id, why) => snapshots.snapshot(worktree, id, why),
     endSession: (id, reason) => end(id, { reason }),
+    settleSubagent: async (sub, agentSession, pids) =>
+      (await import('../worktrees/agent-worktrees.js')).settleSubagentWorktree(
+        ctx,
+        { snapshots, end },
+        { sub, agentSession, pids },
+      ),
     working: () => void (active = true),
     // What the agent signalled is shown and notified beside the decision: a store that cannot take
     // it (a full disk) never changes the answer, a deny above all.

@@ -51,6 +51,13 @@ export interface HookContext {
   /** lanes.toml of a worktree merged with the user config. */
   config(worktree: string): Promise<LanesConfig>;
   snapshot(worktree: string, sessionId: string, why: string): Promise<SnapshotResult>;
+  /**
+   * A subagent's session at its end: its worktree removed with branch and session when nothing
+   * changed there, else the session ended (snapshot first) and the worktree kept. Says which.
+   * `agentSession`: the agent's own id (the subagent's session was named after it); `pids`: the
+   * hook's own processes (they stand in the worktree).
+   */
+  settleSubagent(sub: SessionRecord, agentSession: string, pids: number[]): Promise<string>;
   /** The one end: snapshot first, then end and release. */
   endSession(id: string, reason: string): Promise<EndResult>;
   /** This call is the agent working (a tool call, a prompt): its waiting or finished is cleared as the call closes. */

@@ -13,6 +13,7 @@ import type { HookContext } from './context.js';
 import { writeEnvFile } from './env-file.js';
 import { recordTouched, setTouched } from './touched.js';
 import { utcMinute } from '../../core/duration.js';
+import { subagentSessionId } from '../../core/subagent-session.js';
 
 // The one policy behind every agent's hooks (adapters only translate). Decisions:
 //   session-start  register/re-attach `<agent>:<id>`, brief the model, export LANES_SESSION
@@ -52,6 +53,8 @@ export async function decide(ctx: HookContext, event: HookEvent): Promise<HookDe
       return sessionEnd(ctx, event);
     case 'quota':
       return quota(ctx, event);
+    case 'subagent-stop':
+      return subagentStop(ctx, event);
   }
 }
 
@@ -119,12 +122,37 @@ async function attach(
  */
 async function selfOf(ctx: HookContext, event: HookEvent): Promise<string> {
   const id = hookSessionId(event);
-  if (!ctx.env['LANES_RUN']) return id;
-  try {
-    return (await ensureSession(ctx, event)).id;
-  } catch {
-    return id; // lanes cannot register it (no proof of life here): checked as the agent's own id, as before
-  }
+  let self = id;
+  if (ctx.env['LANES_RUN'])
+    try {
+      self = (await ensureSession(ctx, event)).id;
+    } catch {
+      // lanes cannot register it (no proof of life here): checked as the agent's own id, as before
+    }
+  return event.subagent ? ((await subagentSession(ctx, event))?.id ?? self) : self;
+}
+
+/**
+ * The session of the subagent whose call this is, when it works in a worktree of its own
+ * (isolation: worktree: WorktreeCreate registered it); null for a subagent in its parent's
+ * directory, which acts as its parent.
+ */
+async function subagentSession(ctx: HookContext, event: HookEvent): Promise<SessionRecord | null> {
+  if (!event.subagent) return null;
+  const s = await ctx.findSession(subagentSessionId(hookSessionId(event), event.subagent));
+  return s && s.endedAt === null ? s : null;
+}
+
+/**
+ * A subagent finished. Its worktree (Claude Code never sends WorktreeRemove for one a hook made)
+ * goes with its branch and session when nothing changed there, as Claude Code removes its own;
+ * with changes its session ends (its uncommitted work snapshotted first) and worktree and branch stay.
+ */
+async function subagentStop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
+  const sub = await subagentSession(ctx, event);
+  if (!sub) return ALLOW;
+  const pids = lineage(process.pid, 4, false).map((p) => p.pid);
+  return { ...ALLOW, notice: await ctx.settleSubagent(sub, hookSessionId(event), pids) };
 }
 
 async function sessionStart(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
@@ -163,7 +191,8 @@ async function ensureSession(ctx: HookContext, event: HookEvent): Promise<Sessio
 }
 
 async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
-  const session = await ensureSession(ctx, event);
+  const parent = await ensureSession(ctx, event);
+  const session = (await subagentSession(ctx, event)) ?? parent;
   const cache = new Map();
   const rels: string[] = [];
   for (const p of event.paths) {

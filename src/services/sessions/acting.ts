@@ -3,6 +3,8 @@ import { lineage } from '../../core/process-identity.js';
 import type { ProcessFacts } from '../../core/platform/types.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
+import { realDir } from '../../core/real-dir.js';
+import { within } from '../../core/subagent-session.js';
 
 // "Which session is acting" has one answer for every door: the CLI in a person's shell and in an
 // agent's shell, the git hooks lanes installs, the MCP server. An agent's hooks register the
@@ -53,8 +55,10 @@ export async function actingSession(
   // owner among this process' ancestors was just read running (live without another read). A
   // LANES_SESSION whose owner is not an ancestor, or that is not live, is kept as named (the command
   // then says it is dead, ended or unknown): acting silently as another session would be a wrong-owner act.
-  const nearer = envId === null ? chain : chain.slice(0, Math.max(envAt, 0));
-  const found = nearer.length > 0 ? await nearestOwned(ctx, nearer) : null;
+  // A subagent in a worktree of its own (Claude Code's isolation: worktree) runs under its parent's
+  // agent process, which owns the LANES_SESSION its env file names: there, its session too.
+  const nearer = envId === null ? chain : chain.slice(0, envAt + 1);
+  const found = nearer.length > 0 ? await nearestOwned(ctx, nearer, envAt === -1 ? -1 : envAt) : null;
   if (found) return found;
   if (!envId) return namedByAgent(ctx);
   // LANES_SESSION's owner out of sight (`lanes start -- codex`, then Codex's sandbox): the session
@@ -88,22 +92,46 @@ async function namedByAgent(ctx: LanesContext): Promise<ActingSession | null> {
   return null;
 }
 
-async function nearestOwned(ctx: LanesContext, chain: ProcessFacts[]): Promise<ActingSession | null> {
+/**
+ * The live session owned by the nearest process of `chain`. A subagent's session (one with a
+ * parent: a worktree its agent made for it) acts only for commands run in its worktree, and before
+ * its parent's there; at `subagentsOnlyAt` (the owner of LANES_SESSION) only such a session counts.
+ */
+async function nearestOwned(
+  ctx: LanesContext,
+  chain: ProcessFacts[],
+  subagentsOnlyAt = -1,
+): Promise<ActingSession | null> {
   const pids = new Set(chain.map((f) => f.pid));
   const candidates = (await ctx.store.listSessions({ includeEnded: false, includeDead: false })).filter(
     (s) => s.owner.host === ctx.host && pids.has(s.owner.pid),
   );
+  if (candidates.length === 0) return null;
+  const here = realDir(ctx.cwd);
   // Owned by an ancestor read running just now (same host, pid and start time; this boot, since it
   // is this process' ancestor): live, as the liveness proof would find it, without another read.
-  for (const f of chain) {
+  for (const [i, f] of chain.entries()) {
     const owned = candidates
       .filter((s) => sameProcess(s, f, ctx))
-      // The agent's own session (its hooks registered `<agent>:<id>`) before one registered for it
-      // by `lanes mcp` or `start --pid` (`s-…`); among those, the newest (re-attached after /clear).
-      .sort((a, b) => Number(b.id.includes(':')) - Number(a.id.includes(':')) || b.createdAt - a.createdAt);
+      .filter((s) => (s.parent === null ? i !== subagentsOnlyAt : within(here, s.worktree)))
+      // A subagent's session first (only ever here in its worktree); then the agent's own session
+      // (its hooks registered `<agent>:<id>`) before one registered for it by `lanes mcp` or
+      // `start --pid` (`s-…`); among those, the newest (re-attached after /clear).
+      .sort(
+        (a, b) =>
+          Number(b.parent !== null) - Number(a.parent !== null) ||
+          Number(b.id.includes(':')) - Number(a.id.includes(':')) ||
+          b.createdAt - a.createdAt,
+      );
     const s = owned[0];
     if (s)
-      return { id: s.id, how: `the session of pid ${f.pid} (${f.name || 'process'}), an ancestor of this process` };
+      return {
+        id: s.id,
+        how:
+          s.parent !== null
+            ? `the session of the subagent working in ${s.worktree} (pid ${f.pid}, ${f.name || 'process'})`
+            : `the session of pid ${f.pid} (${f.name || 'process'}), an ancestor of this process`,
+      };
   }
   return null;
 }

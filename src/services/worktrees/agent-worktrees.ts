@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { crypto } from '../../core/builtins.js';
+import { worktreeSessionId } from '../../core/subagent-session.js';
 import { LanesError } from '../../core/errors.js';
-import { defaultBranch } from '../../git/worktree.js';
+import { defaultBranch, isAncestor, revParse } from '../../git/worktree.js';
 import type { LanesContext } from '../context.js';
 import type { EndOptions, EndResult } from '../sessions/end-session.js';
 import type { SessionService } from '../sessions/sessions.js';
@@ -11,6 +11,7 @@ import type { Removal } from './remove-safely.js';
 import { linkedAt, readScene, real } from './worktree-facts.js';
 import { loadConfig } from '../config.js';
 import type { CreatedWorktree } from './worktrees.js';
+import type { SessionRecord } from '../../store/types.js';
 
 // An agent that makes worktrees of its own (Claude Code: `claude --worktree NAME`, EnterWorktree,
 // subagents with isolation: worktree) asks lanes through its WorktreeCreate hook instead: the
@@ -32,15 +33,6 @@ export interface AgentWorktree extends CreatedWorktree {
   session: string | null;
   /** Why no session was registered (the worktree was made all the same: the agent needs it). */
   unregistered: string | null;
-}
-
-/** The session of a worktree the agent made for something other than itself (a subagent, a mid-session EnterWorktree). */
-export function worktreeSessionId(agentSession: string, slug: string): string {
-  const id = `${agentSession}.${slug}`;
-  if (id.length <= 200) return id;
-  // Too long for a session id: the slug's hash keeps two worktrees of one agent apart.
-  const hash = crypto().createHash('sha256').update(slug).digest('hex').slice(0, 12);
-  return `${agentSession.slice(0, 200 - 13)}.${hash}`;
 }
 
 export async function createAgentWorktree(
@@ -67,8 +59,11 @@ export async function createAgentWorktree(
       session = (await sessions.attach({ id: o.session, agent: o.agent, cwd: path, pid: o.pid })).session.id;
     } else {
       // A live session makes a worktree for a subagent (or moves): the worktree gets its own session.
+      // Tied to the session it was made for: the agent's own, or the lanes run it is bound to.
       const id = worktreeSessionId(o.session, made.slug);
-      session = (await sessions.start({ id, pid: o.pid, agent: o.agent, label: name, worktree: path })).id;
+      session = (
+        await sessions.start({ id, pid: o.pid, agent: o.agent, label: name, worktree: path, parent: existing.id })
+      ).id;
     }
   } catch (e) {
     unregistered = (e as Error).message.split('\n')[0] ?? String(e);
@@ -90,7 +85,7 @@ export interface AgentRemoval extends Removal {
 export async function removeAgentWorktree(
   ctx: LanesContext,
   deps: { snapshots: SnapshotService; end: (id: string, o: EndOptions) => Promise<EndResult> },
-  o: { agent: string; session: string; path: string; pid: number; pids: number[] },
+  o: { agent: string; session: string; path: string; pid: number; pids: number[]; forceBranch?: boolean },
 ): Promise<AgentRemoval> {
   const out = (r: Removal, ended: string[] = []): AgentRemoval => ({ ...r, path: o.path, ended });
   const nothing: Removal = { removed: true, refused: null, snapshot: null, branchDeleted: null, notes: [] };
@@ -111,6 +106,7 @@ export async function removeAgentWorktree(
           pids: new Set(o.pids),
         },
         mainBranch: await defaultBranch(scene.mainWorktree),
+        ...(o.forceBranch ? { forceBranch: true } : {}),
         keepUncommitted: true,
         ignored: 'refuse',
         // The user's [worktree] reclaim, as lanes gc --worktrees reads it.
@@ -141,4 +137,53 @@ export async function removeAgentWorktree(
     },
   });
   return out(result, ended);
+}
+
+/**
+ * A subagent's end (Claude Code's SubagentStop; it never sends WorktreeRemove for a worktree a hook
+ * made): as Claude Code settles its own, the worktree goes with its branch and session when nothing
+ * changed there (no uncommitted or untracked file, no commit its parent's HEAD lacks); else its
+ * session ends, its uncommitted work snapshotted first, and worktree and branch stay for the parent
+ * (or a person) to take. What was done, in words.
+ */
+export async function settleSubagentWorktree(
+  ctx: LanesContext,
+  deps: { snapshots: SnapshotService; end: (id: string, o: EndOptions) => Promise<EndResult> },
+  o: { sub: SessionRecord; agentSession: string; pids: number[] },
+): Promise<string> {
+  const { sub } = o;
+  const path = sub.worktree;
+  if (!path || !existsSync(path)) {
+    await deps.end(sub.id, { reason: 'its subagent finished; its worktree is gone' });
+    return `subagent session ${sub.id} ended (its worktree is gone)`;
+  }
+  const parent = sub.parent ? await ctx.store.getSession(sub.parent) : null;
+  const { status } = await import('../../git/status.js');
+  const dirty = (await status(path)).length > 0;
+  const head = await revParse(path, 'HEAD');
+  const against = parent?.worktree && existsSync(parent.worktree) ? parent.worktree : null;
+  const base = against ? await revParse(against, 'HEAD') : await defaultBranch(path);
+  // A commit the parent's HEAD (or the main branch) does not have is the subagent's work.
+  const ahead = head !== null && base !== null ? !(await isAncestor(path, head, base)) : true;
+  if (!dirty && !ahead) {
+    const r = await removeAgentWorktree(ctx, deps, {
+      agent: sub.agent ?? 'claude-code',
+      session: o.agentSession,
+      path,
+      pid: sub.owner.pid,
+      pids: o.pids,
+      forceBranch: true,
+    });
+    if (r.removed) {
+      if (!r.ended.includes(sub.id)) await deps.end(sub.id, { reason: 'its subagent finished with nothing changed' });
+      return `subagent worktree ${path} removed (nothing changed)${r.branchDeleted ? ` with branch ${r.branchDeleted}` : ''}`;
+    }
+    // Refused (a process still in it, …): kept, as with changes.
+    await deps.end(sub.id, { reason: `its subagent finished; worktree kept: ${r.refused?.why ?? 'refused'}` });
+    return `subagent worktree ${path} kept: ${r.refused?.why ?? 'refused'}`;
+  }
+  const ended = await deps.end(sub.id, { reason: 'its subagent finished; its worktree and branch are kept' });
+  const what = [dirty ? 'uncommitted work' : null, ahead ? 'commits of its own' : null].filter(Boolean).join(' and ');
+  const saved = ended.snapshot ? `; uncommitted work saved in ${ended.snapshot.ref}` : '';
+  return `subagent worktree ${path} kept (${what})${saved}`;
 }
