@@ -140,10 +140,13 @@ export function json(value: unknown, notice: string | null = null): HookOutput {
   return { stdout: JSON.stringify(value) + '\n', stderr: notice ? `lanes: ${notice}\n` : '', exitCode: 0 };
 }
 
-/** LANES_SESSION for the session's later shell commands (none for an id lanes would refuse). */
-export function sessionEnv(event: HookEvent): { env?: Record<string, string> } {
+/**
+ * LANES_SESSION for the session's later shell commands: the session the decision names (inside a
+ * lanes run, the run's), else the agent's own (none for an id lanes would refuse).
+ */
+export function sessionEnv(event: HookEvent, d: HookDecision): { env?: Record<string, string> } {
   try {
-    return { env: { LANES_SESSION: hookSessionId(event) } };
+    return { env: { LANES_SESSION: d.session ?? hookSessionId(event) } };
   } catch {
     return {};
   }

@@ -59,6 +59,13 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 };
 
+/** `--session S` of a command that acts as a session: the runner opens the library as S (an id or a name). */
+export const ACT_AS: OptionSpec = {
+  type: 'string',
+  arg: 'S',
+  help: 'act as session S: its id, label, ticket or tmux name (default: the acting session)',
+};
+
 export function usageError(spec: CommandSpec, message: string): LanesError {
   return new LanesError('E_USAGE', `${spec.name}: ${message}`, { hint: `see \`lanes ${spec.name} --help\`` });
 }

@@ -3,6 +3,7 @@ import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LanesError } from '../core/errors.js';
+import { checkTask } from '../core/agent-run.js';
 import { lanesHome } from '../core/paths.js';
 import { refSafeSessionId } from '../core/slug.js';
 import type { Lanes, SeatLease, SessionRecord } from '../index.js';
@@ -38,6 +39,8 @@ export interface LaunchOptions {
   /** A seat to run the agent on (`lanes seat`): its name, or auto. */
   seat?: string | null;
   cmd: string[];
+  /** The agent's first task (lanes new --prompt), handed to it as its CLI takes one (core/agent-run.ts). */
+  task?: string | null;
 }
 
 export interface Launched {
@@ -86,13 +89,16 @@ export function commandFor(agent: string | null, cmd: string[]): string[] {
 
 export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> {
   const cmd = commandFor(o.agent, o.cmd);
+  // Refused before anything is made: a task the agent cannot take, or an empty or huge one.
+  const agent = o.task ? checkTask(o.task, o.agent, cmd) : o.agent;
   if (!o.background && !findTmux()) throw tmuxMissing();
   const started = await lanes.sessions.start({
     pid: process.pid,
     label: o.label,
-    agent: o.agent,
+    agent,
     ticket: o.ticket,
     command: cmd.join(' '),
+    task: o.task ?? null,
     newWorktree: { base: o.base },
   });
   const made = started.worktreeMade!;
@@ -148,7 +154,11 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     background?.kill('SIGKILL');
     // The worktree may be kept (a process of the failed start still in it): said, never silently.
     await lanes.sessions
-      .end(id, { reason: `lanes new could not start it: ${(e as Error).message}`, removeWorktree: true })
+      .end(id, {
+        reason: `lanes new could not start it: ${(e as Error).message}`,
+        removeWorktree: true,
+        forceLive: true,
+      })
       .catch((kept: unknown) =>
         process.stderr.write(`lanes: the session ended, but ${(kept as Error).message.split('\n')[0]}\n`),
       );

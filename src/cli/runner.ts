@@ -75,7 +75,12 @@ export async function runCommand(name: string, args: string[], seams: RunSeams =
       lanes: async (extra: Partial<LanesOptions> = {}) => {
         if (!lanes) {
           const store = typeof parsed.values['store'] === 'string' ? parsed.values['store'] : undefined;
-          lanes = await open({ ...(store ? { store } : {}), ...extra });
+          // --session NAME: the library acts as it (a label, ticket or tmux name resolved to its id),
+          // and the command's own per-call use of the option gets that id.
+          const given = typeof parsed.values['session'] === 'string' ? parsed.values['session'] : undefined;
+          const acting = given !== undefined && extra.session === undefined ? { session: given } : {};
+          lanes = await open({ ...(store ? { store } : {}), ...acting, ...extra });
+          if (given !== undefined && 'session' in acting && lanes.sessionId) parsed.values['session'] = lanes.sessionId;
         }
         return lanes;
       },

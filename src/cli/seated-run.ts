@@ -3,6 +3,8 @@ import { carryConversation, hasConversation, loginDir } from '../core/carry-conv
 import { childProcess } from '../core/builtins.js';
 import { constants, tmpdir } from 'node:os';
 import { agentLogFor } from './agent-log.js';
+import { prepareStart } from './agent-start.js';
+import { closeSync, openSync } from 'node:fs';
 import type { Lanes, SeatLease } from '../index.js';
 import { watchRecord } from './seat-record.js';
 import type { RecordWatch } from './seat-record.js';
@@ -48,7 +50,9 @@ export async function runOnSeat(
     const record: RecordWatch | null = lease
       ? watchRecord(lanes, id, lease, conversation, tmp, cwd, log?.path ?? null)
       : null;
-    const run = start(args, cwd, env);
+    // The task goes with the first start only (a move to the next seat resumes its conversation).
+    const how = await prepareStart(lanes, id, args, cwd, env, args === cmd);
+    const run = start(how.cmd, cwd, how.env, how.stdin);
     const ranOut: Promise<RanOut | null> =
       lease && record ? watchSeat(lanes, id, lease, started, run, record) : Promise.resolve(null);
     const result = await run.done;
@@ -117,9 +121,12 @@ async function agentEnv(lanes: Lanes, id: string): Promise<NodeJS.ProcessEnv> {
 }
 
 /** The child, signals forwarded to it. */
-function start(cmd: string[], cwd: string, env: NodeJS.ProcessEnv) {
+function start(cmd: string[], cwd: string, env: NodeJS.ProcessEnv, stdinFile: string | null) {
   const [file, ...argv] = cmd;
-  const child = childProcess().spawn(file ?? '', argv, { stdio: 'inherit', cwd, env });
+  // Claude Code's first prompt: its stdin is the task's file (it reopens the terminal for the keys).
+  const input = stdinFile ? openSync(stdinFile, 'r') : 'inherit';
+  const child = childProcess().spawn(file ?? '', argv, { stdio: [input, 'inherit', 'inherit'], cwd, env });
+  if (typeof input === 'number') closeSync(input);
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   for (const s of FORWARDED) process.on(s, forward);
   let watching: NodeJS.Timeout | undefined;

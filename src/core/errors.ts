@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'E_NOT_FOUND'
   | 'E_NO_SESSION'
   | 'E_UNKNOWN_SESSION'
+  | 'E_SESSION_NAME'
+  | 'E_NOT_YOURS'
   | 'E_SESSION_ENDED'
   | 'E_BAD_RESOURCE'
   | 'E_BAD_NAME'
@@ -63,6 +65,8 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   E_HOOK_INPUT: EXIT.error,
   E_NO_SESSION: EXIT.error,
   E_UNKNOWN_SESSION: EXIT.error,
+  E_SESSION_NAME: EXIT.usage,
+  E_NOT_YOURS: EXIT.held,
   E_SESSION_ENDED: EXIT.error,
   E_TOO_LARGE: EXIT.error,
   E_SYMLINK: EXIT.error,

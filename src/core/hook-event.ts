@@ -70,6 +70,13 @@ export interface HookDecision {
   notice: string | null;
   /** The sessions a deny or warning is about (for the journal; adapters do not send it). */
   holders?: string[];
+  /**
+   * The resources whose claim (waiting for it) would lift this deny, exactly: what the MCP hint
+   * spells out. Absent for a deny no claim lifts (a shared worktree's git, an interrupted land).
+   */
+  lifts?: string[];
+  /** session-start: the session the agent's later shell commands act as (the run it is bound to, or its own). */
+  session?: string;
 }
 
 export const ALLOW: HookDecision = { permission: 'allow', reason: null, context: null, notice: null };

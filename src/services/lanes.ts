@@ -1,7 +1,6 @@
 // openLanes(): the one object through which every behaviour is reached (lanes-api.ts); the services are wired here only.
 import { LanesError } from '../core/errors.js';
 import { formatResource } from '../core/resource.js';
-import type { JournalInput } from '../store/journal-types.js';
 import { openStore } from '../store/open.js';
 import { ClaimService } from './claims/claims.js';
 import { envNumber, loadConfig, resolveStore } from './config.js';
@@ -13,6 +12,7 @@ import type { BoundHooks } from './hooks/bind.js';
 import type { EnvironmentOf } from './sessions/setup.js';
 import type { Lanes } from './lanes-api.js';
 import { actingSession, adoptActing } from './sessions/acting.js';
+import { journaledRefusal } from './journal/refusal.js';
 import { SessionService } from './sessions/sessions.js';
 import { listings } from './sessions/listing.js';
 import { SnapshotService } from './snapshots/snapshots.js';
@@ -40,6 +40,11 @@ export interface LanesOptions {
   notice?: Notice | false;
 }
 
+const closing = async (store: { close(): Promise<void> }, e: unknown): Promise<never> => {
+  await store.close().catch(() => undefined);
+  throw e;
+};
+
 export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const env = options.env ?? process.env;
   const location = await resolveStore(options.store, env);
@@ -59,7 +64,8 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     options.gateLeaseMs ?? envNumber(env, 'LANES_GATE_LEASE_MS') ?? 15_000,
     notice,
   );
-  const sessionHow = await adoptActing(ctx, options.session);
+  // A session named that the store does not have: the store is closed before the error goes up.
+  const sessionHow = await adoptActing(ctx, options.session).catch((e: unknown) => closing(store, e));
   const sessions = new SessionService(ctx);
   const claims = new ClaimService(ctx);
   const state = new StateService(ctx);
@@ -71,7 +77,18 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const environmentOf = async (s: Parameters<EnvironmentOf>[0]) =>
     (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs, seats }, env)(s);
   const end = async (id: string, given: EndOptions | string = {}): Promise<EndResult> => {
-    const o = typeof given === 'string' ? { reason: given } : given;
+    let o = typeof given === 'string' ? { reason: given } : given;
+    // Whose session it is decides first (sessions/may-end.ts); a refusal is journaled.
+    const target = await sessions.get(id);
+    id = target.id;
+    const may = o.asOwner
+      ? ({ ok: true, forced: null } as const)
+      : await (await import('./sessions/may-end.js')).mayEnd(ctx, target, { force: o.forceLive, by: o.by });
+    if (!may.ok) {
+      await ctx.journal.record({ ...(await who()), kind: 'session.refuse', subject: id, details: may.owner });
+      throw may.error;
+    }
+    if (may.forced) o = { ...o, reason: `${o.reason ?? 'ended by lanes end'} (${may.forced})` };
     const { endSession } = await import('./sessions/end-session.js');
     // Teardown first, while the session still holds its ports; for an end that may not happen
     // (gc's unchangedSince), only once it did.
@@ -92,25 +109,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     return { session: ctx.sessionId, repo: repo ? ctx.repoId(repo) : null, ticket };
   };
   const records = () => import('./journal/journal-records.js');
-  // A refusal that protects someone's work (a stale token, a handoff of the wrong writer) is a
-  // decision too: recorded, then thrown as before.
-  const refusal = async <T>(
-    run: Promise<T>,
-    codes: string[],
-    entry: (e: LanesError) => Omit<JournalInput, 'details'>,
-  ): Promise<T> => {
-    try {
-      return await run;
-    } catch (e) {
-      if (e instanceof LanesError && codes.includes(e.code))
-        await ctx.journal.record({
-          ...(await who()),
-          ...entry(e),
-          details: { code: e.code, message: e.message, ...(e.details ?? {}) },
-        });
-      throw e;
-    }
-  };
+  const refusal = journaledRefusal(ctx, who);
   let lastBeat = -Infinity;
   const heartbeat = async (freshForMs?: number, activity?: boolean): Promise<boolean> => {
     const ok = await sessions.heartbeat(freshForMs, activity);

@@ -10,6 +10,7 @@ export const JOURNAL_KINDS = [
   'session.attach',
   'session.end',
   'session.join',
+  'session.refuse',
   'claim.grant',
   'claim.refuse',
   'claim.takeover',

@@ -49,12 +49,25 @@ const accepted: [string[], string, unknown[]][] = [
   [
     ['end', 's-abc', '--reason', 'done', '--remove-worktree', '--force'],
     'sessions.end',
-    ['s-abc', { reason: 'done', removeWorktree: true, force: true, skipSnapshot: false }],
+    [
+      's-abc',
+      { reason: 'done', removeWorktree: true, force: true, forceLive: true, by: 'lanes end', skipSnapshot: false },
+    ],
   ],
   [
     ['end', 's-abc', '--skip-snapshot'],
     'sessions.end',
-    ['s-abc', { reason: 'ended by lanes end', removeWorktree: false, force: false, skipSnapshot: true }],
+    [
+      's-abc',
+      {
+        reason: 'ended by lanes end',
+        removeWorktree: false,
+        force: false,
+        forceLive: false,
+        by: 'lanes end',
+        skipSnapshot: true,
+      },
+    ],
   ],
   [['end'], 'sessions.current', []],
   [['whoami'], 'sessions.current', []],
@@ -114,7 +127,7 @@ const refused: [string[], RegExp][] = [
   [['ui', '--port', '65536'], /--port must be a number from 0 to 65535/],
   [['ui', '--host', 'a b'], /--host must be an address or host name/],
   [['ui', 'x'], /unexpected argument "x"/],
-  [['end', '--force'], /--force goes with --remove-worktree/],
+  [['stop'], /missing arguments/],
   [['end', 'a', 'b'], /unexpected argument "b"/],
   [['whoami', 'x'], /unexpected argument/],
   [['claim'], /missing arguments/],

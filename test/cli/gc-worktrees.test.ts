@@ -60,7 +60,7 @@ test('ended and dead sessions’ worktrees go with their work saved; live, busy,
   writeFileSync(join(dead.worktree, 'half-done.ts'), 'export const x = 1;\n');
   git(repo, 'worktree', 'lock', '--reason', 'the user’s own lock', locked.worktree);
   for (const s of [merged, unmerged, busy, locked])
-    assert.equal((await lanes(['end', s.id], { env, cwd: repo })).code, 0);
+    assert.equal((await lanes(['end', '--force', s.id], { env, cwd: repo })).code, 0);
   await doomed.kill();
   // Someone's shell still stands in the busy one.
   const shell = node('sleeper.mjs', [], { env, cwd: busy.worktree });
@@ -156,7 +156,7 @@ test('--reclaim: an unmerged worktree keeps its work and loses only ignored rebu
   writeFileSync(join(outside, 'precious'), 'keep\n');
   mkdirSync(join(s.worktree, 'tools'));
   symlinkSync(outside, join(s.worktree, 'tools', 'node_modules'));
-  assert.equal((await lanes(['end', s.id], { env, cwd: repo })).code, 0);
+  assert.equal((await lanes(['end', '--force', s.id], { env, cwd: repo })).code, 0);
 
   const r = await gcw(env, repo, '--reclaim');
   const i = byPath(r, s.worktree);
@@ -183,7 +183,7 @@ test('--merged and --older-than keep what they leave out; bad values are usage e
   const a = await start(env, repo, o.pid, 'A-1');
   const b = await start(env, repo, o.pid, 'B-2');
   git(b.worktree, 'commit', '-q', '--allow-empty', '-m', 'unmerged');
-  for (const s of [a, b]) await lanes(['end', s.id], { env, cwd: repo });
+  for (const s of [a, b]) await lanes(['end', '--force', s.id], { env, cwd: repo });
 
   const recent = await gcw(env, repo, '--older-than', '1d');
   assert.deepEqual(
@@ -223,7 +223,7 @@ test('a session that starts in a worktree while gc is about to remove it keeps i
   const repo = gitRepo();
   const o = await owner(env);
   const s = await start(env, repo, o.pid, 'RACE-1');
-  await lanes(['end', s.id], { env, cwd: repo });
+  await lanes(['end', '--force', s.id], { env, cwd: repo });
   const pause = gitPause('lock', env);
   pause.arm();
   const gc = lanes(['gc', '--worktrees', '--json'], { env: pause.env, cwd: repo });

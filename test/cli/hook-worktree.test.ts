@@ -141,7 +141,7 @@ test('worktree-remove keeps uncommitted work (saved first), a worktree another s
   const busy = await remove(agent, path);
   assert.equal(busy.code, 1);
   assert.match(busy.stderr, /live session s-\S+ \(person\) uses it/);
-  await lanes(['end', JSON.parse(s.stdout).id], { env: w.env, cwd: w.repo });
+  await lanes(['end', '--force', JSON.parse(s.stdout).id], { env: w.env, cwd: w.repo });
 
   // The hooks lanes carried in are lanes' own, not work: clean now, so it goes (its merged branch too).
   const gone = await remove(agent, path);

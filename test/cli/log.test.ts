@@ -45,7 +45,7 @@ for (const [name, makeEnv] of stores)
       assert.equal((await lanes(['claim', 'path:src/ü 🙂.ts'], as(a))).code, 0);
       assert.equal((await lanes(['claim', 'path:src/'], as(b))).code, 3);
       assert.equal((await lanes(['release', 'path:src/ü 🙂.ts'], as(a))).code, 0);
-      assert.equal((await lanes(['end', b, '--reason', 'done for today'], { env, cwd: repo })).code, 0);
+      assert.equal((await lanes(['end', '--force', b, '--reason', 'done for today'], { env, cwd: repo })).code, 0);
 
       const all = lines((await lanes(['log', '--json'], { env, cwd: repo })).stdout);
       assert.deepEqual(

@@ -21,7 +21,7 @@ test('ls --json streams every claim of every session, byte for byte the whole li
     lanes(['claim', '--session', id, ...resources], { env, cwd: repo });
   assert.equal((await claim(big, names)).code, 0);
   assert.equal((await claim(few, ['ticket:T-1', 'lock:a "quoted" é', 'path:docs/'])).code, 0);
-  assert.equal((await lanes(['end', ended], { env, cwd: repo })).code, 0);
+  assert.equal((await lanes(['end', '--force', ended], { env, cwd: repo })).code, 0);
 
   const bigClaims: { name: string }[] = [];
   const lib = await openLanes({ store: join(env['LANES_HOME']!, 'lanes.db'), env, cwd: repo, session: null });

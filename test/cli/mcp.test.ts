@@ -184,7 +184,7 @@ test('the server keeps its store handles but follows the agent to a new session 
   };
   assert.equal(first.session.id, 'claude-code:mcp-c1');
   // The agent's /clear: its SessionEnd ends the session, its SessionStart registers the next one.
-  assert.equal((await lanes(['end', 'claude-code:mcp-c1'], { env, cwd: repo })).code, 0);
+  assert.equal((await lanes(['end', '--force', 'claude-code:mcp-c1'], { env, cwd: repo })).code, 0);
   const started = await lanes(['hook', 'claude-code', 'session-start'], {
     env: { ...env, CLAUDE_PID: String(first.session.owner.pid) },
     cwd: repo,

@@ -44,7 +44,7 @@ test('setup runs in the new worktree with the session environment; teardown at i
   assert.equal(r.code, 0, r.stderr);
   const ran = readFileSync(join(s!.worktree, '.setup-ran'), 'utf8');
   assert.match(ran, new RegExp(`^setup ${s!.id} app_seat-1 \\d+ ${s!.worktree}\\n$`));
-  assert.equal((await lanes(['end', s!.id], opts)).code, 0);
+  assert.equal((await lanes(['end', '--force', s!.id], opts)).code, 0);
   assert.equal(readFileSync(join(env['LANES_HOME']!, 'teardown.log'), 'utf8'), `teardown app_seat-1 ${s!.worktree}\n`);
 });
 
@@ -74,7 +74,7 @@ test('a failed setup leaves nothing behind and shows its output; a failed teardo
   const t = world(`[session]\nteardown = 'echo cannot drop >&2; exit 4'\n`);
   const started = await start(t.opts, 'SEAT-3');
   assert.equal(started.r.code, 0, started.r.stderr);
-  const ended = await lanes(['end', started.s!.id], t.opts);
+  const ended = await lanes(['end', '--force', started.s!.id], t.opts);
   assert.equal(ended.code, 0, ended.stderr);
   const fail = (await lanes(['log', '--kind', 'teardown', '--json'], t.opts)).stdout.trim();
   assert.match(fail, /"kind":"teardown.fail"/);
@@ -129,7 +129,7 @@ test(
       const { r, s } = await start({ ...opts, env }, 'SHOP-1');
       assert.equal(r.code, 0, r.stderr);
       assert.equal(await exists(`app_${process.pid}_shop-1`), true, 'created from the template');
-      assert.equal((await lanes(['end', s!.id], { ...opts, env })).code, 0);
+      assert.equal((await lanes(['end', '--force', s!.id], { ...opts, env })).code, 0);
       assert.equal(await exists(`app_${process.pid}_shop-1`), false, 'dropped at the end');
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS "app_${process.pid}_shop-1"`);

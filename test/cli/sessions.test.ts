@@ -81,7 +81,7 @@ test('whoami: clear errors when LANES_SESSION is unset, unknown or ended', async
   const id = (await lanes(['start', '--pid', String(process.pid)], { env })).stdout.trim();
   const me = await lanes(['whoami', '--json'], { env: { ...env, LANES_SESSION: id } });
   assert.equal(JSON.parse(me.stdout).id, id);
-  await lanes(['end', id, '--reason', 'finished the ticket'], { env });
+  await lanes(['end', '--force', id, '--reason', 'finished the ticket'], { env });
   const ended = await lanes(['whoami'], { env: { ...env, LANES_SESSION: id } });
   assert.equal(ended.code, 1);
   assert.match(ended.stderr, /has ended \(finished the ticket\)/);

@@ -91,7 +91,7 @@ test('state of a session the store never knew is refused (exit 1, nothing stored
   assert.equal(status.counts.stateRecords, 0, 'nothing was stored for the unknown session');
   const id = (await lanes(['start', '--pid', String(process.pid)], { env })).stdout.trim();
   assert.equal((await lanes(['state', 'set', 'k', '1', '--session', id], { env })).code, 0);
-  assert.equal((await lanes(['end', id], { env })).code, 0);
+  assert.equal((await lanes(['end', '--force', id], { env })).code, 0);
   const set = await lanes(['state', 'set', 'k', '2', '--session', id], { env });
   assert.equal(set.code, 1, set.stderr);
   assert.match(set.stderr, new RegExp(`session ${id} has ended`));

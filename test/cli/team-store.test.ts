@@ -33,7 +33,7 @@ test('the CLI on a PostgreSQL store: sessions, claims, store status and migrate'
     assert.deepEqual([status.counts.claims, status.counts.open], [2, 1]);
     const mig = await lanes(['store', 'migrate'], { env, cwd: repo });
     assert.match(mig.stdout, /schema version \d+ \(postgres\), up to date/);
-    assert.equal((await lanes(['end', a], { env, cwd: repo })).code, 0);
+    assert.equal((await lanes(['end', '--force', a], { env, cwd: repo })).code, 0);
   } finally {
     await drop();
   }

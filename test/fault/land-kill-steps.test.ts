@@ -173,7 +173,7 @@ test(
       );
       writeFileSync(join(s.worktree, 'wip.txt'), 'unsaved\n');
       rmSync(shim.count, { force: true });
-      const killed = await lanes(['end', s.id], {
+      const killed = await lanes(['end', '--force', s.id], {
         env: { ...env, PATH: `${shim.bin}:${env['PATH']}`, LANES_KILL_AFTER_GIT: String(n) },
         cwd: repo,
       });
@@ -197,7 +197,7 @@ test(
       } else {
         assert.equal(claims.length, 1, `step ${n}: still holds its ticket`);
         assert.equal(ends.length, 0);
-        const again = await lanes(['end', s.id], { env, cwd: repo });
+        const again = await lanes(['end', '--force', s.id], { env, cwd: repo });
         assert.equal(again.code, 0, again.stderr);
         assert.match(git(repo, 'show', `refs/lanes/snapshots/${s.id}/1:wip.txt`), /unsaved/);
       }

@@ -26,7 +26,7 @@ test('doctor is green after ordinary use: kept worktrees of ended sessions, thei
         .stdout,
     );
     if (t === 'T1') writeFileSync(join(s.worktree, 'draft.txt'), 'left for tomorrow\n');
-    const end = await lanes(['end', s.id], { env, cwd: repo });
+    const end = await lanes(['end', '--force', s.id], { env, cwd: repo });
     assert.equal(end.code, 0, end.stderr);
     worked.push(s.worktree);
   }
@@ -56,7 +56,7 @@ test('work in a kept worktree changed after its snapshot is a warning; --fix sav
     (await lanes(['start', '--worktree', '--pid', String(process.pid), '--json'], { env, cwd: repo })).stdout,
   );
   writeFileSync(join(s.worktree, 'a.txt'), 'one\n');
-  await lanes(['end', s.id], { env, cwd: repo });
+  await lanes(['end', '--force', s.id], { env, cwd: repo });
   writeFileSync(join(s.worktree, 'a.txt'), 'two, after the end\n');
   // And a worktree made by hand, with work in it and no session at all.
   const manual = join(tmp(), 'by-hand');

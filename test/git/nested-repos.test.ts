@@ -25,7 +25,7 @@ test('an untracked nested repository without commits never blocks end: the sessi
   nested(repo, 'sub', false);
   const id = (await lanes(['start', '--pid', me], { env, cwd: repo })).stdout.trim();
   assert.equal((await lanes(['claim', 'ticket:NEST', '--session', id], { env, cwd: repo })).code, 0);
-  const end = await lanes(['end', id], { env, cwd: repo });
+  const end = await lanes(['end', '--force', id], { env, cwd: repo });
   assert.equal(end.code, 0, end.stderr);
   assert.match(end.stdout, /note: not saved: sub\/ \(a nested git repository/);
   const ls = JSON.parse((await lanes(['ls', '--all', '--json'], { env, cwd: repo })).stdout);
@@ -93,14 +93,14 @@ test('a snapshot that fails leaves the session open with its claims and says how
   );
   chmodSync(join(bin, 'git'), 0o755);
   const broken = { ...env, PATH: `${bin}:${env['PATH']}` };
-  const end = await lanes(['end', id, '--json'], { env: broken, cwd: repo });
+  const end = await lanes(['end', '--force', id, '--json'], { env: broken, cwd: repo });
   assert.equal(end.code, 1);
   const err = JSON.parse(end.stderr || end.stdout).error ?? JSON.parse(end.stderr || end.stdout);
   assert.equal(err.code, 'E_SNAPSHOT');
   assert.match(err.message, /is not ended and keeps its claims: .*disk quota exceeded/);
   assert.match(err.hint, new RegExp(`lanes end ${id} --skip-snapshot`));
   assert.equal(JSON.parse((await lanes(['claims', '--json'], { env, cwd: repo })).stdout).length, 1);
-  const anyway = await lanes(['end', id, '--skip-snapshot'], { env: broken, cwd: repo });
+  const anyway = await lanes(['end', '--force', id, '--skip-snapshot'], { env: broken, cwd: repo });
   assert.equal(anyway.code, 0, anyway.stderr);
   assert.match(anyway.stdout, /--skip-snapshot: uncommitted work was not saved in a ref/);
   assert.equal(JSON.parse((await lanes(['claims', '--json'], { env, cwd: repo })).stdout).length, 0);

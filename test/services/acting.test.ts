@@ -32,7 +32,7 @@ test("LANES_SESSION whose owner is out of sight yields to the session the agent 
   assert.equal(plain.sessionId, wrapper);
   await plain.close();
   // A dead or ended LANES_SESSION is kept as named, never swapped for another session.
-  await lanes(['end', wrapper], { env: w.env, cwd: w.repo });
+  await lanes(['end', '--force', wrapper], { env: w.env, cwd: w.repo });
   const ended = await w.open({ LANES_SESSION: wrapper, CODEX_SESSION_ID: codexId });
   assert.equal(ended.sessionId, wrapper);
   await ended.close();

@@ -70,7 +70,7 @@ export function renderCursor(event: HookEvent, d: HookDecision): HookOutput {
   // sessionStart's `env` reaches the session's later shell commands: LANES_SESSION then names the
   // session the hooks registered (the acting-session rule finds it by lineage too).
   if (event.kind === 'session-start')
-    return json({ ...(d.context ? { additional_context: d.context } : {}), ...sessionEnv(event) }, d.notice);
+    return json({ ...(d.context ? { additional_context: d.context } : {}), ...sessionEnv(event, d) }, d.notice);
   // A warning informs the agent and decides nothing (no "permission" key: Cursor's own approval rules stay in charge).
   if (d.context && (event.kind === 'pre-edit' || event.kind === 'pre-shell'))
     return json({ additional_context: d.context }, d.notice);

@@ -108,7 +108,8 @@ export const opencode: AgentAdapter = {
  */
 function renderOpencode(event: HookEvent, d: HookDecision): HookOutput {
   if (d.permission === 'deny') return json({ block: d.reason }, d.notice);
-  if (event.kind === 'session-start' && d.context) return json({ context: d.context, ...sessionEnv(event) }, d.notice);
+  if (event.kind === 'session-start' && d.context)
+    return json({ context: d.context, ...sessionEnv(event, d) }, d.notice);
   if (event.kind === 'post-edit' && d.context) return json({ context: d.context }, d.notice);
   return json({}, d.notice);
 }

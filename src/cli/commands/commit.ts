@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { EXIT, LanesError } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
+import { ACT_AS } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';
 
@@ -8,7 +9,7 @@ export const command: CommandSpec = {
   name: 'commit',
   summary:
     "Commit exactly the named files and directories onto this worktree's branch, and nothing anyone else staged.",
-  usage: 'commit -m MSG | -F FILE [--] PATH…',
+  usage: 'commit -m MSG | -F FILE [--session S] [--] PATH…',
   description: [
     'Additions, modifications, deletions and renames (name both sides, or a directory holding them) of the',
     "named paths as they are on disk. The commit is built in a private index under git's own index.lock, the",
@@ -20,6 +21,7 @@ export const command: CommandSpec = {
   options: {
     message: { type: 'string', short: 'm', arg: 'MSG', help: 'the commit message' },
     file: { type: 'string', short: 'F', arg: 'FILE', help: 'read the commit message from FILE (- for stdin)' },
+    session: ACT_AS,
   },
   acceptsRest: true,
   examples: [

@@ -1,37 +1,43 @@
 import { EXIT } from '../../core/errors.js';
 import { formatResource } from '../../core/resource.js';
 import type { CommandSpec } from '../command.js';
-import { str, usageError } from '../command.js';
+import { str } from '../command.js';
 import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'end',
   summary:
     'End a session (default: $LANES_SESSION): snapshot its uncommitted work, then release all its claims in one step.',
-  usage: 'end [SESSION] [--reason R] [--remove-worktree [--force]] [--skip-snapshot] [--json]',
+  usage: 'end [SESSION] [--reason R] [--remove-worktree] [--force] [--skip-snapshot] [--json]',
   description: [
     "--remove-worktree removes the session's worktree only when it is clean or its state is saved in the",
     'snapshot just taken, and its branch only when merged into the main branch (or with --force).',
     'A nested git repository or changes inside a submodule cannot be snapshotted: they are named and stay',
     'in the worktree. When the snapshot fails the session is not ended (exit 1, E_SNAPSHOT, the reason named);',
     '--skip-snapshot ends it without one (the files stay in the worktree, in no ref).',
+    'SESSION: its id, label, ticket or tmux name. A live session whose owner is not this shell (nor a process',
+    'above it) is refused (exit 3, E_NOT_YOURS) naming its owner: `lanes stop` asks an agent lanes started to',
+    'exit first; --force ends it anyway, journaled as forced (a live session of another host: its work unsaved).',
   ].join('\n'),
   options: {
     reason: { type: 'string', arg: 'R', help: 'why it ended (shown in lanes ls --all)' },
     'remove-worktree': { type: 'boolean', help: "also remove the session's worktree (never unsaved work)" },
-    force: { type: 'boolean', help: 'with --remove-worktree: delete the branch even when not merged' },
+    force: {
+      type: 'boolean',
+      help: 'end it though it is live and not yours (journaled); with --remove-worktree, also an unmerged branch',
+    },
     'skip-snapshot': { type: 'boolean', help: 'end without snapshotting (when the snapshot cannot be taken)' },
   },
   maxPositionals: 1,
   async run(args, io) {
-    if (args.values['force'] && !args.values['remove-worktree'])
-      throw usageError(this, '--force goes with --remove-worktree');
     const lanes = await io.lanes();
     const id = args.positionals[0] ?? (await lanes.sessions.current()).id;
     const result = await lanes.sessions.end(id, {
       reason: str(args.values['reason']) ?? 'ended by lanes end',
       removeWorktree: args.values['remove-worktree'] === true,
       force: args.values['force'] === true,
+      forceLive: args.values['force'] === true,
+      by: 'lanes end',
       skipSnapshot: args.values['skip-snapshot'] === true,
     });
     if (io.json) {

@@ -68,14 +68,15 @@ export const command: CommandSpec = {
  * call reads no config.
  */
 async function withMcpHint(event: HookEvent, d: HookDecision, lanes: Lanes): Promise<HookDecision> {
-  const deny = d.permission === 'deny' && d.reason;
+  // Only a deny a claim would lift (the claimed path, the shared file) names the tool call that lifts it.
+  const deny = d.permission === 'deny' && d.reason && d.lifts?.length;
   const brief = event.kind === 'session-start' && d.context;
   if (!deny && !brief) return d;
   const { lanesMcpConfigured } = await import('../../agents/install-extras.js');
   const root = (await lanes.repository().catch(() => null))?.worktreeRoot ?? null;
   if (!lanesMcpConfigured(event.agent, root, homeDir())) return d;
   const hint = deny
-    ? " Or call lanes' MCP tool `claim` (server lanes) with these resources and waitSeconds: 60."
+    ? ` Or wait for it through lanes' MCP server (lanes): call its tool \`claim\` with ${JSON.stringify({ resources: d.lifts, waitSeconds: 60 })}.`
     : "\nlanes' MCP server (lanes) is connected: its tools (claim, release, check, claims, whoami, commit, conflicts, handoff_put, handoff_get) act as this session too.";
   return deny ? { ...d, reason: `${d.reason}${hint}` } : { ...d, context: `${d.context}${hint}` };
 }

@@ -1,13 +1,14 @@
 import { EXIT } from '../../core/errors.js';
 import type { LandMode } from '../../index.js';
 import type { CommandSpec } from '../command.js';
+import { ACT_AS } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'land',
   summary: "Publish this session's branch onto the target branch, fenced by the session's ticket claim.",
-  usage: 'land [--into BRANCH] [--ff|--merge|--squash] [--json]',
+  usage: 'land [--into BRANCH] [--ff|--merge|--squash] [--session S] [--json]',
   description: [
     'The session must hold its ticket claim with the current fencing token (checked again right before the',
     'target moves): a holder whose claim was taken over is refused with exit 4. Conflicts with the target',
@@ -20,6 +21,7 @@ export const command: CommandSpec = {
     ff: { type: 'boolean', help: 'fast-forward only' },
     merge: { type: 'boolean', help: 'always a merge commit' },
     squash: { type: 'boolean', help: 'one squashed commit on the target' },
+    session: ACT_AS,
   },
   maxPositionals: 0,
   async run(args, io) {

@@ -6,13 +6,16 @@ import { str, usageError } from '../command.js';
 import { AGENT_COMMANDS, launch } from '../launch.js';
 import type { Launched } from '../launch.js';
 import { printJson } from '../output.js';
+import { TASK_OPTIONS, taskFor } from '../task-option.js';
+import { TASK_DELIVERY } from '../../core/agent-run.js';
 import { runOnSeat } from '../seated-run.js';
 import { leaveShellIn } from '../shell-cd.js';
 
 export const command: CommandSpec = {
   name: 'new',
   summary: 'Start an agent on a ticket in its own worktree, detached in tmux; returns at once with how to attach.',
-  usage: 'new TICKET [--agent AGENT] [--label L] [--base REF] [--background] [-- CMD ARGS…]',
+  usage:
+    'new TICKET [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--label L] [--base REF] [--seat NAME|auto] [--background] [--cd] [--json] [-- CMD ARGS…]',
   description: [
     'Claims TICKET (refused, with its holder, when a live session has it: nothing is started), makes the',
     "session's worktree and branch lanes/<slug> (with .worktreeinclude, and lanes' project hooks), and starts",
@@ -22,9 +25,16 @@ export const command: CommandSpec = {
     'A lanes wrapper in it owns the session as `lanes start -- CMD` does: LANES_SESSION is set, signals are',
     'forwarded, and when the agent exits its work is snapshotted and the session ends. `lanes attach` joins it,',
     '`lanes stop` ends it. --background: no tmux, the output goes to $LANES_HOME/logs/<session>.log.',
+    "The agent runs with the session's environment (what `lanes exec` gives: ports, templated names, a private",
+    'TMPDIR, [env] strip applied). Its own hooks act as this session (one agent, one session).',
+    "--prompt/--prompt-file: the agent's first task, recorded on the session and written to its private runtime",
+    `directory, never put on the command line where other users' ps reads it: ${Object.entries(TASK_DELIVERY)
+      .map(([a, how]) => `${a}: ${how}`)
+      .join('; ')}. An agent lanes cannot hand a task to is refused before anything is made.`,
   ].join('\n'),
   options: {
     agent: { type: 'string', arg: 'AGENT', help: 'the agent to start (its usual command unless -- CMD)' },
+    ...TASK_OPTIONS,
     label: { type: 'string', arg: 'L', help: 'a human name for the session' },
     base: { type: 'string', arg: 'REF', help: 'branch the worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in the session log' },
@@ -40,7 +50,10 @@ export const command: CommandSpec = {
   acceptsRest: true,
   minPositionals: 0,
   maxPositionals: 1,
-  examples: ['lanes new SHOP-12 --agent claude-code', 'lanes new SHOP-15 --label rounding -- codex --full-auto'],
+  examples: [
+    'lanes new SHOP-12 --agent claude-code --prompt-file tasks/SHOP-12.md',
+    'lanes new SHOP-15 --label rounding -- codex --full-auto',
+  ],
   async run(args, io) {
     const runAs = str(args.values['run-as']);
     if (runAs !== undefined) return wrap(runAs, str(args.values['env-file']), args.rest, io);
@@ -58,6 +71,7 @@ export const command: CommandSpec = {
       background: args.values['background'] === true,
       seat: str(args.values['seat']) ?? null,
       cmd: args.rest,
+      task: taskFor(args, ticket),
     });
     if (io.json) printJson(io.stdout, launchedJson(r));
     else io.stdout(launchedText(r));
@@ -76,6 +90,7 @@ export function launchedJson(r: Launched) {
     attach: r.attach,
     hooks: r.hooks,
     seat: r.seat ? { name: r.seat.seat.name, slot: r.seat.slot, token: r.seat.token } : null,
+    task: r.session.task,
   };
 }
 

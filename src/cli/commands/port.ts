@@ -1,14 +1,15 @@
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
+import { ACT_AS } from '../command.js';
 import { printJson } from '../output.js';
 
 export const command: CommandSpec = {
   name: 'port',
   summary: 'Lease a TCP port to this session for NAME (stable for the session and name), from [ports] range.',
-  usage: 'port NAME [--json]',
+  usage: 'port NAME [--session S] [--json]',
   description:
     'The port is checked free by binding 127.0.0.1 and ::1, and recorded as a machine-wide claim port:N,\nso no two live sessions ever get the same port, even before either binds it. It is released when the\nsession ends, and reusable once the session is found dead.',
-  options: {},
+  options: { session: ACT_AS },
   minPositionals: 1,
   maxPositionals: 1,
   async run(args, io) {

@@ -5,17 +5,22 @@ import { resolveStore } from '../../index.js';
 import { launch } from '../launch.js';
 import { printJson } from '../output.js';
 import { launchedJson, launchedText } from './new.js';
+import { TASK_OPTIONS, taskFor } from '../task-option.js';
 
 export const command: CommandSpec = {
   name: 'up',
   summary: 'Start one agent per ticket (lanes new for each), each in its own worktree and tmux session.',
-  usage: 'up TICKET… [--agent AGENT] [--base REF] [--background] [-- CMD ARGS…]',
+  usage:
+    'up TICKET… [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--base REF] [--seat NAME|auto] [--background] [--json] [-- CMD ARGS…]',
   description: [
     'For each TICKET in turn, what `lanes new TICKET` does. A ticket that cannot start (held by a live',
     'session, …) is said with its reason and the others still start; exit 1 when one did not.',
+    "--prompt TEXT or --prompt-file FILE: each agent's first task; {ticket} becomes its ticket, so",
+    '`--prompt-file tasks/{ticket}.md` gives each its own file (see `lanes new --help`).',
   ].join('\n'),
   options: {
     agent: { type: 'string', arg: 'AGENT', help: 'the agent to start for every ticket' },
+    ...TASK_OPTIONS,
     base: { type: 'string', arg: 'REF', help: 'branch each worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in each session log' },
     seat: {
@@ -27,7 +32,10 @@ export const command: CommandSpec = {
   acceptsRest: true,
   minPositionals: 1,
   maxPositionals: 50,
-  examples: ['lanes up SHOP-12 SHOP-15 SHOP-19 --agent claude-code'],
+  examples: [
+    'lanes up SHOP-12 SHOP-15 SHOP-19 --agent claude-code --prompt-file tasks/{ticket}.md',
+    'lanes up SHOP-3 SHOP-4 --agent codex --prompt "Fix {ticket}: see docs/tickets/{ticket}.md"',
+  ],
   async run(args, io) {
     if (new Set(args.positionals).size !== args.positionals.length) throw usageError(this, 'a ticket is named twice');
     if (args.values['seat'] === 'auto' && args.values['agent'] === undefined)
@@ -47,6 +55,7 @@ export const command: CommandSpec = {
           background: args.values['background'] === true,
           seat: str(args.values['seat']) ?? null,
           cmd: args.rest,
+          task: taskFor(args, ticket),
         });
         out.push(launchedJson(r));
         if (!io.json) io.stdout(launchedText(r));

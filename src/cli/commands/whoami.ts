@@ -2,6 +2,7 @@ import { EXIT } from '../../core/errors.js';
 import { formatAge } from '../../core/duration.js';
 import { formatResource } from '../../core/resource.js';
 import type { CommandSpec } from '../command.js';
+import { ACT_AS } from '../command.js';
 import { printJson, stateColor } from '../output.js';
 
 export const command: CommandSpec = {
@@ -13,8 +14,8 @@ export const command: CommandSpec = {
     'session, registered by its hooks), else the session the agent names in its environment (CODEX_SESSION_ID, …).',
     'Every lanes command, the git guard and the MCP server find it by the same rule.',
   ].join('\n'),
-  usage: 'whoami [--json]',
-  options: {},
+  usage: 'whoami [--session S] [--json]',
+  options: { session: ACT_AS },
   maxPositionals: 0,
   async run(_args, io) {
     const lanes = await io.lanes();

@@ -95,7 +95,7 @@ export async function indexSweep(world: World): Promise<Check[]> {
   git(world, world.repo, 'reset', '-q');
   git(world, world.repo, 'clean', '-fq', '--', 'README.md', 'docs.md', 'a.txt');
   for (const x of [d, e]) {
-    await world.lanes.sessions.end(x.s.id, { reason: 'demo step done' });
+    await world.lanes.sessions.end(x.s.id, { reason: 'demo step done', forceLive: true, by: 'lanes demo' });
     x.owner.proc.kill('SIGKILL');
   }
   return checks;

@@ -54,6 +54,7 @@ export function bindHooks(
       return chain.some((f) => f.pid === s.owner.pid && f.startTime === s.owner.startTime) ? s : null;
     },
     bindRun: (run, o) => sessions.bindRun(run, o),
+    actAs: (id) => void (ctx.sessionId = id),
     attachSession: (o) => sessions.attach(o),
     claimsOf: (ids) => (ids.length ? ctx.store.listClaims({ sessionIds: ids }) : Promise.resolve([])),
     conflictingClaims: (refs) => ctx.store.conflictingClaims(refs),
@@ -61,11 +62,11 @@ export function bindHooks(
     mutateState: (id, fn) => state.mutate(id, fn),
     config: (worktree) => loadConfig(ctx, worktree),
     snapshot: (worktree, id, why) => snapshots.snapshot(worktree, id, why),
-    endSession: (id, reason) => end(id, { reason }),
+    endSession: (id, reason) => end(id, { reason, asOwner: true }),
     settleSubagent: async (sub, agentSession, pids) =>
       (await import('../worktrees/agent-worktrees.js')).settleSubagentWorktree(
         ctx,
-        { snapshots, end },
+        { snapshots, end: (id, o) => end(id, { ...o, asOwner: true }) },
         { sub, agentSession, pids },
       ),
     working: () => void (active = true),

@@ -90,6 +90,7 @@ export async function checkEdit(ctx: HookContext, self: string, paths: string[])
       context: null,
       notice: `denied edit of ${blocked.map((b) => b.target.rel).join(', ')}: claimed by ${holder?.sessionId ?? '?'}`,
       holders: [...new Set(blocked.map((b) => b.claim.sessionId))],
+      lifts: [...new Set(blocked.map((b) => `path:${b.claim.name}`))],
     };
   }
   return earlyWarning(ctx, self, targets, others);

@@ -34,6 +34,8 @@ export interface HookContext {
    * for the command they run), when its owner is one of these ancestors of the hook; else null.
    */
   runAbove(chain: ProcessFacts[]): Promise<SessionRecord | null>;
+  /** This call acts as `id` (the run an agent's session is bound to): its closing heartbeat is that session's. */
+  actAs(id: string): void;
   /** Binds the agent's own session to the run's (sessions.ts bindRun); null when refused. */
   bindRun(
     run: SessionRecord,

@@ -48,6 +48,7 @@ export async function checkOutsideEdit(
       `lanes: ${file} is claimed by session ${theirs.sessionId}${s?.label ? ` (${s.label})` : ''} (claim file:${theirs.name}), pid ${s?.owner.pid ?? '?'} on ${ctx.host}. Do not edit it: it is a file of this machine that session owns now; wait for it with \`lanes claim file:${theirs.name} --wait\`, or ask the person running that session.`,
       `denied edit of ${file}: claimed by ${theirs.sessionId}`,
       [theirs.sessionId],
+      [`file:${theirs.name}`],
     );
   }
   const mine = claims.filter((c) => c.sessionId === self);
@@ -62,11 +63,12 @@ export async function checkOutsideEdit(
     `lanes: ${unclaimed.join(', ')} ${unclaimed.length === 1 ? 'is a file' : 'are files'} every session of this machine shares (its tools read it; another session may be rewriting it now). Claim it first, then edit: \`lanes claim file:${first}\` (other sessions' edits of it are refused until you release it with \`lanes release file:${first}\`).`,
     `denied edit of shared ${unclaimed.join(', ')}: not claimed`,
     [],
+    unclaimed.map((name) => `file:${name}`),
   );
 }
 
-function deny(reason: string, notice: string, holders: string[]): HookDecision {
-  return { permission: 'deny', reason, context: null, notice, holders };
+function deny(reason: string, notice: string, holders: string[], lifts: string[]): HookDecision {
+  return { permission: 'deny', reason, context: null, notice, holders, lifts };
 }
 
 /**

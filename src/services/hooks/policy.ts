@@ -159,6 +159,7 @@ async function sessionStart(ctx: HookContext, event: HookEvent): Promise<HookDec
   let session: SessionRecord;
   try {
     ({ session } = await attach(ctx, event));
+    if (session.id !== hookSessionId(event)) ctx.actAs(session.id);
   } catch (e) {
     if (isLanesError(e, 'E_PLATFORM')) return unprotected(e.message);
     throw e;
@@ -171,7 +172,7 @@ async function sessionStart(ctx: HookContext, event: HookEvent): Promise<HookDec
       notice = `could not write LANES_SESSION to ${event.envFile}: ${(e as Error).message}`;
     }
   }
-  return { ...ALLOW, context: capText(await briefing(ctx, session)), notice };
+  return { ...ALLOW, context: capText(await briefing(ctx, session)), notice, session: session.id };
 }
 
 /**
@@ -187,7 +188,10 @@ function unprotected(why: string): HookDecision {
 /** The session's record, registering it when the agent's session-start hook never ran (hooks installed mid-session). */
 async function ensureSession(ctx: HookContext, event: HookEvent): Promise<SessionRecord> {
   const found = await ctx.findSession(hookSessionId(event));
-  return found && found.endedAt === null ? found : (await attach(ctx, event)).session;
+  const s = found && found.endedAt === null ? found : (await attach(ctx, event)).session;
+  // Bound to a lanes run: the call's closing heartbeat is the run's.
+  if (s.id !== hookSessionId(event)) ctx.actAs(s.id);
+  return s;
 }
 
 async function postEdit(ctx: HookContext, event: HookEvent): Promise<HookDecision> {

@@ -102,6 +102,8 @@ export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'detail
       return `${str(d['action']) === 'moved' ? `moved from seat ${str(d['from'])} to ${str(d['to'])}` : str(d['action']) === 'wait' ? `stopped on seat ${str(d['from'])}, ${str(d['why']) || 'waiting for a free seat'}` : `stopped: ${str(d['why'])}`}`;
     case 'session.join':
       return `joined ${e.subject} beside ${str(d['holder'])} (token ${str(d['token'])})`;
+    case 'session.refuse':
+      return `refused to end ${e.subject}: it is live, owned by pid ${str(d['pid'])} on ${str(d['host'])}${d['terminal'] ? ` (${str(d['terminal'])})` : ''}, not the caller`;
     default:
       return `${e.subject} ${JSON.stringify(d)}`;
   }

@@ -137,10 +137,14 @@ async function nearestOwned(
 }
 
 /**
- * Sets the session `ctx` acts as and says how it was found: the `session` option when given (null:
- * none), else the acting session. Unreadable process facts or a busy store leave LANES_SESSION.
+ * Sets the session `ctx` acts as and says how it was found: the `session` option when given (an id
+ * or a name; null: none), else the acting session. Unreadable process facts or a busy store leave LANES_SESSION.
  */
 export async function adoptActing(ctx: LanesContext, session: string | null | undefined): Promise<string | null> {
+  // A session given by name (its label, ticket or tmux name: named.ts) acts by its id. An id as
+  // given (`s-…`, an agent's `<agent>:<id>`: what every hook call passes) is taken without a read.
+  if (session && !/^s-[a-z0-9]+$/.test(session) && !session.includes(':'))
+    ctx.sessionId = (await (await import('./named.js')).sessionNamed(ctx, session)).id;
   if (session !== undefined) return session ? 'given' : null;
   const envId = ctx.env['LANES_SESSION'] || null;
   const acting = await actingSession(ctx, envId).catch(() => (envId ? { id: envId, how: 'LANES_SESSION' } : null));

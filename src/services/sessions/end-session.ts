@@ -27,6 +27,18 @@ export interface EndOptions {
    * stay in the worktree, saved in no ref; a worktree with uncommitted work is then never removed.
    */
   skipSnapshot?: boolean;
+  /**
+   * End it though it is live and not the caller's (lanes end --force; may-end.ts): journaled as
+   * forced. Without it, a live session whose owner is not this process or an ancestor is refused.
+   */
+  forceLive?: boolean;
+  /** Who asks, for the refusal's words (`lanes end`, `lanes stop`, the MCP tool). */
+  by?: string;
+  /**
+   * The session's own agent ends it through its hook door (SessionEnd, a subagent's end, its
+   * WorktreeRemove): the hook acts for the session it names, whose process may be exiting already.
+   */
+  asOwner?: boolean;
 }
 
 export interface EndResult {

@@ -165,10 +165,10 @@ export class SessionService {
     return this.view(s, await this.ctx.store.listClaims({ sessionId: s.id }));
   }
 
-  async get(id: string): Promise<SessionView> {
-    const s = await this.ctx.store.getSession(assertSessionId(id));
-    if (!s) throw unknownSession(id, this.ctx.store.info.location);
-    return this.view(s, await this.ctx.store.listClaims({ sessionId: id }));
+  /** A session by its id or a name (its label, ticket or tmux name: named.ts), in any state. */
+  async get(name: string): Promise<SessionView> {
+    const s = await (await import('./named.js')).sessionNamed(this.ctx, name);
+    return this.view(s, await this.ctx.store.listClaims({ sessionId: s.id }));
   }
 
   /** The named session (any state), or without a name the one this process acts as. */

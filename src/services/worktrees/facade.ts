@@ -47,7 +47,13 @@ export interface WorktreesApi {
 export function worktreesFacade(ctx: LanesContext, deps: WorktreeServices): WorktreesApi {
   return {
     agentCreate: async (r) => (await import('./agent-worktrees.js')).createAgentWorktree(ctx, deps.sessions, r),
-    agentRemove: async (r) => (await import('./agent-worktrees.js')).removeAgentWorktree(ctx, deps, r),
+    // The agent's WorktreeRemove ends the sessions of its own worktree: its hook door acts for them.
+    agentRemove: async (r) =>
+      (await import('./agent-worktrees.js')).removeAgentWorktree(
+        ctx,
+        { ...deps, end: (id, o) => deps.end(id, { ...o, asOwner: true }) },
+        r,
+      ),
     markCarried: async (w, f) => (await import('./made-by-lanes.js')).markCarried(w, f),
     gc: async (o = {}) => {
       const { gcWorktrees } = await import('./gc-worktrees.js');

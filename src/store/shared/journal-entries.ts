@@ -72,6 +72,11 @@ export function sessionStarted(
       worktree: s.worktree,
       pid: s.owner.pid,
       ...(reopened ? { reopened: true } : {}),
+      // The task the agent was started with (lanes new --prompt): its start, the whole in the session's record.
+      ...(s.task
+        ? { task: s.task.length > 1000 ? `${s.task.slice(0, 1000)}…` : s.task, taskChars: s.task.length }
+        : {}),
+      ...(s.parent ? { parent: s.parent } : {}),
     },
   };
 }
