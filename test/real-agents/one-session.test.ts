@@ -17,7 +17,6 @@ import {
   assertOneSession,
   chat,
   opencodeBinary,
-  refusingProxy,
   runWorld,
   script,
   startRun,
@@ -37,8 +36,6 @@ interface Agent {
   protocol: Protocol;
   tools(w: RunWorld): RunTools;
   args: string[];
-  /** Its own refusing proxy rather than the model server (see refusingProxy). */
-  ownProxy?: boolean;
   /** Writes the agent's own configuration into its home; the variables it runs with beside agentEnv's. */
   setup(w: RunWorld, url: string): Record<string, string>;
 }
@@ -88,8 +85,8 @@ const AGENTS: Record<string, Agent> = {
     }),
     args: ['exec', '--dangerously-bypass-hook-trust', '--sandbox', 'workspace-write', '--json', PROMPT],
     setup(w, url) {
-      // As codex.test.ts: the fake provider, and the project trusted (the worktree and its repository);
-      // the run's worktree a writable root of the sandbox (git's files of it included).
+      // As codex.test.ts: the fake provider, and the project trusted (the worktree and its repository).
+      // No writable root of the test's own: lanes gives Codex the worktree's git directory (--add-dir).
       const trust = [w.worktree, w.repo].flatMap((p) => [`[projects.${JSON.stringify(p)}]`, 'trust_level = "trusted"']);
       const config = [
         'model = "gpt-5.5"',
@@ -103,9 +100,6 @@ const AGENTS: Record<string, Agent> = {
         'stream_max_retries = 0',
         '[analytics]',
         'enabled = false',
-        // The sandbox keeps a worktree's git directory read-only: no `git commit` there without it.
-        '[sandbox_workspace_write]',
-        `writable_roots = [${JSON.stringify(join(w.repo, '.git', 'worktrees', 'shop-1'))}]`,
         ...trust,
       ];
       file(join(w.home, '.codex', 'config.toml'), config.join('\n') + '\n');
@@ -162,7 +156,6 @@ const AGENTS: Record<string, Agent> = {
   opencode: {
     version: OPENCODE_VERSION,
     install: opencodeBinary,
-    ownProxy: true,
     protocol: chat,
     tools: (w) => ({
       edit: (f, oldLine, newLine) => ({
@@ -209,7 +202,7 @@ for (const [name, agent] of Object.entries(AGENTS))
       const model = new FakeModel(agent.protocol, script(agent.tools(w)), `one-session-${name}`);
       const url = await model.start();
       t.after(() => model.stop());
-      const proxy = agent.ownProxy ? await refusingProxy((fn) => t.after(fn)) : { url, egress: model.egress };
+      const proxy = { url, egress: model.egress };
       const env = agentEnv(w, proxy.url, agent.setup(w, url));
       const run = await startRun(w, name, [cli.bin, ...agent.args], env);
       // An agent that hangs is stopped with its run (the wrapper forwards the signal); the repository may be gone.

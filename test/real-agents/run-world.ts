@@ -1,8 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -234,29 +232,4 @@ export function opencodeBinary(): { bin: string } | { why: string } {
   const why = `npm install ${pkg} failed: ${(r.stderr ?? '').trim().slice(-300)}`;
   if (UNREACHABLE.test(r.stderr ?? '')) return { why };
   throw new Error(why);
-}
-
-/**
- * A proxy that refuses everything and records the hosts tried, as FakeModel's does, but survives a
- * client resetting its refused tunnel: OpenCode resets its CONNECT registry.npmjs.org:443 (its
- * plugin directory's install) after the 403, an ECONNRESET FakeModel's server has no listener for.
- */
-export async function refusingProxy(after: (fn: () => Promise<void>) => void) {
-  const egress: string[] = [];
-  const server = createServer((req, res) => {
-    egress.push(req.url ?? '?');
-    res.writeHead(403).end();
-  });
-  server.on('connect', (req, socket: Socket) => {
-    egress.push(req.url ?? '?');
-    socket.on('error', () => undefined);
-    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-  });
-  server.on('clientError', (_e, socket) => socket.destroy());
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((ok) => server.close(() => ok()));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, egress };
 }
