@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLanes } from '../../src/index.js';
-import { gitRepo, lanes, lanesEnv, node, tmp } from '../helpers/env.js';
+import { gitRepo, lanes, lanesChild, lanesEnv, node, tmp } from '../helpers/env.js';
 import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -150,6 +150,38 @@ test(
         const got = await lanes(['state', 'get', '--session', session], { env: teamEnv(url, waiterHost) });
         assert.deepEqual(JSON.parse(got.stdout), { k: 'after' }, 'the killed holder wrote nothing');
       }
+    } finally {
+      await drop();
+    }
+  },
+);
+
+test(
+  'on a team store a waiter that has seen the holder alive gets the gate promptly once that holder dies (SIGKILL mid-mutate)',
+  { skip: PG_SKIP, timeout: 60_000 },
+  async () => {
+    // The twin of test/services/state.test.ts on SQLite: the waiter judges the holder live first
+    // (its wait notice says so), then the holder is killed; trusting that proof for more than a
+    // moment would keep the dead holder's gate shut (issue 44, item 9: a 50 s trust passed before).
+    const { url, drop } = pgSchemaUrl();
+    try {
+      const env = teamEnv(url, 'host-x');
+      const started = await lanes(['start', '--label', 'gate-trust', '--pid', String(process.pid)], { env });
+      assert.equal(started.code, 0, started.stderr);
+      const session = started.stdout.trim();
+      const holder = node('state-holder.mjs', [session, '{"v":"never"}'], { env });
+      await holder.waitFor(/holding/);
+      const waiter = lanesChild(['state', 'set', 'w', '1', '--session', session, '--timeout', '30s'], { env });
+      await waiter.waitFor(/waiting for the state gate/, 'stderr');
+      const killedAt = performance.now();
+      holder.proc.kill('SIGKILL');
+      const exit = await waiter.exited;
+      const tookMs = performance.now() - killedAt;
+      assert.equal(exit.code, 0, waiter.stderr);
+      // A bound on liveness, not a speed target (as the SQLite twin's).
+      assert.ok(tookMs < 5000, `the waiter got the gate ${Math.round(tookMs)} ms after the holder died`);
+      const got = await lanes(['state', 'get', '--session', session], { env });
+      assert.deepEqual(JSON.parse(got.stdout), { w: 1 }, "the dead holder's write never landed");
     } finally {
       await drop();
     }
