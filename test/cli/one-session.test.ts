@@ -80,6 +80,12 @@ test('lanes new: the agent its hooks register is the run session: its commit, cl
   );
   assert.equal(log.filter((e) => e.session === `claude-code:${ID}`).length, 0, 'no entry of a second session');
 
+  // No false shared-worktree collision anywhere: not in doctor, not in the morning report.
+  const doctor = await lanes(['doctor', '--json'], opts);
+  assert.doesNotMatch(doctor.stdout, /shared-worktree/, doctor.stdout);
+  const report = JSON.parse((await lanes(['report', '--json'], opts)).stdout) as { sharedWorktrees: unknown[] };
+  assert.deepEqual(report.sharedWorktrees, []);
+
   // The agent's SessionEnd (a /clear, its exit) does not end the run: the wrapper does, at the agent's exit.
   const end = await hook('claude-code', 'session-end', fixture('claude-code', 'session-end', ls[0]!.worktree, ID), {
     env: { ...opts.env, LANES_RUN: run },
