@@ -36,6 +36,8 @@ export function toUiSession(s: SessionView, progress: SessionProgress | undefine
     endReason: s.endReason,
     attention: s.state === 'live' ? s.attention : null,
     terminal: s.terminal,
+    parent: s.parent,
+    task: s.task,
   };
 }
 

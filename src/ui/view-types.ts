@@ -37,6 +37,10 @@ export interface UiSession {
   terminal: string | null;
   /** What its agent signalled through its hooks (waiting for you, finished, denied), or null. */
   attention: { state: 'waiting' | 'finished' | 'denied'; at: number; why: string | null } | null;
+  /** The session it works for (a Claude Code subagent's worktree session), or null: shown under it. */
+  parent: string | null;
+  /** The task it was started with (lanes new --prompt), or null. */
+  task: string | null;
 }
 
 export interface UiWait {

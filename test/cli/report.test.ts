@@ -147,7 +147,15 @@ test(`${title} (PostgreSQL)`, { skip: PG_SKIP }, async () => {
 });
 
 test('of each kind of a ticket the latest five are shown, the rest counted with the lanes log command that lists them', () => {
-  const who = { id: 's-1', label: 'alpha', agent: null, ticket: 'SEAT-9', host: 'h', state: 'live' as const };
+  const who = {
+    id: 's-1',
+    label: 'alpha',
+    agent: null,
+    ticket: 'SEAT-9',
+    host: 'h',
+    parent: null,
+    state: 'live' as const,
+  };
   const at = Date.UTC(2026, 11, 1, 2, 0);
   const items = Array.from({ length: 7 }, (_, n) => ({
     kind: 'refused' as const,

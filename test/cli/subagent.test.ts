@@ -68,6 +68,23 @@ async function checkSubagents(out: string, parent: string, opts: { env: Record<s
   assert.doesNotMatch(branches, /agent-a1/);
   assert.match(branches, /agent-b2/);
   assert.equal(all.find((s) => s.id === parent)?.state, 'live', 'the parent goes on');
+  // Shown nested: in lanes ls under the parent, in the report as the parent's subagents.
+  const ls = (await lanes(['ls', '--all'], { ...opts, env: { ...opts.env, COLUMNS: '250' } })).stdout.split('\n');
+  const at = ls.findIndex((l) => l.startsWith(parent));
+  assert.ok(at >= 0, ls.join('\n'));
+  assert.ok(ls[at + 1]?.startsWith(`└ ${sub('a1')}`) && ls[at + 2]?.startsWith(`└ ${sub('b2')}`), ls.join('\n'));
+  const report = JSON.parse((await lanes(['report', '--json'], opts)).stdout) as {
+    tickets: { ticket: string | null; sessions: { id: string; parent: string | null }[] }[];
+  };
+  const mine = report.tickets.find((t) => t.sessions.some((x) => x.id === parent));
+  assert.deepEqual(
+    mine?.sessions
+      .filter((x) => x.parent === parent)
+      .map((x) => x.id)
+      .sort(),
+    [sub('a1'), sub('b2')],
+    'the subagents are in their parent’s ticket',
+  );
 }
 
 test('outside a lanes run: each isolated subagent a session of its own, settled at its end', async () => {

@@ -7,6 +7,7 @@ import { printJsonPaged } from '../json-list.js';
 import { terminalWidth } from '../layout.js';
 import { Table, sessionStateText } from '../output.js';
 import { utcMinute } from '../../core/duration.js';
+import { nested } from '../../core/nesting.js';
 
 export const command: CommandSpec = {
   name: 'ls',
@@ -63,8 +64,9 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     const now = await lanes.now();
-    const row = (s: SessionRow) => [
-      s.id + (s.id === lanes.sessionId ? ' *' : ''),
+    // A subagent's session right under the one it works for (core/nesting.ts), marked as such.
+    const row = ({ row: s, depth }: { row: SessionRow; depth: number }) => [
+      (depth > 0 ? `${'  '.repeat(depth - 1)}└ ` : '') + s.id + (s.id === lanes.sessionId ? ' *' : ''),
       sessionStateText(s),
       formatAge(now - s.createdAt),
       s.agent,
@@ -76,7 +78,7 @@ export const command: CommandSpec = {
     ];
     const table = new Table(
       ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'],
-      sessions.map(row),
+      nested(sessions).map(row),
       {
         keep: ['SESSION'],
         drop: ['PID', 'AGE'],

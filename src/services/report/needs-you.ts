@@ -6,7 +6,7 @@ import { utcMinute } from '../../core/duration.js';
 
 /** A session by its label first (what a person calls it), its agent and ticket, the id last. */
 export function named(s: SessionName): string {
-  const what = [s.agent, s.ticket].filter(Boolean).join(', ');
+  const what = [s.agent, s.ticket, s.parent && `subagent of ${s.parent}`].filter(Boolean).join(', ');
   if (s.label) return `${s.label} (${what ? `${what}; ` : ''}${s.id})`;
   return what ? `${s.id} (${what})` : s.id;
 }

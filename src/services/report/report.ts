@@ -75,6 +75,9 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
   const byId = new Map(all.map((s) => [s.id, s]));
   const name = (id: string | null): SessionName | null => (id ? sessionName(id, byId.get(id)) : null);
 
+  // A subagent's session (no ticket of its own) is part of its parent's ticket.
+  const ticketOfSession = (s: SessionRecord | undefined): string | null =>
+    s?.ticket ?? (s?.parent ? (byId.get(s.parent)?.ticket ?? null) : null);
   const tickets = new Map<string, TicketReport>();
   const ticketOf = (repo: string | null, ticket: string | null): TicketReport => {
     const key = `${repo ?? ''}\u0000${ticket ?? ''}`;
@@ -98,7 +101,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     }
     const s = e.session ? byId.get(e.session) : undefined;
     // Lands journaled before the fix carry the claim (`ticket:SEAT-1`) as their ticket.
-    const t = ticketOf(e.repo ?? s?.repo ?? null, e.ticket?.replace(/^ticket:/, '') ?? s?.ticket ?? null);
+    const t = ticketOf(e.repo ?? s?.repo ?? null, e.ticket?.replace(/^ticket:/, '') ?? ticketOfSession(s));
     const who = name(e.session);
     if (who && !t.sessions.some((x) => x.id === who.id)) t.sessions.push(who);
     if (kind === 'started' || kind === 'ended') continue;
@@ -115,7 +118,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
   // Live sessions of no entry in the window still belong to the night.
   const open = all.filter((s) => s.endedAt === null);
   for (const s of open) {
-    const t = ticketOf(s.repo, s.ticket);
+    const t = ticketOf(s.repo, ticketOfSession(s));
     if (!t.sessions.some((x) => x.id === s.id)) t.sessions.push(sessionName(s.id, s));
   }
 
@@ -231,6 +234,7 @@ function sessionName(id: string, s: SessionRecord | SessionView | undefined): Se
     agent: s?.agent ?? null,
     ticket: s?.ticket ?? null,
     host: s?.owner.host ?? null,
+    parent: s?.parent ?? null,
     state: s && 'state' in s ? s.state : null,
   };
 }

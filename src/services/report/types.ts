@@ -8,6 +8,8 @@ export interface SessionName {
   agent: string | null;
   ticket: string | null;
   host: string | null;
+  /** The session it works for (a subagent's: store/types.ts parent), or null. */
+  parent: string | null;
   /** Now: live, dead or ended (null: a session the store no longer has). */
   state: SessionState | null;
 }

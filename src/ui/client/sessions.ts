@@ -5,6 +5,7 @@ import type { ActionName, FleetView, UiSession } from '../view-types.js';
 import { age, dash, localTime, shownState } from './format.js';
 import { Path } from './path.js';
 import { sessionTitle } from './who.js';
+import { nested } from '../../core/nesting.js';
 
 const SHOWN = 100;
 
@@ -100,9 +101,15 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
                 </tr>
               </thead>
               <tbody>
-                ${rows.map(
-                  (s) =>
-                    html`<${Row} s=${s} fleet=${fleet} flags=${flags.get(s.id) ?? []} onAction=${props.onAction} />`,
+                ${nested(rows).map(
+                  ({ row: s, depth }) =>
+                    html`<${Row}
+                      s=${s}
+                      depth=${depth}
+                      fleet=${fleet}
+                      flags=${flags.get(s.id) ?? []}
+                      onAction=${props.onAction}
+                    />`,
                 )}
               </tbody>
             </table>
@@ -169,6 +176,8 @@ function stateDetail(s: UiSession, at: number): string {
 
 function Row(props: {
   s: UiSession;
+  /** 1: a subagent's session, shown under the one it works for. */
+  depth: number;
   fleet: FleetView;
   flags: string[];
   onAction: (a: ActionName, s: UiSession) => void;
@@ -180,10 +189,12 @@ function Row(props: {
       ${text}
     </button>`;
   return html`
-    <tr data-session=${s.id} data-state=${s.state}>
-      <th scope="row">
-        <div class="name">${sessionTitle(s)}</div>
+    <tr data-session=${s.id} data-state=${s.state} data-depth=${props.depth}>
+      <th scope="row" class=${props.depth > 0 ? 'nested' : ''}>
+        <div class="name">${props.depth > 0 ? html`<span aria-hidden="true">└ </span>` : ''}${sessionTitle(s)}</div>
         ${sessionTitle(s) === s.id ? '' : html`<code class="id">${s.id}</code>`}
+        ${s.parent ? html`<div class="why" data-parent>subagent of ${s.parent}</div>` : ''}
+        ${s.task ? html`<div class="why task" data-task title=${s.task}>task: ${firstLine(s.task)}</div>` : ''}
         ${flags.map((t) => html`<div class="flag" data-flag>⚠ ${t}</div>`)}
       </th>
       <td>
@@ -218,4 +229,10 @@ function Row(props: {
       </td>
     </tr>
   `;
+}
+
+/** A task's first line, short enough for a table cell (the whole in its title). */
+function firstLine(task: string): string {
+  const line = task.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
