@@ -62,6 +62,9 @@ const add = (id: string, kind: 'live' | 'dead' | 'ended', i: number) =>
     terminal: null,
     conversation: null,
     conversationPid: null,
+    died: null,
+    setupState: null,
+    envSlug: null,
     parent: null,
     task: null,
   });

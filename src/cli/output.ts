@@ -131,9 +131,16 @@ export function stateColor(state: string): string {
  * A session's state as a person reads it: a live session showing attention says that instead of
  * "live" (waiting for you, finished its turn, denied a call); dead, ended and unknown as they are.
  */
-export function sessionStateText(s: { state: string; why: string; attention: { state: string } | null }): string {
+export function sessionStateText(s: {
+  state: string;
+  why: string;
+  attention: { state: string } | null;
+  died?: string | null;
+}): string {
   // Not proven either way (out of sight, unreadable facts): kept live, said as unknown.
   if (s.state === 'live' && s.why.startsWith('unknown:')) return pc.yellow('unknown');
+  // Ended after it died (its wrapper, gc, lanes stop ended it): a death stays a death.
+  if (s.state === 'ended' && s.died) return pc.red('died');
   const a = s.state === 'live' ? s.attention?.state : undefined;
   if (a === 'waiting') return pc.bold(pc.magenta('waiting'));
   if (a === 'denied') return pc.red('denied');

@@ -31,6 +31,13 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     summary: 'ask its agent to exit, then snapshot and end the session',
   },
   {
+    name: 'watch',
+    hot: false,
+    load: () => import('./commands/watch.js'),
+    usage: 'watch [--once]',
+    summary: "the per-host watcher: this host's deaths seen and told when they happen (started on demand)",
+  },
+  {
     name: 'shell-init',
     hot: false,
     load: () => import('./commands/shell-init.js'),

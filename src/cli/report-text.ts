@@ -52,8 +52,8 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
     h('Died');
     for (const d of r.died)
       item(
-        `${named(d.session)}: ${d.why || 'owner gone'}; ${d.unsavedFiles === null ? 'no worktree left' : `${d.unsavedFiles} uncommitted file(s)`}${d.lastSnapshot ? `, last snapshot ${d.lastSnapshot}` : ', no snapshot'}`,
-        d.restore ?? undefined,
+        `${named(d.session)}${d.at ? ` at ${clock(d.at)}` : ''}: ${d.why || 'owner gone'}; ${d.unsavedFiles === null ? 'no worktree left' : `${d.unsavedFiles} uncommitted file(s)`}${d.lastSnapshot ? `, last snapshot ${d.lastSnapshot}` : ', no snapshot'}`,
+        d.continue,
       );
   }
   if (r.sharedWorktrees.length || r.sameTicket.length) {

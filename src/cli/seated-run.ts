@@ -1,10 +1,10 @@
 import { resumeCommand } from '../core/agent-logins.js';
 import { carryConversation, hasConversation, loginDir } from '../core/carry-conversation.js';
-import { childProcess } from '../core/builtins.js';
-import { constants, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { agentLogFor } from './agent-log.js';
 import { prepareStart } from './agent-start.js';
-import { closeSync, openSync } from 'node:fs';
+import { start } from './agent-child.js';
+import type { RunResult } from './agent-child.js';
 import type { Lanes, SeatLease } from '../index.js';
 import { watchRecord } from './seat-record.js';
 import type { RecordWatch } from './seat-record.js';
@@ -17,16 +17,12 @@ import { utcMinute } from '../core/duration.js';
 // frees or resets (never an exhausted one before its reset, never a billed-per-call login); stop,
 // the session ends. Without a seat it is a plain run: CMD once, its exit code passed through.
 
-const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 const WATCH_MS = 1000;
 const GRACE_MS = 15_000;
 /** The agent's record (a Codex rollout) is read every this many checks while it runs. */
 const RECORD_EVERY = 5;
 
-export interface RunResult {
-  code: number;
-  reason: string;
-}
+export type { RunResult } from './agent-child.js';
 
 const when = utcMinute;
 
@@ -118,39 +114,6 @@ async function agentEnv(lanes: Lanes, id: string): Promise<NodeJS.ProcessEnv> {
   const env: NodeJS.ProcessEnv = { ...inherited };
   for (const k of e.stripped) delete env[k];
   return { ...env, ...e.vars, LANES_RUN: id };
-}
-
-/** The child, signals forwarded to it. */
-function start(cmd: string[], cwd: string, env: NodeJS.ProcessEnv, stdinFile: string | null) {
-  const [file, ...argv] = cmd;
-  // Claude Code's first prompt: its stdin is the task's file (it reopens the terminal for the keys).
-  const input = stdinFile ? openSync(stdinFile, 'r') : 'inherit';
-  const child = childProcess().spawn(file ?? '', argv, { stdio: [input, 'inherit', 'inherit'], cwd, env });
-  if (typeof input === 'number') closeSync(input);
-  const forward = (sig: NodeJS.Signals) => child.kill(sig);
-  for (const s of FORWARDED) process.on(s, forward);
-  let watching: NodeJS.Timeout | undefined;
-  const done = new Promise<RunResult>((resolve) => {
-    const finish = (r: RunResult) => {
-      for (const s of FORWARDED) process.removeListener(s, forward);
-      resolve(r);
-    };
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      const missing = e.code === 'ENOENT';
-      process.stderr.write(`lanes: cannot run ${JSON.stringify(file)}: ${missing ? 'command not found' : e.message}\n`);
-      finish({ code: missing ? 127 : 126, reason: `could not run the command (${e.code ?? e.message})` });
-    });
-    child.on('exit', (code, signal) => {
-      if (signal) finish({ code: 128 + (constants.signals[signal] ?? 0), reason: `command killed by ${signal}` });
-      else finish({ code: code ?? 1, reason: `command exited with code ${code ?? '?'}` });
-    });
-  });
-  return {
-    child,
-    done,
-    setWatch: (t: NodeJS.Timeout) => (watching = t),
-    stopWatching: () => clearInterval(watching),
-  };
 }
 
 interface RanOut {

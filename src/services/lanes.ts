@@ -149,6 +149,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       ...listings(ctx),
       glance: async (id) => (await import('./sessions/glance.js')).glance(ctx, id),
       progress: async (ids) => (await import('./worktrees/progress.js')).sessionProgress(ctx, ids),
+      watch: async () => (await import('./sessions/watch.js')).watchHost(ctx),
     },
     claims: {
       claim: (resources, o) => claims.claim(resources, o),

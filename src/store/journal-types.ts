@@ -11,6 +11,8 @@ export const JOURNAL_KINDS = [
   'session.end',
   'session.join',
   'session.refuse',
+  'session.died',
+  'teardown.done',
   'claim.grant',
   'claim.refuse',
   'claim.takeover',

@@ -73,7 +73,21 @@ export interface SessionRecord {
   parent: string | null;
   /** The task the agent was started with (lanes new --prompt), or null. */
   task: string | null;
+  /** How it died (killed, crashed, owner gone), kept after its end; null: it never died. */
+  died: string | null;
+  /**
+   * Its `[session] setup`: null (none ran: no teardown ever), `done` (its teardown is due),
+   * `tearing` (running, or killed while it ran), `torn` (ran), `failed` (failed: `lanes teardown`).
+   */
+  setupState: SetupState | null;
+  /** The slug its templated names use ({slug}): unique among sessions whose teardown is due. */
+  envSlug: string | null;
 }
+
+export type SetupState = 'done' | 'tearing' | 'torn' | 'failed';
+
+/** The part of SessionStore about a session's life beyond start and end (each backend's session-life.ts). */
+export type SessionLifeKeys = 'recordDead' | 'recordDied' | 'setSetupState' | 'allocateEnvSlug' | 'teardownsDue';
 
 export type Attended = { changed: boolean; session: SessionRecord | null };
 export type SessionChange = { worktree?: string; ticket?: string; terminal?: string };
@@ -91,6 +105,9 @@ export type NewSession = Omit<
   | 'conversationPid'
   | 'parent'
   | 'task'
+  | 'died'
+  | 'setupState'
+  | 'envSlug'
 > & { parent?: string | null; task?: string | null };
 
 /** A session proven dead as it was read: recorded only if it has not changed since. */
@@ -157,7 +174,8 @@ export interface SessionStore {
   getSessions(ids: string[]): Promise<SessionRecord[]>;
   /**
    * Records sessions a judge proved dead, each only if still open with the same owner and lastSeenAt
-   * as judged (else it is judged again next time). The ids this call recorded: each death once.
+   * as judged (else it is judged again next time), with how (`died`) and a session.died entry in the
+   * same transaction. The ids this call recorded: each death once.
    */
   recordDead(marks: DeadMark[]): Promise<string[]>;
   /**
@@ -180,6 +198,20 @@ export interface SessionStore {
    * keeping its id and history. One transaction.
    */
   attachSession(session: NewSession): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
+  /**
+   * Records how an open session died (its agent killed or crashed under lanes' wrapper), journaled
+   * with `details` as session.died; once: false when it was recorded already, or is unknown or ended.
+   */
+  recordDied(id: string, how: string, details: Record<string, unknown>): Promise<boolean>;
+  /** Moves a session's setup state from `from` (null: none yet) to `to`; false when it was not `from` (compare-and-set). */
+  setSetupState(id: string, from: SetupState | null, to: SetupState): Promise<boolean>;
+  /**
+   * Gives the session the first of `base`, `base-2`, `base-3`, … that no other session whose
+   * teardown is due uses as its slug, and returns it (kept when it has one already).
+   */
+  allocateEnvSlug(id: string, base: string): Promise<string>;
+  /** The sessions whose teardown is due or failed, or ran while killed (setup state done, tearing or failed). */
+  teardownsDue(): Promise<SessionRecord[]>;
   /**
    * Binds the agent's own session `conversation` (`<agent>:<id>`), of agent process `pid`, to the
    * open run session `id` (its hooks then act as it), journaled as session.attach; only while the

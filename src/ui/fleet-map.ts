@@ -38,6 +38,7 @@ export function toUiSession(s: SessionView, progress: SessionProgress | undefine
     terminal: s.terminal,
     parent: s.parent,
     task: s.task,
+    died: s.died,
   };
 }
 

@@ -41,6 +41,8 @@ export interface UiSession {
   parent: string | null;
   /** The task it was started with (lanes new --prompt), or null. */
   task: string | null;
+  /** How it died (kept after its end), or null. */
+  died: string | null;
 }
 
 export interface UiWait {

@@ -37,6 +37,9 @@ async function world(store: Store, claimed: string[]): Promise<ClaimRecord[]> {
     terminal: null,
     conversation: null,
     conversationPid: null,
+    died: null,
+    setupState: null,
+    envSlug: null,
     parent: null,
     task: null,
   }));

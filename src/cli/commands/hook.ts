@@ -52,6 +52,8 @@ export const command: CommandSpec = {
       checking = { adapter, event };
       const lanes = await io.lanes({ cwd: event.cwd, session, notice: false });
       const decision = await lanes.hook(event);
+      // An agent's session begins: this host's watcher sees its death when it happens.
+      if (event.kind === 'session-start') await startWatcher();
       return emit(adapter.render(event, await withMcpHint(event, decision, lanes)));
     } catch (e) {
       // Bad input, the store locked or unreadable, git failing, …: never block the agent for lanes' own trouble.
@@ -126,4 +128,11 @@ function writeAll(fd: number, text: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
     }
   }
+}
+
+/** The watcher of this hook's store (cli/watcher.ts), loaded only at a session's start. */
+async function startWatcher(): Promise<void> {
+  const { ensureWatcher } = await import('../watcher.js');
+  const { resolveStore } = await import('../../services/config.js');
+  await ensureWatcher(await resolveStore(undefined, process.env)).catch(() => undefined);
 }

@@ -9,7 +9,9 @@ import { printJson } from '../output.js';
 import { TASK_OPTIONS, taskFor } from '../task-option.js';
 import { TASK_DELIVERY } from '../../core/agent-run.js';
 import { runOnSeat } from '../seated-run.js';
+import { endRun } from '../end-run.js';
 import { leaveShellIn } from '../shell-cd.js';
+import { ensureWatcher } from '../watcher.js';
 
 export const command: CommandSpec = {
   name: 'new',
@@ -122,16 +124,18 @@ async function wrap(
     Object.assign(process.env, env);
   }
   const lanes = await io.lanes({ session: null });
+  // This host's watcher sees the run's death even when this wrapper is killed with its agent.
+  await ensureWatcher(await resolveStore(undefined, process.env));
   const s = await lanes.sessions.get(id);
   if (s.state === 'ended')
     throw new LanesError('E_SESSION_ENDED', `session ${id} has ended (${s.endReason ?? 'ended'})`);
   const cwd = s.worktree ?? s.cwd;
   await lanes.sessions.attach({ id, agent: s.agent, cwd, pid: process.pid });
-  const { code, reason } = await runOnSeat(lanes, id, cmd, cwd, (line) => io.stderr(`${line}\n`));
+  const r = await runOnSeat(lanes, id, cmd, cwd, (line) => io.stderr(`${line}\n`));
   try {
-    await lanes.sessions.end(id, { reason });
+    await endRun(lanes, id, r);
   } catch (e) {
     io.stderr(`lanes: session ${id} was not ended (${(e as Error).message}); end it with \`lanes end ${id}\`\n`);
   }
-  return code;
+  return r.code;
 }

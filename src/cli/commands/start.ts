@@ -4,9 +4,12 @@ import { str, usageError } from '../command.js';
 import { callerPid } from '../../core/process-identity.js';
 import { printJson } from '../output.js';
 import { leaveShellIn } from '../shell-cd.js';
+import { ensureWatcher } from '../watcher.js';
+import { resolveStore } from '../../index.js';
 import { carryHooksInto } from '../carry.js';
 import { leaseOrUndo } from '../seated.js';
 import { runOnSeat } from '../seated-run.js';
+import { endRun } from '../end-run.js';
 
 export const command: CommandSpec = {
   name: 'start',
@@ -77,6 +80,8 @@ export const command: CommandSpec = {
       command: args.rest.length > 0 ? args.rest.join(' ') : null,
       ...(args.values['worktree'] ? { newWorktree: { base: str(args.values['base']) ?? null } } : {}),
     });
+    // This host's watcher: the session's death is seen when it happens, whoever dies.
+    await ensureWatcher(await resolveStore(str(args.values['store']), process.env));
     const made = session.worktreeMade;
     const lease = seat === undefined ? null : await leaseOrUndo(lanes, session.id, seat, made !== null, args.rest);
     // lanes' project hooks of the worktree it was started from go with it (agents/carry-hooks.ts).
@@ -125,20 +130,20 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     if (io.json) printJson(io.stderr, json);
-    const { code, reason } = await runOnSeat(lanes, session.id, args.rest, made?.path ?? process.cwd(), (line) =>
+    const r = await runOnSeat(lanes, session.id, args.rest, made?.path ?? process.cwd(), (line) =>
       io.stderr(`${line}\n`),
     );
     // The one end path: the command's uncommitted work is snapshotted before the session ends.
     // When that fails (git refusing, a full disk) the session stays open with its work untouched,
     // and CMD's exit code still reaches the caller.
     try {
-      await lanes.sessions.end(session.id, { reason });
+      await endRun(lanes, session.id, r);
     } catch (e) {
       io.stderr(
         `lanes: session ${session.id} was not ended (${e instanceof Error ? e.message : String(e)}); its work is untouched: end it with \`lanes end ${session.id}\` or \`lanes doctor --fix\`\n`,
       );
     }
-    return code;
+    return r.code;
   },
 };
 

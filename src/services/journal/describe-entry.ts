@@ -102,6 +102,10 @@ export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'detail
       return `${str(d['action']) === 'moved' ? `moved from seat ${str(d['from'])} to ${str(d['to'])}` : str(d['action']) === 'wait' ? `stopped on seat ${str(d['from'])}, ${str(d['why']) || 'waiting for a free seat'}` : `stopped: ${str(d['why'])}`}`;
     case 'session.join':
       return `joined ${e.subject} beside ${str(d['holder'])} (token ${str(d['token'])})`;
+    case 'session.died':
+      return `died: ${str(d['how'])}${d['snapshot'] ? `; its work saved in ${str(d['snapshot'])}` : ''}${typeof d['unsavedFiles'] === 'number' && d['unsavedFiles'] > 0 ? ` (${str(d['unsavedFiles'])} uncommitted file(s))` : ''}`;
+    case 'teardown.done':
+      return `[session] teardown ran: ${str(d['command'])}`;
     case 'session.refuse':
       return `refused to end ${e.subject}: it is live, owned by pid ${str(d['pid'])} on ${str(d['host'])}${d['terminal'] ? ` (${str(d['terminal'])})` : ''}, not the caller`;
     default:

@@ -1,5 +1,6 @@
 import type { NotifyEventKind } from '../../core/config-notify.js';
 import type { SessionRecord } from '../../store/types.js';
+import { continueCommand } from '../../core/continue-command.js';
 
 // What a person is told, and in what words: one sentence that names the session as the page and
 // the report do (its label, agent and ticket), what happened, and the agent's own words.
@@ -56,6 +57,8 @@ export function notifyText(e: NotifyEvent): string {
   const why = e.why ? `: ${e.why.replace(/[.\s]+$/, '')}` : '';
   const where = e.worktree ? ` In ${e.worktree}.` : '';
   const dead =
-    e.kind === 'died' ? ` \`lanes report\` shows what it left; \`lanes adopt ${e.session}\` takes it over.` : '';
+    e.kind === 'died'
+      ? ` \`lanes report\` shows what it left; \`${continueCommand({ id: e.session, ticket: e.ticket })}\` goes on with it.`
+      : '';
   return `${who(e)} ${WHAT[e.kind]}${why}.${where}${dead}`;
 }

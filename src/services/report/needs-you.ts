@@ -23,8 +23,8 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
           ? `${d.unsavedFiles} uncommitted file(s) in ${d.worktree}`
           : 'nothing uncommitted';
     out.push({
-      what: `${named(d.session)} died (${d.why || 'owner gone'}): ${left}`,
-      command: d.unsavedFiles ? `lanes adopt ${d.session.id}` : 'lanes gc',
+      what: `${named(d.session)} died${d.at ? ` at ${utcMinute(d.at)}` : ''} (${d.why || 'owner gone'}): ${left}${d.lastSnapshot ? `; saved in ${d.lastSnapshot}` : ''}`,
+      command: d.continue,
     });
   }
   for (const a of r.attention)

@@ -7,6 +7,7 @@ import { mainWorktreeOf } from '../../git/main-worktree.js';
 import { status } from '../../git/status.js';
 import { GIT_PARALLEL, inBatches } from '../../core/in-batches.js';
 import { shellWord } from '../../core/shell-quote.js';
+import { continueCommand } from '../../core/continue-command.js';
 import { named, needsYou } from './needs-you.js';
 import { describeEntry } from '../journal/describe-entry.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
@@ -43,6 +44,8 @@ const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended'
   'seat.failover': 'seat changed',
   'session.start': 'started',
   'session.end': 'ended',
+  'session.died': 'died',
+  'teardown.fail': 'teardown failed',
   'notify.sent': 'notify',
   'notify.fail': 'notify',
 };
@@ -122,10 +125,19 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     if (!t.sessions.some((x) => x.id === s.id)) t.sessions.push(sessionName(s.id, s));
   }
 
+  // Every death of the window from the journal (one per session: the first), whatever ended the
+  // session later; and the open sessions dead now that no entry of the window tells.
+  const deaths = new Map<string, JournalEntry>();
+  for (const e of entries)
+    if (e.kind === 'session.died' && e.session && !deaths.has(e.session)) deaths.set(e.session, e);
+  const deadNow = open.filter((s) => s.state === 'dead' && !deaths.has(s.id));
+  const gone = [
+    ...[...deaths.values()].map((e) => ({ id: e.session!, entry: e as JournalEntry | null })),
+    ...deadNow.map((s) => ({ id: s.id, entry: null as JournalEntry | null })),
+  ].slice(0, 100);
   // One listing of the snapshots and one git status per worktree (dead sessions often share one),
   // a few git processes at a time: a page asks for this report while another page loads.
-  const dead = open.filter((s) => s.state === 'dead').slice(0, 50);
-  const snapshots = dead.length > 0 ? await lanes.snapshots.list().catch(() => []) : [];
+  const snapshots = gone.length > 0 ? await lanes.snapshots.list().catch(() => []) : [];
   const statuses = new Map<string, Promise<number | null>>();
   const unsavedIn = (worktree: string): Promise<number | null> => {
     const known = statuses.get(worktree);
@@ -137,19 +149,25 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     statuses.set(worktree, n);
     return n;
   };
-  const died = await inBatches(dead, GIT_PARALLEL, async (s) => {
-    const snaps = snapshots.filter((x) => x.owner === s.id);
+  const died = await inBatches(gone, GIT_PARALLEL, async ({ id, entry }) => {
+    const s = byId.get(id);
+    const snaps = snapshots.filter((x) => x.owner === id);
     const last = snaps[snaps.length - 1] ?? null;
-    const worktree = s.worktree && existsSync(s.worktree) ? s.worktree : null;
+    const recorded = typeof entry?.details['worktree'] === 'string' ? (entry.details['worktree'] as string) : null;
+    const wt = s?.worktree ?? recorded;
+    const worktree = wt && existsSync(wt) ? wt : null;
     const unsaved = worktree ? await unsavedIn(worktree) : null;
-    const from = mainWorktreeOf(s.repo) ?? worktree ?? s.cwd;
+    const from = mainWorktreeOf(s?.repo ?? entry?.repo ?? null) ?? worktree ?? s?.cwd ?? '.';
+    const who = sessionName(id, s);
     return {
-      session: sessionName(s.id, s),
-      why: s.why,
+      session: who,
+      why: entry ? String(entry.details['how'] ?? 'died') : (s?.why ?? 'owner gone'),
+      at: entry?.at ?? null,
       worktree,
       unsavedFiles: unsaved,
       lastSnapshot: last ? `${last.owner}/${last.n}` : null,
       restore: last ? `cd ${shellWord(from)} && lanes restore ${shellWord(`${last.owner}/${last.n}`)}` : null,
+      continue: continueCommand({ id, ticket: who.ticket ?? ticketOfSession(s) }),
     };
   });
   const live = open.filter((s) => s.state === 'live');

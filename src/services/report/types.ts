@@ -27,7 +27,9 @@ export interface ReportItem {
     | 'collision'
     | 'adopted'
     | 'seat ran out'
-    | 'seat changed';
+    | 'seat changed'
+    | 'died'
+    | 'teardown failed';
   at: number;
   seq: number;
   /** The journal's own kind (`claim.refuse`, `hook.deny`, …): `lanes log --kind` finds it. */
@@ -65,15 +67,24 @@ export interface NightReport {
   counts: { sessions: number; landed: number; refused: number; died: number };
   needsYou: NeedsYou[];
   tickets: TicketReport[];
+  /**
+   * Every death of the window, read from the journal (session.died) whatever ended the session
+   * later (gc, the reap, lanes stop, its wrapper), and every open session dead now.
+   */
   died: {
     session: SessionName;
+    /** How: killed by a signal, exited with a code, owner gone. */
     why: string;
+    /** When it died (store clock); null for a session found dead now whose death the journal lacks. */
+    at: number | null;
     worktree: string | null;
     /** Files changed and not committed in its worktree now (null: no worktree left to look at). */
     unsavedFiles: number | null;
     lastSnapshot: string | null;
     /** A restore of its last snapshot, run from the repository's main worktree. */
     restore: string | null;
+    /** The one command that goes on with its work, typed as shown in a person's shell. */
+    continue: string;
   }[];
   sharedWorktrees: { worktree: string; sessions: SessionName[] }[];
   sameTicket: { ticket: string; sessions: SessionName[] }[];

@@ -39,6 +39,11 @@ export interface EndOptions {
    * WorktreeRemove): the hook acts for the session it names, whose process may be exiting already.
    */
   asOwner?: boolean;
+  /**
+   * It died (its agent killed or crashed under lanes' wrapper): recorded with how and what was
+   * saved (session.died, once), and the person notified, before it ends.
+   */
+  death?: { how: string; details?: Record<string, unknown> };
 }
 
 export interface EndResult {
@@ -70,7 +75,8 @@ export async function endSession(
   let snapshot: Snapshot | null = null;
   const wt = s.worktree && existsSync(s.worktree) ? s.worktree : null;
   let skipped: SkippedPath[] = [];
-  if (wt && !options.skipSnapshot && (await status(wt)).length > 0) {
+  const changed = wt ? (await status(wt).catch(() => [])).length : 0;
+  if (wt && !options.skipSnapshot && changed > 0) {
     const r = await snapshots.snapshot(wt, s.id, options.reason ?? 'lanes end').catch((e: unknown) => {
       throw new LanesError(
         'E_SNAPSHOT',
@@ -85,6 +91,8 @@ export async function endSession(
     const missing = notSaved(skipped);
     if (missing) notes.push(`${missing}; these stay in the worktree only`);
   } else if (wt && options.skipSnapshot) notes.push('--skip-snapshot: uncommitted work was not saved in a ref');
+  if (options.death)
+    await recordDeath(ctx, s, options.death, { snapshot: snapshot?.ref ?? null, unsavedFiles: changed });
   const ended = await sessions.endRecord(id, options.reason ?? 'ended by lanes end', options.unchangedSince);
   const result: EndResult = { ...ended, snapshot, worktreeRemoved: false, branchDeleted: null, notes };
   if (!options.removeWorktree || ended.changed) return result;
@@ -98,4 +106,19 @@ export async function endSession(
   result.branchDeleted = removal.branchDeleted;
   notes.push(...removal.notes);
   return result;
+}
+
+/** A death seen by lanes' wrapper: journaled once (session.died) with what was saved, and told. */
+async function recordDeath(
+  ctx: LanesContext,
+  s: SessionRecord,
+  death: NonNullable<EndOptions['death']>,
+  saved: { snapshot: string | null; unsavedFiles: number },
+): Promise<void> {
+  const recorded = await ctx.store.recordDied(s.id, death.how, { ...saved, ...death.details }).catch(() => false);
+  if (!recorded) return;
+  const { notifyLater } = await import('../notify/dispatch.js');
+  const { notifyEventOf } = await import('../notify/events.js');
+  const why = `${death.how}${saved.snapshot ? `; its work is saved in ${saved.snapshot}` : ''}`;
+  await notifyLater(ctx, [notifyEventOf('died', s, why, await ctx.store.now())]).catch(() => undefined);
 }

@@ -44,8 +44,8 @@ export function pgDump(conn: PgConn): DumpStore {
         for (const t of ['claims', 'state', 'sessions']) await q(`DELETE FROM ${conn.t(t)}`);
         for (const s of d.sessions) {
           await q(
-            `INSERT INTO ${conn.t('sessions')} (${SESSION_COLUMNS}, created_at, last_seen_at, ended_at, end_reason, conversation, conversation_pid)
-            VALUES (${Array.from({ length: 20 }, (_, i) => `$${i + 1}`).join(', ')})`,
+            `INSERT INTO ${conn.t('sessions')} (${SESSION_COLUMNS}, created_at, last_seen_at, ended_at, end_reason, conversation, conversation_pid, died, setup_state, env_slug)
+            VALUES (${Array.from({ length: 23 }, (_, i) => `$${i + 1}`).join(', ')})`,
             dumpedSessionValues(s),
           );
         }

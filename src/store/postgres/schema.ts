@@ -122,10 +122,13 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   // keep their plans, locks taken in the caller's order, a path's overlaps looked up by name.
   (s) => claimFunctions(s),
   // 11 (as SQLite's ninth): one agent, one session: the agent's own session bound to its run, the
-  // session a subagent's was made for, the task the agent was started with.
+  // session a subagent's was made for, the task the agent was started with; how a session died,
+  // its setup's state and the slug of its templated names.
   (s) => `
-  ALTER TABLE ${s}.sessions ADD COLUMN conversation TEXT, ADD COLUMN conversation_pid INTEGER, ADD COLUMN parent_id TEXT, ADD COLUMN task TEXT;
+  ALTER TABLE ${s}.sessions ADD COLUMN conversation TEXT, ADD COLUMN conversation_pid INTEGER, ADD COLUMN parent_id TEXT,
+    ADD COLUMN task TEXT, ADD COLUMN died TEXT, ADD COLUMN setup_state TEXT, ADD COLUMN env_slug TEXT;
   CREATE INDEX sessions_by_conversation ON ${s}.sessions (conversation) WHERE conversation IS NOT NULL;
+  CREATE INDEX sessions_teardown_due ON ${s}.sessions (env_slug) WHERE setup_state IN ('done', 'tearing', 'failed');
   `,
 ];
 

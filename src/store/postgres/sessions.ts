@@ -6,7 +6,7 @@ import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import { conversationBound, sessionEnded, sessionStarted } from '../shared/journal-entries.js';
 import { CLEARED_BY_ACTIVITY } from '../shared/attention.js';
 import { appendPgJournal } from './journal.js';
-import type { NewSession, SessionRecord, SessionStore } from '../types.js';
+import type { NewSession, SessionLifeKeys, SessionRecord, SessionStore } from '../types.js';
 
 /** A session read in the caller's transaction; `lock` holds its row (FOR UPDATE) until it commits. */
 export async function sessionIn(conn: PgConn, q: Q, id: string, lock = false): Promise<SessionRecord | null> {
@@ -38,7 +38,7 @@ export async function insertStarted(conn: PgConn, q: Q, s: NewSession, now: numb
  * Sessions on PostgreSQL. A session's row is locked (FOR UPDATE) while it is ended or re-attached,
  * as while it claims (claims.ts), so a session can never be granted a claim after it ended.
  */
-export function pgSessions(conn: PgConn): SessionStore {
+export function pgSessions(conn: PgConn): Omit<SessionStore, SessionLifeKeys> {
   return {
     insertSession(s) {
       return conn.tx((q, now) => insertStarted(conn, q, s, now));
@@ -55,7 +55,7 @@ export function pgSessions(conn: PgConn): SessionStore {
         // The ticket survives a re-attach (it was claimed for this session); the rest follows the new owner.
         await q(
           `UPDATE ${conn.t('sessions')} SET agent = coalesce($1, agent), repo = $2, worktree = $3, cwd = $4, host = $5, boot_id = $6, pid = $7, start_time = $8,
-             last_seen_at = $9, ended_at = NULL, end_reason = NULL WHERE id = $10`,
+             last_seen_at = $9, ended_at = NULL, end_reason = NULL, died = NULL WHERE id = $10`,
           [s.agent, s.repo, s.worktree, s.cwd, s.owner.host, s.owner.bootId, s.owner.pid, s.owner.startTime, now, s.id],
         );
         const attached = (await sessionIn(conn, q, s.id)) as SessionRecord;
@@ -128,30 +128,6 @@ export function pgSessions(conn: PgConn): SessionStore {
         [seenBefore, limit],
       );
       return rows.map(toSession);
-    },
-
-    async recordDead(marks) {
-      if (marks.length === 0) return [];
-      // One statement for all of them: each row is recorded only if unchanged since it was judged.
-      const rows = await conn.query(
-        `UPDATE ${conn.t('sessions')} AS s SET dead_seen_at = s.last_seen_at, dead_why = m.why
-         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[])
-           AS m(id, seen, why, host, boot_id, pid, start_time)
-         WHERE s.id = m.id AND s.ended_at IS NULL AND s.last_seen_at = m.seen AND s.host = m.host
-           AND s.boot_id = m.boot_id AND s.pid = m.pid AND s.start_time = m.start_time
-           AND s.dead_seen_at IS DISTINCT FROM s.last_seen_at
-         RETURNING s.id`,
-        [
-          marks.map((m) => m.id),
-          marks.map((m) => m.lastSeenAt),
-          marks.map((m) => m.why),
-          marks.map((m) => m.owner.host),
-          marks.map((m) => m.owner.bootId),
-          marks.map((m) => m.owner.pid),
-          marks.map((m) => m.owner.startTime),
-        ],
-      );
-      return (rows as { id: string }[]).map((r) => r.id);
     },
 
     async touchSession(id, freshForMs = 0, activity = false) {

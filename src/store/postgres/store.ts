@@ -3,6 +3,7 @@ import { pgTouched } from './touched.js';
 import { pgSeats } from './seats.js';
 import type { PgOptions } from './conn.js';
 import { pgSessions } from './sessions.js';
+import { pgSessionLife } from './session-life.js';
 import { pgClaims } from './claims.js';
 import { pgClaimReads } from './claim-reads.js';
 import { pgGates } from './gates.js';
@@ -39,6 +40,7 @@ export const PostgresStore = {
       },
       close: () => conn.close(),
       ...pgSessions(conn),
+      ...pgSessionLife(conn),
       ...pgClaims(conn),
       ...pgClaimReads(conn),
       ...pgGates(conn),

@@ -93,6 +93,32 @@ export function conversationBound(s: SessionRecord, conversation: string, before
   };
 }
 
+/**
+ * A death: the session's owner proven gone while it was open (a judge), or its agent killed or
+ * crashed under lanes' wrapper (`how`: "owner gone: …", "killed by SIGKILL", "exited with code 1").
+ * The morning report reads deaths from these, whatever ended the session later.
+ */
+export function sessionDied(s: SessionRecord, how: string, extra: Record<string, unknown> = {}): JournalInput {
+  return {
+    kind: 'session.died',
+    subject: s.id,
+    session: s.id,
+    repo: s.repo,
+    ticket: s.ticket,
+    details: {
+      how,
+      agent: s.agent,
+      label: s.label,
+      pid: s.owner.pid,
+      host: s.owner.host,
+      worktree: s.worktree,
+      terminal: s.terminal,
+      ...(s.parent ? { parent: s.parent } : {}),
+      ...extra,
+    },
+  };
+}
+
 export function sessionEnded(s: SessionRecord, reason: string, released: ClaimRecord[]): JournalInput {
   return {
     kind: 'session.end',

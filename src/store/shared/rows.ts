@@ -35,6 +35,9 @@ export interface SessionRow {
   conversation_pid?: number | null;
   parent_id?: string | null;
   task?: string | null;
+  died?: string | null;
+  setup_state?: string | null;
+  env_slug?: string | null;
 }
 
 export interface ClaimRow {
@@ -114,6 +117,9 @@ export function toSession(r: SessionRow): SessionRecord {
       r.conversation_pid === null || r.conversation_pid === undefined ? null : Number(r.conversation_pid),
     parent: r.parent_id ?? null,
     task: r.task ?? null,
+    died: r.died ?? null,
+    setupState: (r.setup_state ?? null) as SessionRecord['setupState'],
+    envSlug: r.env_slug ?? null,
   };
 }
 
@@ -174,7 +180,7 @@ export function sessionValues(s: NewSession): (string | number | null)[] {
   ];
 }
 
-/** A dumped session's columns: SESSION_COLUMNS, then created_at, last_seen_at, ended_at, end_reason, conversation, conversation_pid. */
+/** A dumped session's columns: SESSION_COLUMNS, then created_at, last_seen_at, ended_at, end_reason, conversation, conversation_pid, died, setup_state, env_slug. */
 export function dumpedSessionValues(s: SessionRecord): (string | number | null)[] {
   return [
     ...sessionValues(s),

@@ -33,8 +33,8 @@ export function sqliteDump(conn: SqliteConn): DumpStore {
         if (!replace && counts.sessions + counts.claims + counts.state > 0) throw notEmpty(conn.file, counts);
         for (const t of ['claims', 'state', 'sessions']) conn.stmt(`DELETE FROM ${t}`).run();
         const ins =
-          conn.stmt(`INSERT INTO sessions (${SESSION_COLUMNS}, created_at, last_seen_at, ended_at, end_reason, conversation, conversation_pid)
-          VALUES (${Array(20).fill('?').join(', ')})`);
+          conn.stmt(`INSERT INTO sessions (${SESSION_COLUMNS}, created_at, last_seen_at, ended_at, end_reason, conversation, conversation_pid, died, setup_state, env_slug)
+          VALUES (${Array(23).fill('?').join(', ')})`);
         for (const s of d.sessions) ins.run(...dumpedSessionValues(s));
         const fence = conn.stmt(
           `INSERT INTO fences (scope, kind, name, last_token) VALUES (?, ?, ?, ?) ON CONFLICT (scope, kind, name) DO UPDATE SET last_token = max(last_token, excluded.last_token)`,

@@ -120,13 +120,19 @@ export const MIGRATIONS: string[] = [
   `,
   // One agent, one session (store/types.ts SessionRecord): the agent's own session bound to the run
   // lanes launched it in (its hooks find the run by it), the session a subagent's was made for, and
-  // the task the agent was started with.
+  // the task the agent was started with. Nothing dies unseen: how a session died (kept after its
+  // end), whether its [session] setup ran and its teardown is still due, and the slug its
+  // templated names use (unique among sessions whose teardown is due).
   `
   ALTER TABLE sessions ADD COLUMN conversation TEXT;
   ALTER TABLE sessions ADD COLUMN conversation_pid INTEGER;
   ALTER TABLE sessions ADD COLUMN parent_id TEXT;
   ALTER TABLE sessions ADD COLUMN task TEXT;
+  ALTER TABLE sessions ADD COLUMN died TEXT;
+  ALTER TABLE sessions ADD COLUMN setup_state TEXT;
+  ALTER TABLE sessions ADD COLUMN env_slug TEXT;
   CREATE INDEX sessions_by_conversation ON sessions (conversation) WHERE conversation IS NOT NULL;
+  CREATE INDEX sessions_teardown_due ON sessions (env_slug) WHERE setup_state IN ('done', 'tearing', 'failed');
   `,
 ];
 

@@ -5,7 +5,7 @@ import { SESSION_COLUMNS, sessionValues, toClaim, toSession, unchanged } from '.
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import { conversationBound, sessionEnded, sessionStarted } from '../shared/journal-entries.js';
 import { appendJournalRows } from './journal.js';
-import type { NewSession, SessionRecord, SessionStore } from '../types.js';
+import type { NewSession, SessionLifeKeys, SessionRecord, SessionStore } from '../types.js';
 import { CLEARED_BY_ACTIVITY } from '../shared/attention.js';
 
 /** A session as the current transaction sees it (claims reads holders with it too). */
@@ -41,7 +41,7 @@ export function insertStarted(conn: SqliteConn, s: NewSession, now: number): Ses
 }
 
 /** Sessions on one SQLite connection; every read-modify-write is one IMMEDIATE transaction. */
-export function sqliteSessions(conn: SqliteConn): SessionStore {
+export function sqliteSessions(conn: SqliteConn): Omit<SessionStore, SessionLifeKeys> {
   return {
     insertSession(s) {
       return conn.immediate((now) => insertStarted(conn, s, now));
@@ -60,7 +60,7 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
         conn
           .stmt(
             `UPDATE sessions SET agent = coalesce(?, agent), repo = ?, worktree = ?, cwd = ?, host = ?, boot_id = ?, pid = ?, start_time = ?,
-             last_seen_at = ?, ended_at = NULL, end_reason = NULL WHERE id = ?`,
+             last_seen_at = ?, ended_at = NULL, end_reason = NULL, died = NULL WHERE id = ?`,
           )
           .run(
             s.agent,
@@ -165,24 +165,6 @@ export function sqliteSessions(conn: SqliteConn): SessionStore {
             .all(seenBefore, limit) as SessionRow[]
         ).map(toSession),
       );
-    },
-
-    recordDead(marks) {
-      if (marks.length === 0) return Promise.resolve([]);
-      return conn.immediate(() => {
-        const mark = conn.stmt(
-          `UPDATE sessions SET dead_seen_at = last_seen_at, dead_why = ?
-           WHERE id = ? AND ended_at IS NULL AND last_seen_at = ? AND host = ? AND boot_id = ? AND pid = ? AND start_time = ?
-             AND dead_seen_at IS NOT last_seen_at`,
-        );
-        return marks
-          .filter(
-            (m) =>
-              mark.run(m.why, m.id, m.lastSeenAt, m.owner.host, m.owner.bootId, m.owner.pid, m.owner.startTime)
-                .changes > 0,
-          )
-          .map((m) => m.id);
-      });
     },
 
     async touchSession(id, freshForMs = 0, activity = false) {

@@ -1,6 +1,7 @@
 import { SqliteConn } from './conn.js';
 import type { SqliteOptions } from './conn.js';
 import { sqliteSessions } from './sessions.js';
+import { sqliteSessionLife } from './session-life.js';
 import { sqliteClaims } from './claims.js';
 import { sqliteGates } from './gates.js';
 import { sqliteDump } from './dump.js';
@@ -28,6 +29,7 @@ export const SqliteStore = {
       now: () => conn.run(() => conn.clock()),
       close: () => conn.run(() => conn.close()),
       ...sqliteSessions(conn),
+      ...sqliteSessionLife(conn),
       ...sqliteClaims(conn),
       ...sqliteGates(conn),
       ...sqliteDump(conn),

@@ -32,8 +32,15 @@ export function detailsText(details: Record<string, unknown>): string {
  * Not proven either way (out of sight, facts unreadable): kept live by lanes, said as unknown here.
  * A live session showing what its agent signalled says that (waiting, finished, denied).
  */
-export function shownState(s: { state: string; why: string; attention?: { state: string } | null }): string {
+export function shownState(s: {
+  state: string;
+  why: string;
+  attention?: { state: string } | null;
+  died?: string | null;
+}): string {
   if (s.state === 'live' && s.why.startsWith('unknown:')) return 'unknown';
+  // Ended after it died: a death stays a death (issue 45).
+  if (s.state === 'ended' && s.died) return 'died';
   return s.state === 'live' && s.attention ? s.attention.state : s.state;
 }
 

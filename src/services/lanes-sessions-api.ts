@@ -1,0 +1,78 @@
+// The sessions part of the library's public shape (lanes-api.ts): start, find, list, end.
+import type { WatchLook } from './sessions/watch.js';
+import type { ActingSession } from './sessions/acting.js';
+import type { StartedSession, StartWithWorktree } from './sessions/start-session.js';
+import type { ClaimRecord, SessionRecord } from '../store/types.js';
+import type { SessionState } from '../core/liveness.js';
+import type { EndOptions, EndResult } from './sessions/end-session.js';
+import type { SessionGlance } from './sessions/glance.js';
+import type { SessionProgress } from './worktrees/progress.js';
+import type { AttachOptions, SessionRow, SessionView } from './sessions/sessions.js';
+import type { CreatedWorktree } from './worktrees/worktrees.js';
+
+export interface LanesSessions {
+  /**
+   * Registers a session owned by process `pid` (live exactly while it runs). With `ticket`, claims
+   * ticket:T in the same transaction, all or nothing (E_CLAIM_HELD naming the live holder, nothing
+   * registered), or with `join` registers beside the holder (journaled, flagged as shared). With
+   * `newWorktree`, in a worktree of its own made for it (removed again when the start is refused).
+   */
+  start(options: StartWithWorktree): Promise<StartedSession & { worktreeMade: CreatedWorktree | null }>;
+  /**
+   * Which session acts for the process `from` (default: this one's parent) now: $LANES_SESSION
+   * (or `env`) when live and no nearer ancestor owns one, else the nearest ancestor's live session.
+   * The rule openLanes() applies once; the MCP server asks again on every tool call.
+   */
+  acting(options?: { from?: number; env?: string | null }): Promise<ActingSession | null>;
+  /** Registers an agent's session under a fixed id, or re-attaches it to a new owner (resume, compact). */
+  attach(options: AttachOptions): Promise<{ session: SessionRecord; created: boolean; reopened: boolean }>;
+  /** Says where a live session runs (`tmux NAME`, `background LOGFILE`: lanes new); null when unknown or ended. */
+  setTerminal(id: string, terminal: string): Promise<SessionRecord | null>;
+  /**
+   * The one way a session ends (lanes end, `start -- CMD` exiting, the agents' session-end hook,
+   * doctor --fix): its uncommitted work is snapshotted first, then the session ends and releases
+   * every claim in one transaction; optionally its worktree goes (never unsaved work).
+   */
+  end(id: string, options?: EndOptions | string): Promise<EndResult>;
+  /** The session this object acts as, with a clear error when unset, unknown or ended. */
+  current(): Promise<SessionView>;
+  get(id: string): Promise<SessionView>;
+  /** The named session (any state), or without a name the current one. */
+  resolve(id?: string | null): Promise<SessionView>;
+  /** Sessions not ended (dead ones included); every session with `all`. */
+  list(options?: { all?: boolean }): Promise<SessionView[]>;
+  /**
+   * As list(), with at most `claimsShown` claims each (the first, in key order) and each one's
+   * count: claims are counted, not read whole (`lanes ls --all`).
+   */
+  rows(options: { all?: boolean; claimsShown: number }): Promise<SessionRow[]>;
+  /** A session's claims a page at a time (default 1,000), in key order. */
+  claimPages(id: string, size?: number): AsyncGenerator<ClaimRecord[]>;
+  /** A live session at a glance (claims, other live sessions, overlapping edits), from the store alone; null when unknown or ended. */
+  glance(id: string): Promise<SessionGlance | null>;
+  /**
+   * `lanes ls`'s default view: live sessions and the dead ones still holding claims or unsaved
+   * work (a dirty worktree no live session shares), at most `deadShown` of those (default 50;
+   * `moreDead` counts the rest); `hidden` counts the other dead ones. Each with at most
+   * `claimsShown` claims (default: all) and its count.
+   */
+  overview(options?: {
+    deadShown?: number;
+    claimsShown?: number;
+  }): Promise<{ sessions: SessionRow[]; hidden: number; moreDead: number }>;
+  /**
+   * Proves these sessions' liveness again, as list() does (one read of process facts for this
+   * host's owners, other hosts' leases against the store's clock `now`, read when not given); a
+   * session found dead is recorded (once, as any judge records it). For a watcher that keeps the
+   * sessions it read and proves only the live ones again instead of reading every session.
+   */
+  judge(sessions: SessionRecord[], now?: number): Promise<Map<string, { state: SessionState; why: string }>>;
+  /** Branch, uncommitted files and commits ahead of the main branch, for the sessions given that have a worktree on this host. */
+  progress(ids: string[]): Promise<SessionProgress[]>;
+  /**
+   * One look of the per-host watcher (`lanes watch`): this host's open sessions proven alive again
+   * (a death recorded, journaled and told), and on a team store their leases renewed while their
+   * owners live.
+   */
+  watch(): Promise<WatchLook>;
+}
