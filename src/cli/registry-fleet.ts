@@ -38,6 +38,13 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     summary: "the per-host watcher: this host's deaths seen and told when they happen (started on demand)",
   },
   {
+    name: 'teardown',
+    hot: false,
+    load: () => import('./commands/teardown.js'),
+    usage: 'teardown SESSION',
+    summary: "run a session's [session] teardown again (it failed, or was killed)",
+  },
+  {
     name: 'shell-init',
     hot: false,
     load: () => import('./commands/shell-init.js'),

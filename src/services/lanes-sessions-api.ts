@@ -9,6 +9,7 @@ import type { SessionGlance } from './sessions/glance.js';
 import type { SessionProgress } from './worktrees/progress.js';
 import type { AttachOptions, SessionRow, SessionView } from './sessions/sessions.js';
 import type { CreatedWorktree } from './worktrees/worktrees.js';
+import type { TeardownOutcome } from './sessions/setup.js';
 
 export interface LanesSessions {
   /**
@@ -75,4 +76,11 @@ export interface LanesSessions {
    * owners live.
    */
   watch(): Promise<WatchLook>;
+  /** The sessions whose `[session] teardown` is due: failed, or killed while it ran (setup state failed or tearing), and live ones done. */
+  teardownsDue(): Promise<SessionRecord[]>;
+  /**
+   * Runs a session's `[session] teardown` again (`lanes teardown S`): one whose teardown failed or
+   * was killed while it ran, or an ended one whose teardown is still due. Null: nothing was due.
+   */
+  teardown(id: string): Promise<TeardownOutcome | null>;
 }

@@ -74,26 +74,18 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const seats = seatsFacade(ctx, claims);
   // Loaded on use: `lanes hook`/`exec` open the library in every tool call and need little of it.
   // [session] setup/teardown run with what the session's own commands get (`lanes exec`'s environment).
-  const environmentOf = async (s: Parameters<EnvironmentOf>[0]) =>
-    (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs, seats }, env)(s);
-  const end = async (id: string, given: EndOptions | string = {}): Promise<EndResult> => {
-    let o = typeof given === 'string' ? { reason: given } : given;
+  const environmentOf: EnvironmentOf = async (s, leaseNew) =>
+    (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs, seats }, env)(s, leaseNew);
+  const end = async (name: string, given: EndOptions | string = {}): Promise<EndResult> => {
     // Whose session it is decides first (sessions/may-end.ts); a refusal is journaled.
-    const target = await sessions.get(id);
-    id = target.id;
-    const may = o.asOwner
-      ? ({ ok: true, forced: null } as const)
-      : await (await import('./sessions/may-end.js')).mayEnd(ctx, target, { force: o.forceLive, by: o.by });
-    if (!may.ok) {
-      await ctx.journal.record({ ...(await who()), kind: 'session.refuse', subject: id, details: may.owner });
-      throw may.error;
-    }
-    if (may.forced) o = { ...o, reason: `${o.reason ?? 'ended by lanes end'} (${may.forced})` };
+    const target = await sessions.get(name);
+    const id = target.id;
+    const o = await (await import('./sessions/may-end.js')).endOptionsFor(ctx, target, given, who);
     const { endSession } = await import('./sessions/end-session.js');
     // Teardown first, while the session still holds its ports; for an end that may not happen
     // (gc's unchangedSince), only once it did.
     const { withTeardown } = await import('./sessions/setup.js');
-    return withTeardown(ctx, store, id, environmentOf, !o.unchangedSince, () =>
+    return withTeardown(ctx, store, id, environmentOf, o.unchangedSince, () =>
       endSession(ctx, sessions, snapshots, id, o),
     );
   };
@@ -134,7 +126,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
         if (started.worktreeMade)
           await (
             await import('./sessions/setup.js')
-          ).setUp(started, await loadConfig(ctx, started.worktree), environmentOf, (reason) =>
+          ).setUp(ctx, started, await loadConfig(ctx, started.worktree), environmentOf, (reason) =>
             end(started.id, { reason, removeWorktree: true }),
           );
         return started;
@@ -150,6 +142,9 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       glance: async (id) => (await import('./sessions/glance.js')).glance(ctx, id),
       progress: async (ids) => (await import('./worktrees/progress.js')).sessionProgress(ctx, ids),
       watch: async () => (await import('./sessions/watch.js')).watchHost(ctx),
+      teardownsDue: () => store.teardownsDue(),
+      teardown: async (id) =>
+        (await import('./sessions/setup.js')).tearDownAgain(ctx, await sessions.get(id), environmentOf),
     },
     claims: {
       claim: (resources, o) => claims.claim(resources, o),

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { gitRepo, lanes, lanesEnv, tmp, watching } from '../helpers/env.js';
 import { receiver } from '../notify/receiver.js';
 
 // Issue 45, items 1 and 2: every death is told, when it happens and for the whole window. An agent
@@ -21,7 +21,7 @@ async function world() {
   const hook = await receiver();
   const config = join(tmp('lanes-cfg-'), 'config.toml');
   writeFileSync(config, `[notify]\ndesktop = false\nwebhook = "${hook.url}"\nevents = ["died"]\n`);
-  const env: Record<string, string> = { ...lanesEnv(), LANES_CONFIG: config, LANES_NOTIFY_BACKOFF_MS: '20' };
+  const env = watching({ ...lanesEnv(), LANES_CONFIG: config, LANES_NOTIFY_BACKOFF_MS: '20' });
   return { repo, env, opts: { env, cwd: repo }, hook };
 }
 
@@ -93,10 +93,10 @@ test('a killed agent is a death in the report for the whole window, whatever end
     tickets: { ticket: string; items: { kind: string }[] }[];
   };
   assert.equal(report.counts.died, 2);
-  assert.deepEqual(report.died.map((d) => [d.session.id, d.continue]).sort(), [
-    [a.id, 'lanes new SHOP-10 --resume'],
-    [b.id, 'lanes new SHOP-11 --resume'],
-  ]);
+  assert.deepEqual(
+    report.died.map((d) => `${d.session.id} ${d.continue}`).sort(),
+    [`${a.id} lanes new SHOP-10 --resume`, `${b.id} lanes new SHOP-11 --resume`].sort(),
+  );
   assert.ok(report.tickets.find((t) => t.ticket === 'SHOP-10')?.items.some((i) => i.kind === 'died'));
   // lanes ls says died, not ended.
   const text = (await lanes(['ls', '--all'], { ...opts, env: { ...opts.env, COLUMNS: '200' } })).stdout;

@@ -71,14 +71,29 @@ test('a failed setup leaves nothing behind and shows its output; a failed teardo
     'the ticket is free',
   );
 
-  const t = world(`[session]\nteardown = 'echo cannot drop >&2; exit 4'\n`);
+  const t = world(`[session]\nsetup = 'true'\nteardown = 'echo cannot drop >&2; exit 4'\n`);
   const started = await start(t.opts, 'SEAT-3');
   assert.equal(started.r.code, 0, started.r.stderr);
   const ended = await lanes(['end', '--force', started.s!.id], t.opts);
   assert.equal(ended.code, 0, ended.stderr);
+  assert.match(
+    ended.stderr,
+    /\[session\] teardown failed: exited with code 4; run it again with `lanes teardown s-\w+`/,
+  );
   const fail = (await lanes(['log', '--kind', 'teardown', '--json'], t.opts)).stdout.trim();
   assert.match(fail, /"kind":"teardown.fail"/);
   assert.match(fail, /cannot drop/);
+  const needs = JSON.parse((await lanes(['report', '--json'], t.opts)).stdout) as { needsYou: { command: string }[] };
+  assert.ok(
+    needs.needsYou.some((n) => n.command === `lanes teardown ${started.s!.id}`),
+    JSON.stringify(needs.needsYou),
+  );
+  // Where no setup ran, no teardown ever runs (issue 45, item 3).
+  const n = world(`[session]\nteardown = 'echo ran > "$HOME/never"; exit 4'\n`);
+  const plain = await lanes(['start', '--ticket', 'SEAT-4'], n.opts);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal((await lanes(['end', plain.stdout.trim()], n.opts)).code, 0);
+  assert.equal((await lanes(['log', '--kind', 'teardown', '--json'], n.opts)).stdout.trim(), '');
   void env;
 });
 

@@ -55,6 +55,9 @@ export function lanesEnv(home = tmp('lanes-home-')): Record<string, string> {
   // A team store's host broker leaves 2 s after its last client (a minute for users): each test's
   // LANES_HOME has a broker of its own, and they must not pile up on the test server.
   env['LANES_BROKER_IDLE_MS'] = '2000';
+  // The per-host watcher (lanes watch) would start in every world that starts a session and live
+  // as long as its sessions: the tests of deaths and teardowns turn it on (watching()).
+  env['LANES_WATCH'] = '0';
   return env;
 }
 
@@ -211,4 +214,11 @@ export async function owner(
 
 export function lanesChild(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Child {
   return new Child(process.execPath, [CLI, ...args], options);
+}
+
+/** A world's environment with the per-host watcher on, as users have it (lanesEnv turns it off). */
+export function watching(env: Record<string, string>): Record<string, string> {
+  const on: Record<string, string> = { ...env, LANES_WATCH_IDLE: '3s' };
+  delete on['LANES_WATCH'];
+  return on;
 }

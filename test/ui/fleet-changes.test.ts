@@ -122,7 +122,7 @@ for (const { name, skip, store: makeStore } of STORES)
       const agent = { id: 'claude-code:fleet-back', agent: 'claude-code', cwd: repo, pid: Number(owners[0]!.pid) };
       await lanes.sessions.attach(agent);
       await until('the agent shown live', () => picture!.sessions.find((s) => s.id === agent.id && s.state === 'live'));
-      await lanes.sessions.end(agent.id, 'for the test');
+      await lanes.sessions.end(agent.id, { reason: 'for the test', forceLive: true });
       await until('the agent shown ended', () =>
         picture!.sessions.find((s) => s.id === agent.id && s.state === 'ended'),
       );

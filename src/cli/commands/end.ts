@@ -54,6 +54,10 @@ export const command: CommandSpec = {
     if (result.worktreeRemoved) io.stdout(`removed worktree ${result.session.worktree}\n`);
     if (result.branchDeleted) io.stdout(`deleted branch ${result.branchDeleted}\n`);
     for (const n of result.notes) io.stdout(`note: ${n}\n`);
+    if (result.teardown && !result.teardown.ok)
+      io.stderr(
+        `lanes: warning: [session] teardown failed: ${result.teardown.why ?? 'failed'}; run it again with \`lanes teardown ${result.session.id}\`\n`,
+      );
     return EXIT.ok;
   },
 };

@@ -70,6 +70,8 @@ export const command: CommandSpec = {
     const after = await lanes.sessions.get(s.id);
     // Saved by the wrapper as the agent exited, or by this command's end.
     const saved = (await lanes.snapshots.list(s.id)).slice(snapshotsBefore).map((x) => `${x.owner}/${x.n}`);
+    if (after.setupState === 'failed')
+      io.stderr(`lanes: warning: [session] teardown failed; run it again with \`lanes teardown ${s.id}\`\n`);
     return said(io, s, how, after.endReason, saved.at(-1) ?? ended?.snapshot?.ref ?? null);
   },
 };

@@ -104,6 +104,11 @@ export async function gc(
       item.outcome = result?.changed ? 'changed' : 'reaped';
       item.snapshot = result?.snapshot?.ref ?? null;
       if (result?.notes.length) item.notes = result.notes;
+      if (result?.teardown && !result.teardown.ok)
+        item.notes = [
+          ...(item.notes ?? []),
+          `[session] teardown failed: ${result.teardown.why ?? 'failed'}; run it again with \`lanes teardown ${s.id}\``,
+        ];
       if (result?.changed) item.claims = [];
     } catch (e) {
       item.outcome = 'failed';

@@ -241,7 +241,17 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       error: String(e.details['error'] ?? ''),
     })),
   };
-  report.needsYou = needsYou(report, now);
+  // A teardown that failed, or was killed while it ran: what it made (a database) stays until it runs.
+  const torn = await lanes.sessions.teardownsDue().catch(() => []);
+  report.needsYou = [
+    ...needsYou(report, now),
+    ...torn
+      .filter((s) => s.setupState === 'failed' || s.setupState === 'tearing')
+      .map((s) => ({
+        what: `the [session] teardown of ${named(sessionName(s.id, s))} ${s.setupState === 'failed' ? 'failed' : 'was killed while it ran'}: what its setup made is still there`,
+        command: `lanes teardown ${shellWord(s.id)}`,
+      })),
+  ];
   return report;
 }
 

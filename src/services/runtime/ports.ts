@@ -22,7 +22,7 @@ async function bindable(port: number): Promise<boolean> {
   return true;
 }
 
-function portsOf(state: Json | undefined): Record<string, number> {
+export function portsOf(state: Json | undefined): Record<string, number> {
   if (state === undefined) return {};
   if (state === null || typeof state !== 'object' || Array.isArray(state)) {
     throw new LanesError(

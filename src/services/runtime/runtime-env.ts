@@ -6,7 +6,7 @@ import type { SessionRecord } from '../../store/types.js';
 import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
 import type { HandoffService } from '../handoffs/handoffs.js';
-import { leasePort } from './ports.js';
+import { leasePort, portsOf } from './ports.js';
 import { ensurePrivateDir } from '../../core/private-dir.js';
 import type { StateService } from '../state/state.js';
 import type { SeatsApi } from '../seats/facade.js';
@@ -28,6 +28,8 @@ export async function sessionEnvironment(
   session: SessionRecord,
   config: LanesConfig,
   inherited: Record<string, string | undefined>,
+  /** false: no port is leased now, only the ports the session had (its teardown, after its end). */
+  leaseNew = true,
 ): Promise<SessionEnvironment> {
   const runtime = deps.handoffs.dir(session.id);
   const tmp = ensurePrivateDir(join(runtime, 'tmp'));
@@ -37,14 +39,23 @@ export async function sessionEnvironment(
     LANES_RUNTIME_DIR: runtime,
     TMPDIR: tmp,
   };
-  for (const name of config.ports.names)
-    vars[`PORT_${name.toUpperCase()}`] = String(await leasePort(ctx, deps.claims, deps.state, session, name, config));
+  const had = leaseNew ? {} : portsOf(await deps.state.get(session.id).catch(() => undefined));
+  for (const name of config.ports.names) {
+    const port = leaseNew ? await leasePort(ctx, deps.claims, deps.state, session, name, config) : had[name];
+    if (port !== undefined) vars[`PORT_${name.toUpperCase()}`] = String(port);
+  }
   const repoName = session.repo
     ? basename(basename(session.repo) === '.git' ? dirname(session.repo) : session.repo.replace(/\.git$/, ''))
     : basename(session.cwd);
+  // The slug of its templated names: unique among sessions whose teardown is due (a successor on
+  // the same ticket never gets its predecessor's database), given once and kept.
+  const wantsSlug = Object.keys(config.env.templates).length > 0 || config.session.setup !== null;
+  const slug =
+    session.envSlug ??
+    (wantsSlug && leaseNew ? await ctx.store.allocateEnvSlug(session.id, envSlugBase(session)) : envSlugBase(session));
   const values = {
     repo: slugify(repoName, 'repo'),
-    slug: slugify(session.ticket ?? session.label ?? (session.worktree ? basename(session.worktree) : session.id)),
+    slug,
     session: session.id,
     ticket: session.ticket,
   };
@@ -60,4 +71,9 @@ export async function sessionEnvironment(
       !(k in vars),
   );
   return { vars, stripped };
+}
+
+/** The slug a session's templated names start from: its ticket, label, worktree's name or id. */
+export function envSlugBase(session: SessionRecord): string {
+  return slugify(session.ticket ?? session.label ?? (session.worktree ? basename(session.worktree) : session.id));
 }

@@ -8,6 +8,7 @@ import type { LanesContext } from '../context.js';
 import { notSaved } from '../snapshots/snapshots.js';
 import type { Snapshot, SnapshotService } from '../snapshots/snapshots.js';
 import type { SkippedPath } from '../../git/nested-repos.js';
+import type { TeardownOutcome } from './setup.js';
 
 export interface EndOptions {
   /** Why it ended (shown in lanes ls --all). */
@@ -56,6 +57,8 @@ export interface EndResult {
   worktreeRemoved: boolean;
   branchDeleted: string | null;
   notes: string[];
+  /** Its `[session] teardown`, when its setup ran (null: none was due, or another ender ran it). */
+  teardown?: TeardownOutcome | null;
 }
 
 /**

@@ -2,6 +2,8 @@ import { LanesError } from '../../core/errors.js';
 import { lineage } from '../../core/process-identity.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
+import type { JournalInput } from '../../store/journal-types.js';
+import type { EndOptions } from './end-session.js';
 import { describeHolder, describeSession } from '../describe.js';
 
 // The one "may I end this session" rule of every door (issue 44, item 4): the CLI's end and stop,
@@ -65,4 +67,24 @@ export async function mayEnd(ctx: LanesContext, s: SessionRecord, ask: EndAsk = 
       details,
     }),
   };
+}
+
+/**
+ * The end's options once the rule allowed it (the caller's own session, one not live, or forced:
+ * the reason then says so); a refusal is journaled (session.refuse) and thrown.
+ */
+export async function endOptionsFor(
+  ctx: LanesContext,
+  target: SessionRecord,
+  given: EndOptions | string,
+  who: () => Promise<Pick<JournalInput, 'session' | 'repo' | 'ticket'>>,
+): Promise<EndOptions> {
+  const o = typeof given === 'string' ? { reason: given } : given;
+  if (o.asOwner) return o;
+  const may = await mayEnd(ctx, target, { force: o.forceLive, by: o.by });
+  if (!may.ok) {
+    await ctx.journal.record({ ...(await who()), kind: 'session.refuse', subject: target.id, details: may.owner });
+    throw may.error;
+  }
+  return may.forced ? { ...o, reason: `${o.reason ?? 'ended by lanes end'} (${may.forced})` } : o;
 }

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { LanesError } from '../../core/errors.js';
 import type { LanesConfig } from '../../core/config.js';
-import type { SessionRecord, Store } from '../../store/types.js';
+import type { SessionRecord, SetupState, Store } from '../../store/types.js';
+import { unchanged } from '../../store/shared/rows.js';
+import { mainWorktreeOf } from '../../git/main-worktree.js';
+import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.js';
 import { sessionEnvironment } from '../runtime/runtime-env.js';
 import type { LanesContext } from '../context.js';
@@ -51,16 +54,16 @@ export function runSessionCommand(
   });
 }
 
-/** The environment a session's own commands get (what `lanes exec` gives them). */
-export type EnvironmentOf = (session: SessionRecord) => Promise<Record<string, string>>;
+/** The environment a session's own commands get (what `lanes exec` gives them); `leaseNew` false: only the ports it had. */
+export type EnvironmentOf = (session: SessionRecord, leaseNew?: boolean) => Promise<Record<string, string>>;
 
 export function environmentFor(
   ctx: LanesContext,
   deps: Parameters<typeof sessionEnvironment>[1],
   env: Record<string, string | undefined>,
 ): EnvironmentOf {
-  return async (s) => {
-    const e = await sessionEnvironment(ctx, deps, s, await loadConfig(ctx, s.worktree), env);
+  return async (s, leaseNew = true) => {
+    const e = await sessionEnvironment(ctx, deps, s, await loadConfig(ctx, s.worktree), env, leaseNew);
     const kept = Object.entries(env).filter(([k, v]) => v !== undefined && !e.stripped.includes(k));
     return { ...(Object.fromEntries(kept) as Record<string, string>), ...e.vars };
   };
@@ -69,9 +72,11 @@ export function environmentFor(
 /**
  * Runs `[session] setup` in a new session's worktree. When it fails nothing stays behind: the
  * session is ended, its claims released and its new worktree and branch removed, and the error
- * carries the command's output.
+ * carries the command's output. When it ran, the session's teardown is due (setup state `done`):
+ * exactly once, whoever ends the session.
  */
 export async function setUp(
+  ctx: LanesContext,
   session: SessionRecord,
   config: LanesConfig,
   environmentOf: EnvironmentOf,
@@ -85,7 +90,10 @@ export async function setUp(
   } catch (e) {
     r = { ok: false, code: null, output: '', why: (e as Error).message };
   }
-  if (r.ok) return;
+  if (r.ok) {
+    await ctx.store.setSetupState(session.id, null, 'done');
+    return;
+  }
   // The undo may keep the worktree (a process the setup left running works in it): then say so.
   const kept = await undo(`[session] setup ${r.why}`).then(
     () => null,
@@ -99,51 +107,81 @@ export async function setUp(
   });
 }
 
+/** What a session's teardown did, for the command that ended it and the report. */
+export interface TeardownOutcome {
+  ok: boolean;
+  command: string | null;
+  why: string | null;
+}
+
 /**
- * Ends a session with `[session] teardown` of its worktree's lanes.toml run before (`first`) or
- * after the end: a session whose end may not happen (gc judged it dead; it may have come back) is
- * torn down only once it has ended.
+ * Ends a session, its `[session] teardown` run first when its setup ran (setup state `done`), while
+ * it still holds its ports; whoever ends it (lanes end, stop, gc, the reap, the page, a wrapper).
+ * A session gc judged dead (`unchangedSince`) is torn down only while it is still as judged. The
+ * teardown's failure is journaled, said, and the end goes on (`lanes teardown S` runs it again).
  */
 export async function withTeardown<T extends { changed: boolean }>(
   ctx: LanesContext,
   store: Store,
   id: string,
   environmentOf: EnvironmentOf,
-  first: boolean,
+  unchangedSince: { lastSeenAt: number; owner: SessionRecord['owner'] } | undefined,
   endIt: () => Promise<T>,
-): Promise<T> {
+): Promise<T & { teardown: TeardownOutcome | null }> {
   const s = await store.getSession(id).catch(() => null);
-  const config = s?.worktree && s.endedAt === null ? await loadConfig(ctx, s.worktree).catch(() => null) : null;
-  if (!s || !config?.session.teardown) return endIt();
-  if (first) await tearDown(ctx, s, config, environmentOf);
-  const r = await endIt();
-  if (!first && !r.changed) await tearDown(ctx, { ...s, endedAt: null }, config, environmentOf);
-  return r;
+  const due = s && s.endedAt === null && s.setupState === 'done' && (!unchangedSince || unchanged(s, unchangedSince));
+  const teardown = due ? await tearDown(ctx, s, environmentOf, 'done') : null;
+  return { ...(await endIt()), teardown };
 }
 
-/** Runs `[session] teardown` as a session ends; a failure is journaled and the end goes on. */
+/**
+ * Runs a session's `[session] teardown` once: the state moves `from` (done; failed or tearing for
+ * `lanes teardown`) to tearing, then torn or failed, so two enders never both run it. With the
+ * session's environment (its templated names, the ports it had), in its worktree, else the
+ * repository's main worktree when its worktree is gone. Null when someone else is tearing it down.
+ */
 export async function tearDown(
   ctx: LanesContext,
   session: SessionRecord,
-  config: LanesConfig,
   environmentOf: EnvironmentOf,
-): Promise<SessionCommandResult | null> {
-  const command = config.session.teardown;
-  if (!command || !session.worktree || session.endedAt !== null) return null;
+  from: SetupState,
+): Promise<TeardownOutcome | null> {
+  if (!(await ctx.store.setSetupState(session.id, from, 'tearing'))) return null;
+  const where =
+    session.worktree && existsSync(session.worktree) ? session.worktree : (mainWorktreeOf(session.repo) ?? null);
+  const config = where ? await loadConfig(ctx, where).catch(() => null) : null;
+  const command = config?.session.teardown ?? null;
   let r: SessionCommandResult;
-  try {
-    r = await runSessionCommand(command, session.worktree, await environmentOf(session), config.session.timeoutMs);
-  } catch (e) {
-    r = { ok: false, code: null, output: '', why: (e as Error).message };
-  }
-  if (!r.ok)
+  if (!where) r = { ok: false, code: null, output: '', why: 'its worktree and repository are gone' };
+  else if (!config) r = { ok: false, code: null, output: '', why: 'its lanes.toml could not be read' };
+  else if (!command) r = { ok: true, code: 0, output: '', why: null };
+  else
+    try {
+      r = await runSessionCommand(command, where, await environmentOf(session, false), config.session.timeoutMs);
+    } catch (e) {
+      r = { ok: false, code: null, output: '', why: (e as Error).message };
+    }
+  await ctx.store.setSetupState(session.id, 'tearing', r.ok ? 'torn' : 'failed');
+  if (command || !r.ok)
     await ctx.journal.record({
-      kind: 'teardown.fail',
+      kind: r.ok ? 'teardown.done' : 'teardown.fail',
       subject: session.id,
       session: session.id,
       repo: session.repo,
       ticket: session.ticket,
       details: { command, code: r.code, why: r.why, output: r.output.slice(-2000) },
     });
-  return r;
+  return { ok: r.ok, command, why: r.why };
+}
+
+/** `lanes teardown S`: a teardown that failed or was killed while it ran, or an ended session's still due. */
+export function tearDownAgain(
+  ctx: LanesContext,
+  s: SessionRecord,
+  environmentOf: EnvironmentOf,
+): Promise<TeardownOutcome | null> {
+  const from = s.setupState;
+  if (from === 'failed' || from === 'tearing' || (from === 'done' && s.endedAt !== null))
+    return tearDown(ctx, s, environmentOf, from);
+  return Promise.resolve(null);
 }
