@@ -28,6 +28,8 @@ export type {
 export { CLEAR } from './services/state/state.js';
 export type { Json, Mutator } from './services/state/state.js';
 export type { AttachOptions, SessionRow, SessionView, StartOptions } from './services/sessions/sessions.js';
+export type { Predecessor } from './services/sessions/predecessor.js';
+export { describeLeft, leftWork } from './services/sessions/predecessor.js';
 export type { ClaimHolder, ClaimOptions } from './services/claims/claims.js';
 export type { WaitOptions } from './services/wait.js';
 export type { EndOptions, EndResult } from './services/sessions/end-session.js';

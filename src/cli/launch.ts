@@ -8,6 +8,8 @@ import { lanesHome } from '../core/paths.js';
 import { refSafeSessionId } from '../core/slug.js';
 import type { Lanes, SeatLease, SessionRecord } from '../index.js';
 import { carryHooksInto } from './carry.js';
+import { decideGoOn, freshNote, prepareResume } from './go-on.js';
+import type { GoOn } from './go-on.js';
 import type { CarryReport } from './carry.js';
 import { findTmux, tmux, tmuxHas, tmuxMissing, tmuxName } from './tmux.js';
 import { makeDirsSync } from '../core/make-dirs.js';
@@ -41,6 +43,10 @@ export interface LaunchOptions {
   cmd: string[];
   /** The agent's first task (lanes new --prompt), handed to it as its CLI takes one (core/agent-run.ts). */
   task?: string | null;
+  /** Going on with the ticket's last session's work (--resume) or beside it (--fresh): go-on.ts. */
+  goOn?: GoOn | null;
+  /** Asks the person on a terminal what to do about it (else a refusal says both flags). */
+  ask?: ((question: string) => Promise<GoOn | null>) | null;
 }
 
 export interface Launched {
@@ -54,6 +60,8 @@ export interface Launched {
   /** Agents whose project hooks were carried into the worktree, and those that could not be. */
   hooks: CarryReport | null;
   seat: SeatLease | null;
+  /** What lanes did about the ticket's last session (resumed it, or started anew beside it). */
+  notes: string[];
 }
 
 /**
@@ -88,10 +96,15 @@ export function commandFor(agent: string | null, cmd: string[]): string[] {
 }
 
 export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> {
-  const cmd = commandFor(o.agent, o.cmd);
+  let cmd = commandFor(o.agent, o.cmd);
   // Refused before anything is made: a task the agent cannot take, or an empty or huge one.
   const agent = o.task ? checkTask(o.task, o.agent, cmd) : o.agent;
   if (!o.background && !findTmux()) throw tmuxMissing();
+  const going = await decideGoOn(lanes, o.ticket, o.goOn ?? null, o.ask ?? null);
+  const resume =
+    going.how === 'resume' && going.predecessor ? await prepareResume(lanes, going.predecessor, agent, cmd) : null;
+  const notes = resume?.notes ?? (going.how === 'fresh' && going.predecessor ? [freshNote(going.predecessor)] : []);
+  if (resume) cmd = resume.cmd;
   const started = await lanes.sessions.start({
     pid: process.pid,
     label: o.label,
@@ -99,9 +112,11 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     ticket: o.ticket,
     command: cmd.join(' '),
     task: o.task ?? null,
-    newWorktree: { base: o.base },
+    ...(resume
+      ? { worktree: resume.path, resumeFrom: going.predecessor!.session.id }
+      : { newWorktree: { base: o.base } }),
   });
-  const made = started.worktreeMade!;
+  const made = started.worktreeMade ?? { path: resume!.path, branch: resume!.branch, slug: resume!.slug };
   const id = started.id;
   const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
   let terminal = '';
@@ -156,7 +171,8 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     await lanes.sessions
       .end(id, {
         reason: `lanes new could not start it: ${(e as Error).message}`,
-        removeWorktree: true,
+        // A worktree a resumed session went on in is its predecessor's: never removed here.
+        removeWorktree: started.worktreeMade !== null,
         forceLive: true,
       })
       .catch((kept: unknown) =>
@@ -165,14 +181,15 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     throw e;
   }
   const session = (await lanes.sessions.get(id)) as SessionRecord;
-  return { session, worktree: made.path, branch: made.branch, terminal, attach, hooks, seat };
+  return { session, worktree: made.path, branch: made.branch, terminal, attach, hooks, seat, notes };
 }
 
 /** An agent that exits at once (a command not found, a bad flag) is said, not reported as started. */
 async function notGoneAtOnce(lanes: Lanes, id: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 500));
   const s = await lanes.sessions.get(id);
-  if (s.state === 'ended')
+  // Done already (exit 0): a quick job, not a failed start.
+  if (s.state === 'ended' && !/exited with code 0$/.test(s.endReason ?? ''))
     throw new LanesError('E_PLATFORM', `the agent exited at once: ${s.endReason ?? 'ended'}`, {
       hint: 'check the command (run it in a shell to see its output), or start it with --background to keep its output in the log',
     });

@@ -56,6 +56,11 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
         d.continue,
       );
   }
+  if (r.finished.length) {
+    h('Finished, not landed');
+    for (const f of r.finished)
+      item(`${f.ticket}: ${f.branch}, ${f.ahead} commit(s) ahead (${named(f.session)})`, f.command);
+  }
   if (r.sharedWorktrees.length || r.sameTicket.length) {
     h('Collisions');
     for (const s of r.sharedWorktrees) item(`one worktree and index shared: ${s.worktree}: ${names(s.sessions)}`);

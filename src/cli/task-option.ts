@@ -44,3 +44,10 @@ export function taskFor(args: ParsedArgs, ticket: string): string | null {
     );
   }
 }
+
+/** --resume or --fresh (not both): what lanes new does about the ticket's last session's work. */
+export function goOnOf(args: ParsedArgs): 'resume' | 'fresh' | null {
+  if (args.values['resume'] && args.values['fresh'])
+    throw new LanesError('E_USAGE', 'give --resume or --fresh, not both');
+  return args.values['resume'] ? 'resume' : args.values['fresh'] ? 'fresh' : null;
+}

@@ -49,6 +49,11 @@ export async function addWorktree(cwd: string, path: string, branch: string, bas
   await git(['worktree', 'add', '-b', branch, '--', path, base], { cwd });
 }
 
+/** Checks an EXISTING branch out in a new worktree (a session going on where its predecessor's worktree was removed). */
+export async function addWorktreeOf(cwd: string, path: string, branch: string): Promise<void> {
+  await git(['worktree', 'add', '--', path, branch], { cwd });
+}
+
 /**
  * Removes a worktree; without force git itself refuses one with modified or untracked files.
  * Callers pass force only after proving the work is saved in a snapshot.

@@ -196,9 +196,15 @@ export interface Lanes {
   /** Predicted overlaps between live sessions and with the target branch. */
   conflicts(options?: { against?: string }): Promise<ConflictReport>;
   /** Publishes this session's branch, fenced by its ticket claim. */
-  land(options?: { into?: string; mode?: LandMode }): Promise<LandResult>;
+  land(options?: { into?: string; mode?: LandMode; branch?: string; session?: string }): Promise<LandResult>;
+  /**
+   * Lands the branch of a session that finished, died or ended (`name`: its id, its ticket, a
+   * label) from the main worktree, its worktree there or gone: through a session of this call's own
+   * that claims the ticket (fenced), lands and ends. A live session lands its own (E_NOT_YOURS).
+   */
+  landFinished(name: string, options?: { into?: string; mode?: LandMode }): Promise<LandResult & { of: string }>;
   /** Takes over a dead or ended session's claims, ticket and worktree. */
-  adopt(session: string): Promise<{ worktree: string | null; grants: Grant[] }>;
+  adopt(session: string, options?: { session?: string }): Promise<{ worktree: string | null; grants: Grant[] }>;
   /** The session's environment: identity, private dirs, leased ports, templates, what exec strips. */
   environment(options?: {
     session?: string | null;

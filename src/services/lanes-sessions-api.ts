@@ -10,6 +10,7 @@ import type { SessionProgress } from './worktrees/progress.js';
 import type { AttachOptions, SessionRow, SessionView } from './sessions/sessions.js';
 import type { CreatedWorktree } from './worktrees/worktrees.js';
 import type { TeardownOutcome } from './sessions/setup.js';
+import type { Predecessor } from './sessions/predecessor.js';
 
 export interface LanesSessions {
   /**
@@ -19,6 +20,15 @@ export interface LanesSessions {
    * `newWorktree`, in a worktree of its own made for it (removed again when the start is refused).
    */
   start(options: StartWithWorktree): Promise<StartedSession & { worktreeMade: CreatedWorktree | null }>;
+  /**
+   * The last session of a ticket in this repository when it is not live, with what it left (a kept
+   * worktree, uncommitted files, a branch ahead, a snapshot); null when none, or it is live.
+   */
+  predecessor(ticket: string): Promise<Predecessor | null>;
+  /** What a dead or ended session left (its worktree if there, uncommitted files, branch, last snapshot). */
+  left(name: string): Promise<Predecessor>;
+  /** The predecessor's worktree to go on in: as it is, or made again on its branch with its last snapshot put back. */
+  resumeWorktree(p: Predecessor): Promise<{ path: string; notes: string[] }>;
   /**
    * Which session acts for the process `from` (default: this one's parent) now: $LANES_SESSION
    * (or `env`) when live and no nearer ancestor owns one, else the nearest ancestor's live session.

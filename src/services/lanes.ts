@@ -6,13 +6,13 @@ import { ClaimService } from './claims/claims.js';
 import { envNumber, loadConfig, resolveStore } from './config.js';
 import { LanesContext, unknownSession } from './context.js';
 import type { Notice } from './context.js';
-import type { EndOptions, EndResult } from './sessions/end-session.js';
 import { HandoffService } from './handoffs/handoffs.js';
 import type { BoundHooks } from './hooks/bind.js';
 import type { EnvironmentOf } from './sessions/setup.js';
 import type { Lanes } from './lanes-api.js';
 import { actingSession, adoptActing } from './sessions/acting.js';
 import { journaledRefusal } from './journal/refusal.js';
+import { ending } from './sessions/ending.js';
 import { SessionService } from './sessions/sessions.js';
 import { listings } from './sessions/listing.js';
 import { SnapshotService } from './snapshots/snapshots.js';
@@ -76,19 +76,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   // [session] setup/teardown run with what the session's own commands get (`lanes exec`'s environment).
   const environmentOf: EnvironmentOf = async (s, leaseNew) =>
     (await import('./sessions/setup.js')).environmentFor(ctx, { claims, state, handoffs, seats }, env)(s, leaseNew);
-  const end = async (name: string, given: EndOptions | string = {}): Promise<EndResult> => {
-    // Whose session it is decides first (sessions/may-end.ts); a refusal is journaled.
-    const target = await sessions.get(name);
-    const id = target.id;
-    const o = await (await import('./sessions/may-end.js')).endOptionsFor(ctx, target, given, who);
-    const { endSession } = await import('./sessions/end-session.js');
-    // Teardown first, while the session still holds its ports; for an end that may not happen
-    // (gc's unchangedSince), only once it did.
-    const { withTeardown } = await import('./sessions/setup.js');
-    return withTeardown(ctx, store, id, environmentOf, o.unchangedSince, () =>
-      endSession(ctx, sessions, snapshots, id, o),
-    );
-  };
+  const end = ending(ctx, store, { sessions, snapshots, environmentOf }, () => who());
   const guard = async () => new (await import('./commits/guard.js')).GuardService(ctx, claims);
   // Reading the state of a session the store never knew is a mistake to say, not an empty state.
   const known = async (id: string): Promise<void> => {
@@ -112,7 +100,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
   const hooks = async (): Promise<BoundHooks> =>
     (bound ??= (await import('./hooks/bind.js')).bindHooks(ctx, { sessions, state, snapshots, end, seats }));
 
-  return {
+  const api: Lanes = {
     sessionId: ctx.sessionId,
     sessionHow,
     storeInfo: store.info,
@@ -123,14 +111,20 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     sessions: {
       start: async (o) => {
         const started = await (await import('./sessions/start-session.js')).startSession(ctx, sessions, claims, o);
-        if (started.worktreeMade)
+        // A session going on with another's work takes over its setup, or sets up anew where its teardown ran.
+        const passed = o.resumeFrom ? await store.passSetup(o.resumeFrom, started.id) : false;
+        if (started.worktreeMade || (o.resumeFrom && !passed))
           await (
             await import('./sessions/setup.js')
           ).setUp(ctx, started, await loadConfig(ctx, started.worktree), environmentOf, (reason) =>
-            end(started.id, { reason, removeWorktree: true }),
+            end(started.id, { reason, removeWorktree: started.worktreeMade !== null, asOwner: true }),
           );
         return started;
       },
+      predecessor: async (ticket) => (await import('./sessions/predecessor.js')).predecessorOf(ctx, snapshots, ticket),
+      resumeWorktree: async (p) => (await import('./sessions/predecessor.js')).resumeWorktree(ctx, p),
+      left: async (name) =>
+        (await import('./sessions/predecessor.js')).leftBy(ctx, snapshots, await sessions.get(name)),
       acting: (o = {}) => actingSession(ctx, o.env === undefined ? env['LANES_SESSION'] || null : o.env, o.from),
       attach: (o) => sessions.attach(o),
       setTerminal: (id, terminal) => store.updateSession(id, { terminal }),
@@ -252,10 +246,13 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
         (e) => ({ kind: e.code === 'E_FENCED' ? 'fence.refuse' : 'land.refuse', subject: 'land' }),
       );
     },
-    adopt: async (id) => {
-      const r = await (await import('./land/land.js')).adopt(ctx, claims, id);
+    landFinished: async (name, o) => (await import('./land/land-finished.js')).landFinished(ctx, api, name, o),
+    adopt: async (name, o = {}) => {
+      const id = (await sessions.get(name)).id;
+      const r = await (await import('./land/land.js')).adopt(ctx, claims, id, o.session);
       const tokens = r.grants.map((g) => g.token);
-      await ctx.journal.record((await records()).adoptEntry(await who(), id, r.worktree, tokens));
+      const by = { ...(await who()), ...(o.session ? { session: o.session } : {}) };
+      await ctx.journal.record((await records()).adoptEntry(by, id, r.worktree, tokens));
       return r;
     },
     environment: async (o = {}) => {
@@ -292,4 +289,5 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       await store.close();
     },
   };
+  return api;
 }

@@ -77,17 +77,19 @@ export interface SessionRecord {
   died: string | null;
   /**
    * Its `[session] setup`: null (none ran: no teardown ever), `done` (its teardown is due),
-   * `tearing` (running, or killed while it ran), `torn` (ran), `failed` (failed: `lanes teardown`).
+   * `tearing` (running, or killed while it ran), `torn` (ran), `failed` (failed: `lanes teardown`),
+   * `passed` (handed with its slug to the session that went on with its work: lanes new --resume).
    */
   setupState: SetupState | null;
   /** The slug its templated names use ({slug}): unique among sessions whose teardown is due. */
   envSlug: string | null;
 }
 
-export type SetupState = 'done' | 'tearing' | 'torn' | 'failed';
+export type SetupState = 'done' | 'tearing' | 'torn' | 'failed' | 'passed';
 
 /** The part of SessionStore about a session's life beyond start and end (each backend's session-life.ts). */
-export type SessionLifeKeys = 'recordDead' | 'recordDied' | 'setSetupState' | 'allocateEnvSlug' | 'teardownsDue';
+export type SessionLifeKeys =
+  'recordDead' | 'recordDied' | 'setSetupState' | 'allocateEnvSlug' | 'teardownsDue' | 'passSetup';
 
 export type Attended = { changed: boolean; session: SessionRecord | null };
 export type SessionChange = { worktree?: string; ticket?: string; terminal?: string };
@@ -210,6 +212,12 @@ export interface SessionStore {
    * teardown is due uses as its slug, and returns it (kept when it has one already).
    */
   allocateEnvSlug(id: string, base: string): Promise<string>;
+  /**
+   * Hands `from`'s setup (its slug, its teardown due) to `to`, a session going on with its work:
+   * when `from`'s setup state is `done`, it becomes `passed` and `to` gets its slug and `done`.
+   * False when nothing was due (its teardown ran, or none was ever due).
+   */
+  passSetup(from: string, to: string): Promise<boolean>;
   /** The sessions whose teardown is due or failed, or ran while killed (setup state done, tearing or failed). */
   teardownsDue(): Promise<SessionRecord[]>;
   /**

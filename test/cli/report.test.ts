@@ -91,7 +91,7 @@ async function night(store?: string): Promise<void> {
   assert.equal(r.waits[0]!.session.label, 'delta');
   assert.deepEqual(
     r.needsYou.map((n) => n.command),
-    [`lanes adopt ${gamma.id}`, 'lanes start --worktree --ticket T   (give each its own; or lanes doctor)'],
+    ['lanes new SEAT-3 --resume', 'lanes start --worktree --ticket T   (give each its own; or lanes doctor)'],
     'the dead session with work, and the shared worktree (a wait of a minute is not yet trouble)',
   );
   void epsilon;
@@ -178,6 +178,7 @@ test('of each kind of a ticket the latest five are shown, the rest counted with 
     needsYou: [],
     tickets: [{ repo: '/r/.git', mainWorktree: '/r', ticket: 'SEAT-9', sessions: [who], items }],
     died: [],
+    finished: [],
     sharedWorktrees: [],
     sameTicket: [],
     waits: [],

@@ -8,13 +8,16 @@ import { printJson } from '../output.js';
 export const command: CommandSpec = {
   name: 'land',
   summary: "Publish this session's branch onto the target branch, fenced by the session's ticket claim.",
-  usage: 'land [--into BRANCH] [--ff|--merge|--squash] [--session S] [--json]',
+  usage: 'land [--into BRANCH] [--ff|--merge|--squash] [--ticket T | --from SESSION | --session S] [--json]',
   description: [
     'The session must hold its ticket claim with the current fencing token (checked again right before the',
     'target moves): a holder whose claim was taken over is refused with exit 4. Conflicts with the target',
     'are refused with exit 3. The target moves by compare-and-swap; if it is checked out in a worktree,',
     'that worktree must be clean and is brought to the new commit. Default: fast-forward when possible,',
-    'else a merge commit. Work of a dead or ended session lands only after `lanes adopt SESSION`.',
+    'else a merge commit. --ticket T (or --from SESSION): the branch of a session that finished, died or ended,',
+    'landed from here (its worktree there or removed by gc) through a session of this command that claims',
+    "the ticket (fenced: the finished session's claim is free or taken over), lands and ends, every step",
+    'journaled; a live session lands its own work (exit 3).',
   ].join('\n'),
   options: {
     into: { type: 'string', arg: 'BRANCH', help: "the target (default: the repository's main branch)" },
@@ -22,15 +25,25 @@ export const command: CommandSpec = {
     merge: { type: 'boolean', help: 'always a merge commit' },
     squash: { type: 'boolean', help: 'one squashed commit on the target' },
     session: ACT_AS,
+    ticket: {
+      type: 'string',
+      arg: 'T',
+      help: "land the branch of T's last session (finished, dead or ended; its worktree there or gone)",
+    },
+    from: { type: 'string', arg: 'SESSION', help: 'land the branch of that finished, dead or ended session' },
   },
   maxPositionals: 0,
   async run(args, io) {
     const modes = (['ff', 'merge', 'squash'] as const).filter((m) => args.values[m]);
     if (modes.length > 1) throw usageError(this, 'choose one of --ff, --merge, --squash');
-    const lanes = await io.lanes();
+    const of = str(args.values['ticket']) ?? str(args.values['from']);
+    if (args.values['ticket'] !== undefined && args.values['from'] !== undefined)
+      throw usageError(this, 'give --ticket or --from, not both');
+    const lanes = await io.lanes(of !== undefined ? { session: null } : {});
     const into = str(args.values['into']);
     const mode: LandMode | undefined = modes[0];
-    const r = await lanes.land({ ...(into ? { into } : {}), ...(mode ? { mode } : {}) });
+    const opts = { ...(into ? { into } : {}), ...(mode ? { mode } : {}) };
+    const r = of !== undefined ? await lanes.landFinished(of, opts) : await lanes.land(opts);
     if (io.json) printJson(io.stdout, r);
     else
       io.stdout(

@@ -6,7 +6,8 @@ import { str, usageError } from '../command.js';
 import { AGENT_COMMANDS, launch } from '../launch.js';
 import type { Launched } from '../launch.js';
 import { printJson } from '../output.js';
-import { TASK_OPTIONS, taskFor } from '../task-option.js';
+import { TASK_OPTIONS, goOnOf, taskFor } from '../task-option.js';
+import { askOnTerminal } from '../go-on.js';
 import { TASK_DELIVERY } from '../../core/agent-run.js';
 import { runOnSeat } from '../seated-run.js';
 import { endRun } from '../end-run.js';
@@ -37,6 +38,11 @@ export const command: CommandSpec = {
   options: {
     agent: { type: 'string', arg: 'AGENT', help: 'the agent to start (its usual command unless -- CMD)' },
     ...TASK_OPTIONS,
+    resume: {
+      type: 'boolean',
+      help: "go on with the ticket's last session's work: its worktree, branch and conversation",
+    },
+    fresh: { type: 'boolean', help: "start anew beside the ticket's last session's work (which stays)" },
     label: { type: 'string', arg: 'L', help: 'a human name for the session' },
     base: { type: 'string', arg: 'REF', help: 'branch the worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in the session log' },
@@ -74,6 +80,8 @@ export const command: CommandSpec = {
       seat: str(args.values['seat']) ?? null,
       cmd: args.rest,
       task: taskFor(args, ticket),
+      goOn: goOnOf(args),
+      ask: askOnTerminal(),
     });
     if (io.json) printJson(io.stdout, launchedJson(r));
     else io.stdout(launchedText(r));
@@ -93,6 +101,7 @@ export function launchedJson(r: Launched) {
     hooks: r.hooks,
     seat: r.seat ? { name: r.seat.seat.name, slot: r.seat.slot, token: r.seat.token } : null,
     task: r.session.task,
+    notes: r.notes,
   };
 }
 
@@ -105,7 +114,8 @@ export function launchedText(r: Launched): string {
     (f) => `  warning: ${f.agent}'s project hooks could not be installed: ${f.reason}\n`,
   );
   const seat = r.seat ? `  on seat ${r.seat.seat.name} (slot ${r.seat.slot}, token ${r.seat.token})\n` : '';
-  return `${name} on ${r.session.ticket} in ${r.worktree} (branch ${r.branch}), ${r.terminal.startsWith('tmux ') ? `tmux session ${r.terminal.slice(5)}` : 'in the background'}\n  ${r.attach}\n${seat}${hooks}${failed.join('')}`;
+  const notes = r.notes.map((n) => `  ${n}\n`).join('');
+  return `${name} on ${r.session.ticket} in ${r.worktree} (branch ${r.branch}), ${r.terminal.startsWith('tmux ') ? `tmux session ${r.terminal.slice(5)}` : 'in the background'}\n  ${r.attach}\n${notes}${seat}${hooks}${failed.join('')}`;
 }
 
 /** Inside tmux (or detached): take the session over, run the agent as it, end it when the agent exits. */

@@ -5,7 +5,8 @@ import { resolveStore } from '../../index.js';
 import { launch } from '../launch.js';
 import { printJson } from '../output.js';
 import { launchedJson, launchedText } from './new.js';
-import { TASK_OPTIONS, taskFor } from '../task-option.js';
+import { TASK_OPTIONS, goOnOf, taskFor } from '../task-option.js';
+import { askOnTerminal } from '../go-on.js';
 
 export const command: CommandSpec = {
   name: 'up',
@@ -21,6 +22,11 @@ export const command: CommandSpec = {
   options: {
     agent: { type: 'string', arg: 'AGENT', help: 'the agent to start for every ticket' },
     ...TASK_OPTIONS,
+    resume: {
+      type: 'boolean',
+      help: "go on with the ticket's last session's work: its worktree, branch and conversation",
+    },
+    fresh: { type: 'boolean', help: "start anew beside the ticket's last session's work (which stays)" },
     base: { type: 'string', arg: 'REF', help: 'branch each worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in each session log' },
     seat: {
@@ -56,6 +62,8 @@ export const command: CommandSpec = {
           seat: str(args.values['seat']) ?? null,
           cmd: args.rest,
           task: taskFor(args, ticket),
+          goOn: goOnOf(args),
+          ask: askOnTerminal(),
         });
         out.push(launchedJson(r));
         if (!io.json) io.stdout(launchedText(r));

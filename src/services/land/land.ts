@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
 import { formatResource } from '../../core/resource.js';
 import { git } from '../../git/run.js';
@@ -41,6 +42,8 @@ interface LandTarget {
   targetRef: string;
   /** The landing gate held, and where the intent of this landing is written. */
   at: { gate: string; commonDir: string; repo: string };
+  /** Where git runs: the session's worktree, else the repository's (a branch whose worktree is gone). */
+  cwd: string;
 }
 
 /**
@@ -53,10 +56,25 @@ interface LandTarget {
 export async function land(
   ctx: LanesContext,
   claims: ClaimService,
-  options: { into?: string; mode?: LandMode } = {},
+  options: {
+    into?: string;
+    mode?: LandMode;
+    /** The branch to land (default: what the session's worktree has checked out). */
+    branch?: string;
+    /** The session that lands (default: the acting one). */
+    session?: string;
+  } = {},
 ): Promise<LandResult> {
-  const me = await ctx.requireSession();
-  if (!me.worktree) throw new LanesError('E_USAGE', `session ${me.id} has no worktree to land from`);
+  const me = await ctx.requireSession(options.session);
+  // Its worktree, or (landing a branch whose worktree gc removed: lanes land --ticket) the repository.
+  const wt = me.worktree && existsSync(me.worktree) ? me.worktree : null;
+  const cwd = wt ?? (options.branch ? ((await ctx.repo())?.worktreeRoot ?? null) : null);
+  if (!cwd)
+    throw new LanesError('E_USAGE', `session ${me.id} has no worktree to land from`, {
+      hint: me.ticket
+        ? `land its branch from the repository: lanes land --ticket ${me.ticket}`
+        : 'start sessions with --worktree',
+    });
   if (!me.ticket)
     throw new LanesError('E_USAGE', `session ${me.id} has no ticket; lanes lands only under a ticket claim`, {
       hint: 'start sessions with --ticket T (or adopt one)',
@@ -74,9 +92,9 @@ export async function land(
       details: { resource: ticket },
     });
   }
-  const branchRef = await currentBranch(me.worktree);
-  if (!branchRef) throw new LanesError('E_REPO_STATE', `HEAD is detached in ${me.worktree}; nothing to land`);
-  const targetName = options.into ?? (await defaultBranch(me.worktree));
+  const branchRef = options.branch ? `refs/heads/${options.branch}` : await currentBranch(cwd);
+  if (!branchRef) throw new LanesError('E_REPO_STATE', `HEAD is detached in ${cwd}; nothing to land`);
+  const targetName = options.into ?? (await defaultBranch(cwd));
   if (!targetName) throw new LanesError('E_USAGE', 'no target branch found', { hint: 'pass --into BRANCH' });
   const targetRef = `refs/heads/${targetName}`;
   if (targetRef === branchRef)
@@ -100,7 +118,7 @@ export async function land(
         });
     }
     const at = { gate: gateName, commonDir: repo.commonDir, repo: ctx.repoId(repo) };
-    return await landHeld(ctx, claims, { me, ref, held, ticket, branchRef, targetName, targetRef, at }, options);
+    return await landHeld(ctx, claims, { me, ref, held, ticket, branchRef, targetName, targetRef, at, cwd }, options);
   } finally {
     await gate.release({ kind: 'keep' });
   }
@@ -112,17 +130,16 @@ async function landHeld(
   o: LandTarget,
   options: { mode?: LandMode },
 ): Promise<LandResult> {
-  const { me, ref, held, ticket, branchRef, targetName, targetRef } = o;
-  if (!me.worktree) throw new LanesError('E_USAGE', `session ${me.id} has no worktree to land from`);
-  const tip = await revParse(me.worktree, branchRef);
-  const old = await revParse(me.worktree, targetRef);
+  const { me, ref, held, ticket, branchRef, targetName, targetRef, cwd } = o;
+  const tip = await revParse(cwd, branchRef);
+  const old = await revParse(cwd, targetRef);
   if (!tip || !old) throw new LanesError('E_USAGE', `branch ${old ? branchRef : targetName} has no commits`);
-  if (await isAncestor(me.worktree, tip, old))
+  if (await isAncestor(cwd, tip, old))
     throw new LanesError(
       'E_NOT_FOUND',
       `nothing to land: ${targetName} already contains ${branchRef.replace('refs/heads/', '')}`,
     );
-  const preview = await previewMerge(me.worktree, old, tip);
+  const preview = await previewMerge(cwd, old, tip);
   if (preview.conflicts.length > 0) {
     throw new LanesError(
       'E_FLAGGED',
@@ -133,7 +150,7 @@ async function landHeld(
       },
     );
   }
-  const canFf = await isAncestor(me.worktree, old, tip);
+  const canFf = await isAncestor(cwd, old, tip);
   const mode: LandMode = options.mode ?? (canFf ? 'ff' : 'merge');
   if (mode === 'ff' && !canFf)
     throw new LanesError('E_FLAGGED', `${targetName} has moved on; a fast-forward is not possible`, {
@@ -145,13 +162,13 @@ async function landHeld(
       ? tip
       : (
           await git(['commit-tree', preview.tree, '-p', old, ...(mode === 'merge' ? ['-p', tip] : []), '-F', '-'], {
-            cwd: me.worktree,
+            cwd: cwd,
             input: mode === 'merge' ? `Merge ${subject} into ${targetName}\n` : `${subject} (squashed)\n`,
           })
         ).trim();
-  const checkedOut = (await listWorktrees(me.worktree)).find((w) => w.branch === targetRef);
+  const checkedOut = (await listWorktrees(cwd)).find((w) => w.branch === targetRef);
   if (checkedOut && (await status(checkedOut.path)).length > 0) {
-    if ((await revParse(me.worktree, targetRef)) !== old) throw movedWhileLanding(targetName);
+    if ((await revParse(cwd, targetRef)) !== old) throw movedWhileLanding(targetName);
     throw new LanesError(
       'E_REPO_STATE',
       `${targetName} is checked out in ${checkedOut.path}, which has uncommitted changes; not moving it under them`,
@@ -188,7 +205,7 @@ async function landHeld(
   try {
     // LANES_LANDING lets the guard's reference-transaction hook (lanes guard --protect) tell us apart.
     await git(['update-ref', '-m', `lanes land ${subject}`, targetRef, to, old ?? ZERO], {
-      cwd: me.worktree,
+      cwd: cwd,
       env: { LANES_LANDING: '1' },
     });
   } catch (e) {
@@ -226,8 +243,10 @@ export async function adopt(
   ctx: LanesContext,
   claims: ClaimService,
   victimId: string,
+  /** The adopting session (default: the acting one). */
+  adopter?: string,
 ): Promise<{ worktree: string | null; grants: Grant[] }> {
-  const me = await ctx.requireSession();
+  const me = await ctx.requireSession(adopter);
   const victim = await ctx.store.getSession(victimId);
   if (!victim) throw unknownSession(victimId, ctx.store.info.location);
   const { state } = await ctx.stateOf(victim);

@@ -27,6 +27,11 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
       command: d.continue,
     });
   }
+  for (const f of r.finished)
+    out.push({
+      what: `${f.ticket} finished, not landed: ${named(f.session)} left ${f.branch} ${f.ahead} commit(s) ahead of the main branch`,
+      command: f.command,
+    });
   for (const a of r.attention)
     if (a.state === 'waiting')
       out.push({

@@ -1,14 +1,11 @@
-import { existsSync } from 'node:fs';
 import type { JournalEntry, JournalKind } from '../../store/journal-types.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { Lanes } from '../lanes-api.js';
 import type { SessionView } from '../sessions/sessions.js';
 import { mainWorktreeOf } from '../../git/main-worktree.js';
-import { status } from '../../git/status.js';
-import { GIT_PARALLEL, inBatches } from '../../core/in-batches.js';
 import { shellWord } from '../../core/shell-quote.js';
-import { continueCommand } from '../../core/continue-command.js';
 import { named, needsYou } from './needs-you.js';
+import { deathsOf, finishedOf, sessionName } from './deaths.js';
 import { describeEntry } from '../journal/describe-entry.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
 
@@ -125,51 +122,8 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     if (!t.sessions.some((x) => x.id === s.id)) t.sessions.push(sessionName(s.id, s));
   }
 
-  // Every death of the window from the journal (one per session: the first), whatever ended the
-  // session later; and the open sessions dead now that no entry of the window tells.
-  const deaths = new Map<string, JournalEntry>();
-  for (const e of entries)
-    if (e.kind === 'session.died' && e.session && !deaths.has(e.session)) deaths.set(e.session, e);
-  const deadNow = open.filter((s) => s.state === 'dead' && !deaths.has(s.id));
-  const gone = [
-    ...[...deaths.values()].map((e) => ({ id: e.session!, entry: e as JournalEntry | null })),
-    ...deadNow.map((s) => ({ id: s.id, entry: null as JournalEntry | null })),
-  ].slice(0, 100);
-  // One listing of the snapshots and one git status per worktree (dead sessions often share one),
-  // a few git processes at a time: a page asks for this report while another page loads.
-  const snapshots = gone.length > 0 ? await lanes.snapshots.list().catch(() => []) : [];
-  const statuses = new Map<string, Promise<number | null>>();
-  const unsavedIn = (worktree: string): Promise<number | null> => {
-    const known = statuses.get(worktree);
-    if (known) return known;
-    const n = status(worktree).then(
-      (f) => f.length,
-      () => null,
-    );
-    statuses.set(worktree, n);
-    return n;
-  };
-  const died = await inBatches(gone, GIT_PARALLEL, async ({ id, entry }) => {
-    const s = byId.get(id);
-    const snaps = snapshots.filter((x) => x.owner === id);
-    const last = snaps[snaps.length - 1] ?? null;
-    const recorded = typeof entry?.details['worktree'] === 'string' ? (entry.details['worktree'] as string) : null;
-    const wt = s?.worktree ?? recorded;
-    const worktree = wt && existsSync(wt) ? wt : null;
-    const unsaved = worktree ? await unsavedIn(worktree) : null;
-    const from = mainWorktreeOf(s?.repo ?? entry?.repo ?? null) ?? worktree ?? s?.cwd ?? '.';
-    const who = sessionName(id, s);
-    return {
-      session: who,
-      why: entry ? String(entry.details['how'] ?? 'died') : (s?.why ?? 'owner gone'),
-      at: entry?.at ?? null,
-      worktree,
-      unsavedFiles: unsaved,
-      lastSnapshot: last ? `${last.owner}/${last.n}` : null,
-      restore: last ? `cd ${shellWord(from)} && lanes restore ${shellWord(`${last.owner}/${last.n}`)}` : null,
-      continue: continueCommand({ id, ticket: who.ticket ?? ticketOfSession(s) }),
-    };
-  });
+  const died = await deathsOf(lanes, entries, open, byId, ticketOfSession);
+  const finished = await finishedOf(lanes, all, entries, since);
   const live = open.filter((s) => s.state === 'live');
   const group = (key: (s: SessionView) => string | null) => {
     const m = new Map<string, SessionName[]>();
@@ -219,6 +173,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     needsYou: [],
     tickets: [...tickets.values()].filter((t) => t.items.length > 0 || t.sessions.length > 0),
     died,
+    finished,
     sharedWorktrees: group((s) => s.worktree ?? s.cwd).map((g) => ({ worktree: g.key, sessions: g.sessions })),
     sameTicket: group((s) => s.ticket).map((g) => ({ ticket: g.key, sessions: g.sessions })),
     waits,
@@ -253,18 +208,6 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       })),
   ];
   return report;
-}
-
-function sessionName(id: string, s: SessionRecord | SessionView | undefined): SessionName {
-  return {
-    id,
-    label: s?.label ?? null,
-    agent: s?.agent ?? null,
-    ticket: s?.ticket ?? null,
-    host: s?.owner.host ?? null,
-    parent: s?.parent ?? null,
-    state: s && 'state' in s ? s.state : null,
-  };
 }
 
 /** One sentence for an entry, from its details. */

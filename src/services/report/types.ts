@@ -86,6 +86,8 @@ export interface NightReport {
     /** The one command that goes on with its work, typed as shown in a person's shell. */
     continue: string;
   }[];
+  /** Tickets whose last session ended (not died) with commits its branch has and the main branch lacks: waiting to land. */
+  finished: { ticket: string; session: SessionName; branch: string; ahead: number; command: string }[];
   sharedWorktrees: { worktree: string; sessions: SessionName[] }[];
   sameTicket: { ticket: string; sessions: SessionName[] }[];
   waits: { session: SessionName; resources: string[]; since: number; heldBy: SessionName[]; live: boolean }[];

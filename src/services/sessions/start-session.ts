@@ -27,6 +27,11 @@ export interface StartedSession extends SessionRecord {
 export interface StartWithWorktree extends StartOptions {
   /** Make the session its own worktree first (lanes start --worktree), from `base` (default HEAD). */
   newWorktree?: { base?: string | null };
+  /**
+   * It goes on with this dead or ended session's work in `worktree` (lanes new --resume): its setup
+   * (slug and teardown due) is handed over, or setup runs anew where its teardown already ran.
+   */
+  resumeFrom?: string;
 }
 
 /**

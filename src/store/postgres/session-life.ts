@@ -91,6 +91,22 @@ export function pgSessionLife(conn: PgConn): Pick<SessionStore, SessionLifeKeys>
       });
     },
 
+    passSetup(from, to) {
+      return conn.tx(async (q) => {
+        const [had] = await q<{ env_slug: string | null }>(
+          `SELECT env_slug FROM ${conn.t('sessions')} WHERE id = $1 AND setup_state = 'done' FOR UPDATE`,
+          [from],
+        );
+        if (!had) return false;
+        await q(`UPDATE ${conn.t('sessions')} SET setup_state = 'passed' WHERE id = $1`, [from]);
+        await q(`UPDATE ${conn.t('sessions')} SET env_slug = $1, setup_state = 'done' WHERE id = $2`, [
+          had.env_slug,
+          to,
+        ]);
+        return true;
+      });
+    },
+
     async teardownsDue() {
       const rows = await conn.query<SessionRow>(
         `SELECT * FROM ${conn.t('sessions')} WHERE setup_state IN ('done', 'tearing', 'failed') ORDER BY created_at, id`,

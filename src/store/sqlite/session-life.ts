@@ -82,6 +82,17 @@ export function sqliteSessionLife(conn: SqliteConn): Pick<SessionStore, SessionL
       });
     },
 
+    passSetup(from, to) {
+      return conn.immediate(() => {
+        const had = conn.stmt(`SELECT env_slug FROM sessions WHERE id = ? AND setup_state = 'done'`).get(from) as
+          { env_slug: string | null } | undefined;
+        if (!had) return false;
+        conn.stmt(`UPDATE sessions SET setup_state = 'passed' WHERE id = ?`).run(from);
+        conn.stmt(`UPDATE sessions SET env_slug = ?, setup_state = 'done' WHERE id = ?`).run(had.env_slug, to);
+        return true;
+      });
+    },
+
     teardownsDue() {
       return conn.run(() =>
         (
