@@ -193,7 +193,7 @@ test('a session that dies is notified once, by whichever lanes call proves it', 
   await Promise.all(judges.map((j) => j.waitFor(/done/)));
   const [req] = await hookServer.count(1);
   assert.match(req!.body.text!, /night-worker \(SEAT-7\) died/);
-  assert.match(req!.body.text!, /lanes adopt/);
+  assert.match(req!.body.text!, /`lanes new SEAT-7 --resume` goes on with it/);
   // Every delivery any of them started has finished (no `lanes notify deliver` of this home left).
   for (const deadline = Date.now() + 30_000; deliveriesRunning(opts.env['LANES_HOME']!);) {
     assert.ok(Date.now() < deadline, 'deliveries still running after 30 s');

@@ -64,3 +64,39 @@ export function conversationContract(store: () => Store): void {
     assert.equal(await s.bindConversation('nope', { conversation: 'x:y', pid: 1, agent: null, expected: null }), null);
   });
 }
+
+export function sessionLifeContract(store: () => Store): void {
+  it('a death is recorded once with its entry; setup state moves by compare-and-set; slugs are unique among due teardowns; a dump keeps it all', async () => {
+    const s = store();
+    for (const id of ['d1', 'd2', 'd3'])
+      await s.insertSession({ ...session(id), task: `task of ${id}`, parent: id === 'd3' ? 'd1' : null });
+    assert.equal(await s.recordDied('d1', 'killed by SIGKILL', { snapshot: 'refs/x' }), true);
+    assert.equal(await s.recordDied('d1', 'again', {}), false, 'once');
+    assert.equal((await s.getSession('d1'))?.died, 'killed by SIGKILL');
+    const died = (await s.readJournal({})).filter((e) => e.kind === 'session.died');
+    assert.deepEqual(
+      died.map((e) => [e.session, e.details['how'], e.details['snapshot']]),
+      [['d1', 'killed by SIGKILL', 'refs/x']],
+    );
+    // Setup: null -> done -> tearing, never twice.
+    assert.equal(await s.setSetupState('d1', null, 'done'), true);
+    assert.equal(await s.setSetupState('d1', null, 'done'), false);
+    assert.equal(await s.allocateEnvSlug('d1', 'shop-1'), 'shop-1');
+    assert.equal(await s.allocateEnvSlug('d2', 'shop-1'), 'shop-1-2', "d1's teardown is due: shop-1 is its");
+    await s.setSetupState('d2', null, 'done');
+    assert.equal(await s.allocateEnvSlug('d3', 'shop-1'), 'shop-1-3', 'both due');
+    assert.equal(await s.allocateEnvSlug('d1', 'other'), 'shop-1', 'kept once given');
+    assert.deepEqual((await s.teardownsDue()).map((x) => x.id).sort(), ['d1', 'd2']);
+    assert.equal(await s.passSetup('d1', 'd3'), true);
+    assert.equal((await s.getSession('d1'))?.setupState, 'passed');
+    assert.equal((await s.getSession('d3'))?.envSlug, 'shop-1');
+    assert.equal(await s.passSetup('d1', 'd3'), false, 'nothing due any more');
+    const dump = await s.dump();
+    await s.load(dump, { replace: true });
+    const back = await s.getSession('d3');
+    assert.deepEqual(
+      [back?.task, back?.parent, back?.setupState, back?.envSlug, (await s.getSession('d1'))?.died],
+      ['task of d3', 'd1', 'done', 'shop-1', 'killed by SIGKILL'],
+    );
+  });
+}

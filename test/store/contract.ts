@@ -15,7 +15,7 @@ import { seatsContract } from './contract-seats.js';
 import { pagesContract } from './contract-pages.js';
 import { journalContract } from './contract-journal.js';
 import { changesContract } from './contract-changes.js';
-import { conversationContract } from './contract-conversation.js';
+import { conversationContract, sessionLifeContract } from './contract-conversation.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
 /**
@@ -291,6 +291,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     seatsContract(() => store);
     pagesContract(() => store);
     conversationContract(() => store);
+    sessionLifeContract(() => store);
     // Both need the URL too: they open a second connection to the same store.
     const urlOf = () => url;
     for (const more of [journalContract, changesContract]) more(() => store, urlOf);

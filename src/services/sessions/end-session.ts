@@ -78,7 +78,8 @@ export async function endSession(
   let snapshot: Snapshot | null = null;
   const wt = s.worktree && existsSync(s.worktree) ? s.worktree : null;
   let skipped: SkippedPath[] = [];
-  const changed = wt ? (await status(wt).catch(() => [])).length : 0;
+  // A worktree git cannot read fails the end (its work untouched), unless the snapshot is skipped.
+  const changed = wt ? (options.skipSnapshot ? await status(wt).catch(() => []) : await status(wt)).length : 0;
   if (wt && !options.skipSnapshot && changed > 0) {
     const r = await snapshots.snapshot(wt, s.id, options.reason ?? 'lanes end').catch((e: unknown) => {
       throw new LanesError(

@@ -190,6 +190,9 @@ export function dumpedSessionValues(s: SessionRecord): (string | number | null)[
     s.endReason,
     s.conversation ?? null,
     s.conversationPid ?? null,
+    s.died ?? null,
+    s.setupState ?? null,
+    s.envSlug ?? null,
   ];
 }
 
