@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LanesError } from '../core/errors.js';
@@ -8,6 +8,8 @@ import { lanesHome } from '../core/paths.js';
 import { refSafeSessionId } from '../core/slug.js';
 import type { Lanes, SeatLease, SessionRecord } from '../index.js';
 import { carryHooksInto } from './carry.js';
+import { serveEnv } from './env-handoff.js';
+import type { EnvHandoff } from './env-handoff.js';
 import { decideGoOn, freshNote, prepareResume } from './go-on.js';
 import type { GoOn } from './go-on.js';
 import type { CarryReport } from './carry.js';
@@ -65,18 +67,15 @@ export interface Launched {
 }
 
 /**
- * The caller's environment for the wrapper (and so the agent: its API keys, PATH, LANES_HOME), in a
- * private file it reads once: never in tmux's argv (a store URL's password) nor in the tmux
- * server's own environment (LANES_SESSION there would make every later shell of it this session).
+ * The caller's environment for the wrapper (and so the agent: its API keys, PATH, LANES_HOME),
+ * without the caller's session: never in tmux's argv (a store URL's password), nor in the tmux
+ * server's own environment (LANES_SESSION there would make every later shell of it this session),
+ * nor in a file (env-handoff.ts: a socket served while the start lasts).
  */
-function envFileFor(id: string, store: string): string {
+function wrapperEnv(store: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LANES_STORE: store };
-  for (const k of ['LANES_SESSION', 'TMUX', 'TMUX_PANE', 'LANES_CD_FILE']) delete env[k];
-  const dir = join(lanesHome(), 'run');
-  makeDirsSync(dir, 0o700);
-  const file = join(dir, `new-${refSafeSessionId(id)}.env.json`);
-  writeFileSync(file, JSON.stringify(env), { mode: 0o600 });
-  return file;
+  for (const k of ['LANES_SESSION', 'LANES_RUN', 'TMUX', 'TMUX_PANE', 'LANES_CD_FILE']) delete env[k];
+  return env;
 }
 
 /** The environment tmux itself runs with: the caller's, without a session. */
@@ -124,13 +123,15 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
   let background: ReturnType<typeof spawn> | null = null;
   let hooks: CarryReport | null = null;
   let seat: SeatLease | null = null;
+  let handoff: EnvHandoff | null = null;
   try {
     // The seat before anything runs: none to be had (each exhausted or in use) starts nothing.
     if (o.seat) seat = await lanes.seats.lease(id, o.seat, { command: cmd });
     // The agent starts in the worktree with lanes' project hooks, as `lanes start --worktree` gives them.
     hooks = await carryHooksInto(lanes, made.path);
-    const wrapper = [process.execPath, cli, 'new', '--run-as', id, '--env-file', envFileFor(id, o.store), '--', ...cmd];
+    const run = [process.execPath, cli, 'new', '--run-as', id];
     if (o.background) {
+      const wrapper = [...run, '--', ...cmd];
       const dir = join(lanesHome(), 'logs');
       makeDirsSync(dir, 0o700);
       const log = join(dir, `${refSafeSessionId(id)}.log`);
@@ -143,7 +144,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
           cwd: made.path,
           detached: true,
           stdio: ['ignore', fd, fd],
-          env: withoutSession(),
+          env: wrapperEnv(o.store),
         });
         background.on('error', () => undefined);
         background.unref();
@@ -156,13 +157,17 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
       terminal = `tmux ${name}`;
       attach = `lanes attach ${id}`;
       await lanes.sessions.setTerminal(id, terminal);
+      handoff = await serveEnv(wrapperEnv(o.store));
+      const wrapper = [...run, '--env-from', handoff.socket, '--', ...cmd];
       const r = tmux(['new-session', '-d', '-s', name, '-c', made.path, '--', ...wrapper], withoutSession());
       if (!r.ok)
         throw new LanesError('E_PLATFORM', `tmux could not start the session: ${r.err}`, { hint: 'check `tmux ls`' });
     }
     await ownedByWrapper(lanes, id);
+    handoff?.close();
     await notGoneAtOnce(lanes, id);
   } catch (e) {
+    handoff?.close();
     // Nothing left running or behind: its tmux session closed (or its wrapper killed), the session
     // ended (the ticket free again), its new worktree and branch removed (nothing was done there).
     if (terminal.startsWith('tmux ')) tmux(['kill-session', '-t', `=${terminal.slice(5)}`], withoutSession());

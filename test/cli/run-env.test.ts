@@ -1,9 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Child, CLI, gitRepo, lanes, lanesEnv } from '../helpers/env.js';
+import { Child, CLI, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { needs } from '../helpers/needs.js';
+
+const haveTmux = () => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'pipe' });
+    return null;
+  } catch {
+    return 'tmux is not installed (apt-get install tmux)';
+  }
+};
 
 // Issue 44, item 2: the agent a lanes run starts gets exactly the session's environment (what
 // `lanes exec` gives its commands): its leased ports, its templated names, a private TMPDIR, and
@@ -85,3 +95,60 @@ test('lanes start -- CMD: the command gets the session environment too', async (
   child.proc.kill('SIGTERM');
   await child.exited;
 });
+
+test(
+  'lanes new in tmux: the environment reaches the agent over a socket, and nothing of it stays on disk',
+  { skip: needs('tmux', haveTmux()) },
+  async () => {
+    if (process.platform !== 'linux') return;
+    const { repo, env } = world();
+    const tmuxEnv: Record<string, string> = {
+      ...env,
+      TMUX_TMPDIR: tmp('lanes-tmux-'),
+      FOO_API_KEY: 'sk-on-disk-never',
+      OTHER_SECRET: 'shh-42',
+    };
+    delete tmuxEnv['TMUX'];
+    const r = await lanes(['new', 'SHOP-9', '--json', '--', 'sleep', '600'], { env: tmuxEnv, cwd: repo });
+    assert.equal(r.code, 0, r.stderr);
+    const id = (JSON.parse(r.stdout) as { session: string }).session;
+    const [s] = JSON.parse((await lanes(['ls', '--json'], { env: tmuxEnv, cwd: repo })).stdout) as {
+      owner: { pid: number };
+    }[];
+    const agent = agentEnvironment(s!.owner.pid);
+    assert.equal(agent['OTHER_SECRET'], 'shh-42', 'the caller’s environment reached the agent');
+    assert.equal(agent['FOO_API_KEY'], undefined);
+    // No file under the lanes home or the runtime directory holds any of it.
+    const grep = spawnSync('grep', ['-rl', 'shh-42', tmuxEnv['LANES_HOME']!], { encoding: 'utf8' });
+    assert.equal(grep.stdout.trim(), '', `found on disk: ${grep.stdout}`);
+    await lanes(['stop', id], { env: tmuxEnv, cwd: repo });
+  },
+);
+
+test(
+  'lanes new when tmux fails to start the session: refused, and nothing of the environment stays on disk',
+  { skip: needs('tmux', haveTmux()) },
+  async () => {
+    const { repo, env } = world();
+    const real = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).trim();
+    const bin = tmp('lanes-fake-tmux-');
+    // tmux that answers everything but refuses to start a session (a full socket directory, a limit).
+    writeFileSync(
+      join(bin, 'tmux'),
+      `#!/bin/sh\n[ "$1" = new-session ] && { echo "no server" >&2; exit 1; }\nexec ${real} "$@"\n`,
+    );
+    chmodSync(join(bin, 'tmux'), 0o755);
+    const e: Record<string, string> = {
+      ...env,
+      PATH: `${bin}:${env['PATH']}`,
+      TMUX_TMPDIR: tmp('lanes-tmux-'),
+      OTHER_SECRET: 'shh-43',
+    };
+    delete e['TMUX'];
+    const r = await lanes(['new', 'SHOP-10', '--', 'sleep', '600'], { env: e, cwd: repo });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /tmux could not start the session/);
+    const grep = spawnSync('grep', ['-rl', 'shh-43', e['LANES_HOME']!], { encoding: 'utf8' });
+    assert.equal(grep.stdout.trim(), '', `found on disk: ${grep.stdout}`);
+  },
+);

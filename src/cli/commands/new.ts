@@ -1,4 +1,3 @@
-import { readFileSync, rmSync } from 'node:fs';
 import { EXIT, LanesError } from '../../core/errors.js';
 import { resolveStore } from '../../index.js';
 import type { CommandSpec } from '../command.js';
@@ -13,6 +12,7 @@ import { runOnSeat } from '../seated-run.js';
 import { endRun } from '../end-run.js';
 import { leaveShellIn } from '../shell-cd.js';
 import { ensureWatcher } from '../watcher.js';
+import { readEnv } from '../env-handoff.js';
 
 export const command: CommandSpec = {
   name: 'new',
@@ -53,7 +53,11 @@ export const command: CommandSpec = {
     },
     cd: { type: 'boolean', help: "leave your shell in the new worktree (needs `lanes shell-init`'s function)" },
     'run-as': { type: 'string', arg: 'SESSION', help: '(used by lanes new itself) run CMD as SESSION, its owner' },
-    'env-file': { type: 'string', arg: 'FILE', help: '(used by lanes new itself) the environment to run CMD with' },
+    'env-from': {
+      type: 'string',
+      arg: 'SOCKET',
+      help: '(used by lanes new itself) where to read the environment to run CMD with',
+    },
   },
   acceptsRest: true,
   minPositionals: 0,
@@ -64,7 +68,7 @@ export const command: CommandSpec = {
   ],
   async run(args, io) {
     const runAs = str(args.values['run-as']);
-    if (runAs !== undefined) return wrap(runAs, str(args.values['env-file']), args.rest, io);
+    if (runAs !== undefined) return wrap(runAs, str(args.values['env-from']), args.rest, io);
     const ticket = args.positionals[0];
     if (!ticket) throw usageError(this, 'give the TICKET to work on: lanes new TICKET');
     if (args.values['seat'] === 'auto' && args.values['agent'] === undefined)
@@ -121,15 +125,14 @@ export function launchedText(r: Launched): string {
 /** Inside tmux (or detached): take the session over, run the agent as it, end it when the agent exits. */
 async function wrap(
   id: string,
-  envFile: string | undefined,
+  envFrom: string | undefined,
   cmd: string[],
   io: Parameters<CommandSpec['run']>[1],
 ): Promise<number> {
   if (cmd.length === 0) throw new LanesError('E_USAGE', 'lanes new --run-as SESSION needs the command after --');
-  // The caller's environment, not the tmux server's: read once, then gone.
-  if (envFile) {
-    const env = JSON.parse(readFileSync(envFile, 'utf8')) as NodeJS.ProcessEnv;
-    rmSync(envFile, { force: true });
+  // The caller's environment, not the tmux server's: served by lanes new while the start lasts, never on disk.
+  if (envFrom) {
+    const env = await readEnv(envFrom);
     for (const k of Object.keys(process.env)) delete process.env[k];
     Object.assign(process.env, env);
   }
