@@ -28,7 +28,7 @@ function world() {
   );
   execFileSync('git', ['add', 'lanes.toml'], { cwd: repo });
   execFileSync('git', ['commit', '-qm', 'lanes.toml'], { cwd: repo });
-  const env = { ...lanesEnv(), FOO_API_KEY: 'sk-do-not-pass', KEEP_ME: 'kept' };
+  const env: Record<string, string> = { ...lanesEnv(), FOO_API_KEY: 'sk-do-not-pass', KEEP_ME: 'kept' };
   return { repo, env, opts: { env, cwd: repo } };
 }
 
