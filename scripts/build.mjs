@@ -238,6 +238,35 @@ await build({
   external: ['pg-native', 'pg-cloudflare'],
   minify: true,
 });
+// `lanes top`: ink and React in an ES module of their own (ink's layout engine starts with a
+// top-level await), run by the top command in a process of its own.
+await build({
+  ...common,
+  entryPoints: { top: 'src/cli/top/main.ts' },
+  outdir: 'dist',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
+  minify: true,
+  // Some of ink's dependencies are CommonJS that require Node's built-ins.
+  banner: {
+    js: "import { createRequire as __lanesRequire } from 'node:module'; const require = __lanesRequire(import.meta.url);",
+  },
+  plugins: [
+    lazyBetterSqlite,
+    {
+      // ink connects to React's devtools only with DEV=true: a stand-in, never the package.
+      name: 'no-devtools',
+      setup(b) {
+        b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'devtools', namespace: 'no-devtools' }));
+        b.onLoad({ filter: /.*/, namespace: 'no-devtools' }, () => ({
+          contents: 'export default { initialize() {}, connectToDevTools() {} };',
+          loader: 'js',
+        }));
+      },
+    },
+  ],
+});
 // The library and the demo's worker: ES modules, dependencies left to the importer's node_modules.
 // The worker imports the library from ./index.js rather than carrying a second copy of it (420 KB).
 const libraryApart = {

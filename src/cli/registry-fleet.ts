@@ -31,6 +31,13 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     summary: 'ask its agent to exit, then snapshot and end the session',
   },
   {
+    name: 'top',
+    hot: false,
+    load: () => import('./commands/top.js'),
+    usage: 'top',
+    summary: 'the fleet live in the terminal: needs you, waiting, working, finished, died',
+  },
+  {
     name: 'watch',
     hot: false,
     load: () => import('./commands/watch.js'),

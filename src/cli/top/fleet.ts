@@ -1,0 +1,66 @@
+import type { SessionView } from '../../index.js';
+
+// What `lanes top` shows: every session of the window in one of five groups, in this order of
+// precedence, each row what a person acts on (ticket, label, agent, age, last activity).
+
+export const GROUPS = ['Needs you', 'Waiting for input', 'Working', 'Finished', 'Died'] as const;
+export type Group = (typeof GROUPS)[number];
+
+export interface TopRow {
+  id: string;
+  group: Group;
+  ticket: string | null;
+  label: string | null;
+  agent: string | null;
+  /** ms since it started. */
+  age: number;
+  /** ms since its last sign of life (a lanes call, what its agent signalled, its end). */
+  idle: number;
+  /** One line: why it is in its group (the agent's words, how it died). */
+  why: string;
+  /** `tmux NAME` when lanes started it in tmux. */
+  terminal: string | null;
+  live: boolean;
+  depth: number;
+}
+
+/** The group of one session (null: not shown). */
+export function groupOf(s: SessionView, teardownFailed: boolean): Group | null {
+  if (s.died !== null || s.state === 'dead') return 'Died';
+  if (teardownFailed) return 'Needs you';
+  if (s.state === 'ended') return 'Finished';
+  if (s.attention?.state === 'denied') return 'Needs you';
+  if (s.attention?.state === 'waiting') return 'Waiting for input';
+  if (s.attention?.state === 'finished') return 'Finished';
+  return 'Working';
+}
+
+export function topRows(sessions: SessionView[], now: number): TopRow[] {
+  const rows: TopRow[] = [];
+  for (const s of sessions) {
+    const group = groupOf(s, s.setupState === 'failed');
+    if (!group) continue;
+    const last = Math.max(s.lastSeenAt, s.attention?.at ?? 0, s.endedAt ?? 0);
+    const why =
+      group === 'Died'
+        ? (s.died ?? s.why)
+        : s.setupState === 'failed'
+          ? 'its teardown failed: lanes teardown'
+          : (s.attention?.why ?? (s.state === 'ended' ? (s.endReason ?? '') : (s.task?.split('\n')[0] ?? '')));
+    rows.push({
+      id: s.id,
+      group,
+      ticket: s.ticket,
+      label: s.label,
+      agent: s.agent,
+      age: now - s.createdAt,
+      idle: now - last,
+      why,
+      terminal: s.terminal,
+      live: s.state === 'live',
+      depth: s.parent !== null ? 1 : 0,
+    });
+  }
+  const rank = (g: Group) => GROUPS.indexOf(g);
+  return rows.sort((a, b) => rank(a.group) - rank(b.group) || a.idle - b.idle);
+}
