@@ -40,7 +40,10 @@ export const command: CommandSpec = {
         );
       return EXIT.ok;
     }
-    const everyMs = parseDuration(str(args.values['every']) ?? (process.env['LANES_WATCH_EVERY'] || '2s'), '--every');
+    // Every 2 s, and at least four times a lease (a team store's short lease is renewed in time).
+    const given = str(args.values['every']) ?? process.env['LANES_WATCH_EVERY'];
+    const leaseMs = Number(process.env['LANES_LEASE_MS']) || 60_000;
+    const everyMs = given ? parseDuration(given, '--every') : Math.min(2000, Math.max(50, Math.floor(leaseMs / 4)));
     const idleMs = parseDuration(str(args.values['idle']) ?? (process.env['LANES_WATCH_IDLE'] || '30s'), '--idle');
     const store = await resolveStore(str(args.values['store']), process.env);
     const socket = watcherSocket(store, process.env);

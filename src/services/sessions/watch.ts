@@ -25,6 +25,7 @@ export async function watchHost(ctx: LanesContext): Promise<WatchLook> {
   let renewed = 0;
   if (ctx.store.info.backend === 'postgres')
     // A third of the lease: written at most three times a lease, never missed by one slow look.
-    for (const s of live) if (await ctx.store.touchSession(s.id, ctx.leaseMs / 3).catch(() => false)) renewed++;
+    for (const s of live)
+      if (await ctx.store.touchSession(s.id, Math.floor(ctx.leaseMs / 3)).catch(() => false)) renewed++;
   return { live: live.length, died, renewed };
 }

@@ -146,7 +146,8 @@ export function pgSessions(conn: PgConn): Omit<SessionStore, SessionLifeKeys> {
                    AND (s.last_seen_at <= ${PG_NOW} - $2 OR s.dead_seen_at IS NOT DISTINCT FROM s.last_seen_at${shown})
                  RETURNING t.id)
          SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM u) AS n`,
-        [id, freshForMs],
+        // A whole number of ms: a fraction (a lease not divisible by 12) fails as a bigint.
+        [id, Math.floor(freshForMs)],
       );
       return Number((rows[0] as { n: string | number }).n) > 0;
     },
