@@ -6,6 +6,7 @@ import { LanesError } from '../core/errors.js';
 import { checkTask } from '../core/agent-run.js';
 import { lanesHome } from '../core/paths.js';
 import { refSafeSessionId } from '../core/slug.js';
+import { shellQuote } from '../core/shell-quote.js';
 import type { Lanes, SeatLease, SessionRecord } from '../index.js';
 import { carryHooksInto } from './carry.js';
 import { serveEnv } from './env-handoff.js';
@@ -162,6 +163,9 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
       const r = tmux(['new-session', '-d', '-s', name, '-c', made.path, '--', ...wrapper], withoutSession());
       if (!r.ok)
         throw new LanesError('E_PLATFORM', `tmux could not start the session: ${r.err}`, { hint: 'check `tmux ls`' });
+      // Its last screen is kept (pane-log.ts): the pane closes with the agent.
+      const record = [process.execPath, cli, 'attach', id, '--record'].map(shellQuote).join(' ');
+      tmux(['pipe-pane', '-o', '-t', `=${name}:`, `exec ${record}`], withoutSession());
     }
     await ownedByWrapper(lanes, id);
     handoff?.close();

@@ -52,7 +52,7 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
     h('Died');
     for (const d of r.died)
       item(
-        `${named(d.session)}${d.at ? ` at ${clock(d.at)}` : ''}: ${d.why || 'owner gone'}; ${d.unsavedFiles === null ? 'no worktree left' : `${d.unsavedFiles} uncommitted file(s)`}${d.lastSnapshot ? `, last snapshot ${d.lastSnapshot}` : ', no snapshot'}`,
+        `${named(d.session)}${d.at ? ` at ${clock(d.at)}` : ''}: ${d.why || 'owner gone'}; ${d.unsavedFiles === null ? 'no worktree left' : `${d.unsavedFiles} uncommitted file(s)`}${d.lastSnapshot ? `, last snapshot ${d.lastSnapshot}` : ', no snapshot'}${d.lastScreen ? `; its last screen: lanes attach ${d.session.id}` : ''}`,
         d.continue,
       );
   }

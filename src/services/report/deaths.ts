@@ -8,6 +8,7 @@ import { status } from '../../git/status.js';
 import { GIT_PARALLEL, inBatches } from '../../core/in-batches.js';
 import { shellWord } from '../../core/shell-quote.js';
 import { continueCommand } from '../../core/continue-command.js';
+import { paneLogOf } from '../../core/pane-log-path.js';
 import type { NightReport, SessionName } from './types.js';
 
 // Two parts of the morning report read from the journal and git, not from sessions' current state:
@@ -77,6 +78,7 @@ export async function deathsOf(
       lastSnapshot: last ? `${last.owner}/${last.n}` : null,
       restore: last ? `cd ${shellWord(from)} && lanes restore ${shellWord(`${last.owner}/${last.n}`)}` : null,
       continue: continueCommand({ id, ticket: who.ticket ?? ticketOfSession(s) }),
+      lastScreen: existsSync(paneLogOf(id)) ? paneLogOf(id) : null,
     };
   });
 }

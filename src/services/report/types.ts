@@ -85,6 +85,8 @@ export interface NightReport {
     restore: string | null;
     /** The one command that goes on with its work, typed as shown in a person's shell. */
     continue: string;
+    /** Its last screen (lanes new in tmux kept it): `lanes attach SESSION` shows it; null when none. */
+    lastScreen: string | null;
   }[];
   /** Tickets whose last session ended (not died) with commits its branch has and the main branch lacks: waiting to land. */
   finished: { ticket: string; session: SessionName; branch: string; ahead: number; command: string }[];
