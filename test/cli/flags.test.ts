@@ -104,7 +104,7 @@ const accepted: [string[], string, unknown[]][] = [
   [['conflicts', '--against', 'dev'], 'conflicts', [{ against: 'dev' }]],
   [['land', '--into', 'main', '--squash'], 'land', [{ into: 'main', mode: 'squash' }]],
   [['land'], 'land', [{}]],
-  [['adopt', 's-1'], 'adopt', ['s-1']],
+  [['adopt', 's-1'], 'sessions.get', ['s-1']],
   [['guard', 'status'], 'guard.status', []],
   [['guard', 'uninstall'], 'guard.uninstall', []],
   [['doctor', '--fix'], 'doctor', [{ fix: true, lanesCommand: hookLanesCommand() }]],
