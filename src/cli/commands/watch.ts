@@ -10,6 +10,9 @@ import { str } from '../command.js';
 import { printJson } from '../output.js';
 import { answers, watcherSocket } from '../watcher.js';
 
+/** How long a watcher rides out a store that does not answer (gone for good after that: a dropped schema). */
+const OUTAGE_MS = 10 * 60_000;
+
 export const command: CommandSpec = {
   name: 'watch',
   summary: "Prove this host's sessions alive every few seconds: a death is recorded and told when it happens.",
@@ -54,11 +57,14 @@ export const command: CommandSpec = {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     let liveAt = Date.now();
+    let lookedAt = Date.now();
     try {
-      while (!stopped && Date.now() - liveAt < idleMs) {
-        // A store outage, a busy store: the next look tries again.
+      // Until no live session has been seen for --idle; through a store outage (the next look tries
+      // again: a thinking agent's lease must be renewed when the store is back) for at most 10 min.
+      while (!stopped && Date.now() - liveAt < idleMs && Date.now() - lookedAt < OUTAGE_MS) {
         const look = await lanes.sessions.watch().catch(() => null);
-        if (!look || look.live > 0) liveAt = Date.now();
+        if (look) lookedAt = Date.now();
+        if (look ? look.live > 0 : true) liveAt = Date.now();
         await new Promise((r) => setTimeout(r, everyMs));
       }
     } finally {
