@@ -271,7 +271,11 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       const installGuard = o.lanesCommand
         ? async () => (await guard()).install({ lanesCommand: o.lanesCommand! })
         : undefined;
-      const r = await (await import('./doctor/doctor.js')).doctor(ctx, { state, end, snapshots, installGuard }, o);
+      const teardown = async (id: string) =>
+        (await import('./sessions/setup.js')).tearDownAgain(ctx, await sessions.get(id), environmentOf);
+      const r = await (
+        await import('./doctor/doctor.js')
+      ).doctor(ctx, { state, end, snapshots, installGuard, teardown }, o);
       await ctx.journal.record((await records()).doctorEntries(await who(), r));
       return r;
     },

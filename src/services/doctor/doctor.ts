@@ -19,6 +19,7 @@ import { describeInterrupted, pendingIntents } from '../land/landing-intent.js';
 import type { LandingIntent } from '../land/landing-intent.js';
 import { describeInterruptedCommit, finishCommit, pendingCommits } from '../commits/commit-intent.js';
 import type { Unattended } from './worktree-findings.js';
+import { leftovers } from './leftovers.js';
 
 export type { DoctorReport, Finding, FindingKind, Severity } from './findings.js';
 
@@ -26,6 +27,8 @@ export interface DoctorDeps {
   state: StateService;
   end: (id: string, options: EndOptions) => Promise<EndResult>;
   snapshots: SnapshotService;
+  /** Runs a session's failed or killed teardown again (`lanes teardown`). */
+  teardown?: ((id: string) => Promise<{ ok: boolean; why: string | null } | null>) | undefined;
   /** Installs the guard (`lanes guard install`); absent, --fix says how to. */
   installGuard?: (() => Promise<unknown>) | undefined;
 }
@@ -142,6 +145,9 @@ export async function doctor(
   if (!hookState(dir, 'pre-commit').installed)
     findings.push(finding('guard-missing', `lanes guard is not installed in ${dir} (lanes guard install)`));
 
+  // What killed lanes commands left (leftovers.ts); ended sessions count (a failed teardown outlives them).
+  const left = await leftovers(ctx, repo.worktreeRoot, worktrees, mine);
+  findings.push(...left.findings);
   const commits = pendingCommits(repo.commonDir);
   for (const i of commits)
     findings.push(finding('interrupted-commit', describeInterruptedCommit(i), { worktree: i.worktree }));
@@ -168,6 +174,14 @@ export async function doctor(
       else if (f) f.fixed = done ? done.detail : 'finished meanwhile by another lanes call';
     }
     await fix(repo.worktreeRoot, deps, findings, dead, unsaved);
+    await left.fix();
+    for (const f of findings.filter((x) => x.kind === 'teardown-due' && x.session)) {
+      const r = await deps.teardown?.(f.session!).catch((e: Error) => ({ ok: false, why: e.message }));
+      if (r?.ok) f.fixed = 'ran again';
+      else
+        f.unfixable = `it failed again: ${r?.why ?? 'nothing ran'} (fix the command, then lanes teardown ${f.session})`;
+    }
+    for (const f of findings) if (f.severity !== 'info' && !f.fixed) f.unfixable ??= whyNot(f);
   }
   return { findings, fixed: options.fix === true, open: openCount(findings) };
 }
@@ -235,7 +249,6 @@ async function fix(
     await deps.installGuard();
     guard.fixed = 'installed (lanes guard install; an existing pre-commit hook is kept and runs first)';
   }
-  for (const f of findings) if (f.severity !== 'info' && !f.fixed) f.unfixable ??= whyNot(f);
 }
 
 function whyNot(f: Finding): string {

@@ -19,7 +19,12 @@ export type FindingKind =
   | 'interrupted-land'
   | 'interrupted-commit'
   | 'orphaned-index-lock'
-  | 'landing';
+  | 'landing'
+  | 'merged-branch'
+  | 'kept-branch'
+  | 'handoff-dir'
+  | 'stale-worktree-lock'
+  | 'teardown-due';
 
 export const SEVERITY: Record<FindingKind, Severity> = {
   'dead-session': 'error',
@@ -33,6 +38,11 @@ export const SEVERITY: Record<FindingKind, Severity> = {
   'interrupted-commit': 'error',
   'orphaned-index-lock': 'error',
   landing: 'info',
+  'merged-branch': 'warning',
+  'kept-branch': 'info',
+  'handoff-dir': 'warning',
+  'stale-worktree-lock': 'warning',
+  'teardown-due': 'warning',
   'kept-worktree': 'info',
   'joined-ticket': 'info',
 };
