@@ -34,6 +34,8 @@ writeFileSync(
   '[ports]\nnames = ["web", "api"]\n\n[env]\nDATABASE_NAME = "{repo}_{slug}"\nstrip = ["*_API_KEY"]\n',
 );
 sh('git add -A && git commit -q -m c', repo);
+// Its [env] runs only once allowed (issue 46): the user's one `lanes allow`.
+execFileSync(process.execPath, [CLI, 'allow'], { cwd: repo, env });
 const session = spawnSync(process.execPath, [CLI, 'start', '--pid', String(process.pid)], {
   cwd: repo,
   env,

@@ -58,6 +58,9 @@ export type {
 } from './services/worktrees/gc-worktrees.js';
 export type { WorktreesApi } from './services/worktrees/facade.js';
 export type { SeatsApi } from './services/seats/facade.js';
+export type { TrustApi, TrustTarget } from './services/trust/trust.js';
+export type { TrustRecord, TrustState } from './services/trust/approvals.js';
+export type { Runnable } from './core/config-trust.js';
 export type { SeatHolder, SeatLease, SeatView } from './services/seats/seats.js';
 export type { SeatRecord } from './store/seat-types.js';
 export type { AgentRemoval, AgentWorktree, AgentWorktreeRequest } from './services/worktrees/agent-worktrees.js';

@@ -116,7 +116,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
 }
 
 export const EXIT_CODES_TEXT =
-  'Exit codes: 0 ok, 1 error, 2 usage, 3 held or in conflict, 4 wrong owner/integrity/fencing, 5 timed out or aborted.';
+  'Exit codes: 0 ok, 1 error, 2 usage, 3 held or in conflict, 4 wrong owner/integrity/fencing, 5 timed out or aborted, 6 not allowed (lanes allow).';
 
 export function str(v: ParsedArgs['values'][string]): string | undefined {
   return typeof v === 'string' ? v : undefined;

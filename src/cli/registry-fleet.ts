@@ -52,6 +52,20 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     summary: "run a session's [session] teardown again (it failed, or was killed)",
   },
   {
+    name: 'allow',
+    hot: false,
+    load: () => import('./commands/allow.js'),
+    usage: 'allow [PATH] [--rev REV] [--show] [--list]',
+    summary: "allow what a repository's lanes.toml runs (setup, teardown, [env]): that exact content",
+  },
+  {
+    name: 'deny',
+    hot: false,
+    load: () => import('./commands/deny.js'),
+    usage: 'deny [PATH] [--rev REV]',
+    summary: "deny or revoke what a repository's lanes.toml runs",
+  },
+  {
     name: 'shell-init',
     hot: false,
     load: () => import('./commands/shell-init.js'),

@@ -1,4 +1,5 @@
 import { parseDuration } from './duration.js';
+import { reservedEnvName } from './config-trust.js';
 import { LanesError } from './errors.js';
 import { fail, stringList, table } from './config-fail.js';
 import type { ConfigSource } from './config-fail.js';
@@ -146,6 +147,8 @@ export function validateConfig(
       // __proto__ matches the pattern but cannot be a key of the objects the environment is built in.
       else if (!ENV_NAME.test(k) || k === '__proto__')
         fail(src, 'env', k, 'an environment variable name ([A-Za-z_][A-Za-z0-9_]*, not __proto__)');
+      // The session's identity and private directories are lanes' own: a template never replaces them.
+      else if (reservedEnvName(k)) fail(src, 'env', k, 'a name lanes does not set itself (not LANES_*, not TMPDIR)');
       else if (typeof v !== 'string') fail(src, 'env', k, 'a template string such as "{repo}_{slug}"', v);
       else {
         const bad = [...v.matchAll(/\{([^}]*)\}/g)]

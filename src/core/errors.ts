@@ -8,6 +8,7 @@ export const EXIT = {
   held: 3,
   integrity: 4,
   timeout: 5,
+  untrusted: 6,
 } as const;
 
 export type ErrorCode =
@@ -54,6 +55,7 @@ export type ErrorCode =
   | 'E_SETUP'
   | 'E_NO_SEAT'
   | 'E_PAY_PER_USE'
+  | 'E_UNTRUSTED'
   | 'E_INTERNAL';
 
 const EXIT_BY_CODE: Record<ErrorCode, number> = {
@@ -103,6 +105,8 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   // The snapshot `end` takes first could not be made: the session is left open, nothing changed.
   E_SNAPSHOT: EXIT.error,
   E_CONFIG: EXIT.usage,
+  // A repository's lanes.toml would run or set what the user has not allowed (lanes allow); nothing ran.
+  E_UNTRUSTED: EXIT.untrusted,
   E_FLAGGED: EXIT.held,
   E_IO: EXIT.error,
   E_INTERNAL: EXIT.error,

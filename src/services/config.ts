@@ -5,6 +5,8 @@ import { LanesError } from '../core/errors.js';
 import { storeLocation } from '../core/paths.js';
 import { mergeConfig, storeUrlOf, validateConfig } from '../core/config.js';
 import type { ConfigSource, LanesConfig } from '../core/config.js';
+import { runnablesOf } from '../core/config-trust.js';
+import type { Runnable } from '../core/config-trust.js';
 import type { LanesContext } from './context.js';
 
 /** `$LANES_CONFIG`, else `$XDG_CONFIG_HOME/lanes/config.toml`, else `~/.config/lanes/config.toml`. */
@@ -46,11 +48,16 @@ async function readSource(file: string): Promise<ConfigSource | null> {
   }
   const known = parsed.get(file);
   if (known?.text === text) return known;
+  const src = await parseSource(file, text);
+  parsed.set(file, src);
+  return src;
+}
+
+/** Parses a config's text (named `file` in errors); E_CONFIG naming line and column when it is no TOML. */
+export async function parseSource(file: string, text: string): Promise<ConfigSource> {
   const { parse, TomlError } = await import('smol-toml');
   try {
-    const src = { file, text, data: parse(text) as Record<string, unknown> };
-    parsed.set(file, src);
-    return src;
+    return { file, text, data: parse(text) as Record<string, unknown> };
   } catch (e) {
     if (e instanceof TomlError) {
       const first = e.message.split('\n')[0] ?? e.message;
@@ -64,20 +71,39 @@ async function readSource(file: string): Promise<ConfigSource | null> {
   }
 }
 
+/** A repository's lanes.toml as read: its exact text, and what it would run or set (core/config-trust.ts). */
+export interface RepoConfigFile {
+  file: string;
+  text: string;
+  runs: Runnable[];
+}
+
+export type LoadedConfig = LanesConfig & {
+  files: string[];
+  /** The repository's part (null without a lanes.toml): what needs the user's approval. */
+  repoFile: RepoConfigFile | null;
+};
+
 /** The repository's lanes.toml (at the worktree root) merged with the user's config; defaults when neither exists. */
-export async function loadConfig(
-  ctx: LanesContext,
-  worktreeRoot?: string | null,
-): Promise<LanesConfig & { files: string[] }> {
+export async function loadConfig(ctx: LanesContext, worktreeRoot?: string | null): Promise<LoadedConfig> {
   // A session's worktree is known from the store: no git process needed on the exec path.
   const root = worktreeRoot ?? (await ctx.repo())?.worktreeRoot;
   const files = [...(root ? [join(root, 'lanes.toml')] : []), userConfigPath(ctx.env)];
   const userFile = userConfigPath(ctx.env);
   const sources = (await Promise.all(files.map(readSource))).filter((s): s is ConfigSource => s !== null);
+  const parts = sources.map((s) => ({ s, part: validateConfig(s, { user: s.file === userFile }) }));
+  const repo = parts.find((p) => p.s.file !== userFile);
   return {
-    ...mergeConfig(sources.map((s) => validateConfig(s, { user: s.file === userFile }))),
+    ...mergeConfig(parts.map((p) => p.part)),
     files: sources.map((s) => s.file),
+    repoFile: repo ? { file: repo.s.file, text: repo.s.text, runs: runnablesOf(repo.part) } : null,
   };
+}
+
+/** The config as the library gives it (lib.config()): the repository file's text stays inside. */
+export function publicConfig(c: LoadedConfig): LanesConfig & { files: string[] } {
+  const { repoFile: _repoFile, ...rest } = c;
+  return rest;
 }
 
 /** The user's config alone, validated (what only it may hold: [notify], [journal], …); {} without one. */

@@ -1,6 +1,7 @@
 // The public shape of the library: what `openLanes()` returns. Every caller (the CLI, `lanes hook`,
 // the demo, and later the dashboard and the MCP server) reaches every behaviour through it and
 // nothing below it, so each behaviour has one code path.
+import type { TrustApi } from './trust/trust.js';
 import type { LanesConfig } from '../core/config.js';
 import type { HookDecision, HookEvent } from '../core/hook-event.js';
 import type { Envelope } from '../core/handoff-envelope.js';
@@ -226,6 +227,8 @@ export interface Lanes {
   worktrees: WorktreesApi;
   /** Seats: the agents' logins, leased to sessions, exhausted when their agent says so (services/seats/). */
   seats: SeatsApi;
+  /** The user's word on repositories' lanes.toml: nothing of one runs until allowed (services/trust/). */
+  trust: TrustApi;
   /** The decision for one agent hook call (adapters translate the agent's JSON to and from it). */
   hook(event: HookEvent): Promise<HookDecision>;
   /** Refreshes the current session's lease (close() does it too). */

@@ -3,7 +3,7 @@ import { LanesError } from '../core/errors.js';
 import { formatResource } from '../core/resource.js';
 import { openStore } from '../store/open.js';
 import { ClaimService } from './claims/claims.js';
-import { envNumber, loadConfig, resolveStore } from './config.js';
+import { envNumber, loadConfig, publicConfig, resolveStore } from './config.js';
 import { LanesContext, unknownSession } from './context.js';
 import type { Notice } from './context.js';
 import { HandoffService } from './handoffs/handoffs.js';
@@ -20,6 +20,7 @@ import { StateService } from './state/state.js';
 import { freeKept } from './state/gate-keep.js';
 import { worktreesFacade } from './worktrees/facade.js';
 import { seatsFacade } from './seats/facade.js';
+import { trustFacade } from './trust/facade.js';
 
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
@@ -107,7 +108,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     now: () => store.now(),
     changes: (o) => store.changeMark(o),
     repository: () => ctx.repo(),
-    config: (worktree) => loadConfig(ctx, worktree),
+    config: async (worktree) => publicConfig(await loadConfig(ctx, worktree)),
     sessions: {
       start: async (o) => {
         const started = await (await import('./sessions/start-session.js')).startSession(ctx, sessions, claims, o);
@@ -218,6 +219,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     createWorktree: async (o) => (await import('./worktrees/worktrees.js')).createSessionWorktree(ctx, o),
     worktrees: worktreesFacade(ctx, { snapshots, sessions, claims, state, end }),
     seats,
+    trust: trustFacade(ctx),
     commit: async (paths, message) => {
       // A commit refused for another session's claim is a decision the morning's reader must see;
       // the commit journals its own intent and outcome (commits/commit-intent.ts).

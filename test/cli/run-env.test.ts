@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Child, CLI, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { Child, CLI, allowConfig, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { needs } from '../helpers/needs.js';
 
 const haveTmux = () => {
@@ -20,7 +20,7 @@ const haveTmux = () => {
 // nothing [env] strip names from the caller's environment. Read from the agent process itself
 // (/proc/PID/environ), for `lanes new` (its wrapper) and `lanes start -- CMD`.
 
-function world() {
+async function world() {
   const repo = gitRepo();
   writeFileSync(
     join(repo, 'lanes.toml'),
@@ -29,6 +29,7 @@ function world() {
   execFileSync('git', ['add', 'lanes.toml'], { cwd: repo });
   execFileSync('git', ['commit', '-qm', 'lanes.toml'], { cwd: repo });
   const env: Record<string, string> = { ...lanesEnv(), FOO_API_KEY: 'sk-do-not-pass', KEEP_ME: 'kept' };
+  await allowConfig(repo, env);
   return { repo, env, opts: { env, cwd: repo } };
 }
 
@@ -68,7 +69,7 @@ function assertSessionEnvironment(env: Record<string, string>, id: string, repo:
 
 test('lanes new: the agent gets the session environment, never a stripped variable', async () => {
   if (process.platform !== 'linux') return; // /proc/PID/environ
-  const { repo, opts } = world();
+  const { repo, opts } = await world();
   const r = await lanes(['new', 'SHOP-7', '--background', '--json', '--', 'sleep', '600'], opts);
   assert.equal(r.code, 0, r.stderr);
   const id = (JSON.parse(r.stdout) as { session: string }).session;
@@ -84,7 +85,7 @@ test('lanes new: the agent gets the session environment, never a stripped variab
 
 test('lanes start -- CMD: the command gets the session environment too', async () => {
   if (process.platform !== 'linux') return;
-  const { repo, env } = world();
+  const { repo, env } = await world();
   const child = new Child(process.execPath, [CLI, 'start', '--ticket', 'SHOP-8', '--json', '--', 'sleep', '600'], {
     env,
     cwd: repo,
@@ -101,7 +102,7 @@ test(
   { skip: needs('tmux', haveTmux()) },
   async () => {
     if (process.platform !== 'linux') return;
-    const { repo, env } = world();
+    const { repo, env } = await world();
     const tmuxEnv: Record<string, string> = {
       ...env,
       TMUX_TMPDIR: tmp('lanes-tmux-'),
@@ -129,7 +130,7 @@ test(
   'lanes new when tmux fails to start the session: refused, and nothing of the environment stays on disk',
   { skip: needs('tmux', haveTmux()) },
   async () => {
-    const { repo, env } = world();
+    const { repo, env } = await world();
     const real = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).trim();
     const bin = tmp('lanes-fake-tmux-');
     // tmux that answers everything but refuses to start a session (a full socket directory, a limit).

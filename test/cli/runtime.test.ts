@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES, gitRepo, lanes, lanesChild, lanesEnv, node } from '../helpers/env.js';
+import { FIXTURES, allowConfig, gitRepo, lanes, lanesChild, lanesEnv, node } from '../helpers/env.js';
 
 function repoWithConfig(toml: string): string {
   const repo = gitRepo();
@@ -84,6 +84,7 @@ test(
       '[env]\nDATABASE_NAME = "{repo}_{slug}"\nREDIS_PREFIX = "{slug}:"\nstrip = ["ANTHROPIC_API_KEY", "*_TOKEN"]\n',
     );
     const env = { ...lanesEnv(), ANTHROPIC_API_KEY: 'sk-paid', GH_TOKEN: 'ghp', KEEP_ME: 'héllo 😀 שלום' };
+    await allowConfig(repo, env);
     const id = (
       await lanes(['start', '--ticket', 'SEAT 7/ü', '--pid', String(process.pid)], { env, cwd: repo })
     ).stdout.trim();
@@ -129,6 +130,7 @@ test('config errors name the file, line and key; unknown keys and unsafe templat
     assert.match(r.stderr, re);
   }
   const repo = repoWithConfig('[env]\nDB = "{ticket}"\n');
+  await allowConfig(repo, env);
   const id = (
     await lanes(['start', '--ticket', 'has space', '--pid', String(process.pid)], { env, cwd: repo })
   ).stdout.trim();

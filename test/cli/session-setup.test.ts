@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv } from '../helpers/env.js';
+import { allowConfig, gitRepo, lanes, lanesEnv } from '../helpers/env.js';
 import { PG_SKIP, PG_URL } from '../helpers/pg.js';
 import type * as Pg from 'pg';
 
@@ -13,12 +13,13 @@ import type * as Pg from 'pg';
 // teardown is journaled and the session still ends. Last, the README's example on the real
 // PostgreSQL of CI: a database per session cloned from a template, dropped at the end.
 
-function world(toml: string) {
+async function world(toml: string, allow = true) {
   const env = lanesEnv();
   const repo = gitRepo();
   writeFileSync(join(repo, 'lanes.toml'), toml);
   execFileSync('git', ['add', 'lanes.toml'], { cwd: repo });
   execFileSync('git', ['commit', '-qm', 'lanes.toml'], { cwd: repo });
+  if (allow) await allowConfig(repo, env);
   return { env, repo, opts: { env, cwd: repo } };
 }
 
@@ -28,7 +29,7 @@ const start = async (opts: { env: Record<string, string>; cwd: string }, ticket:
 };
 
 test('setup runs in the new worktree with the session environment; teardown at its end', async () => {
-  const { env, opts } = world(
+  const { env, opts } = await world(
     [
       '[ports]',
       'names = ["web"]',
@@ -49,7 +50,7 @@ test('setup runs in the new worktree with the session environment; teardown at i
 });
 
 test('a failed setup leaves nothing behind and shows its output; a failed teardown is journaled and the session ends', async () => {
-  const { opts, env } = world(`[session]\nsetup = 'echo "no template database" >&2; exit 3'\n`);
+  const { opts, env } = await world(`[session]\nsetup = 'echo "no template database" >&2; exit 3'\n`);
   const r = await lanes(['start', '--worktree', '--ticket', 'SEAT-2'], opts);
   assert.equal(r.code, 1);
   assert.match(
@@ -71,7 +72,7 @@ test('a failed setup leaves nothing behind and shows its output; a failed teardo
     'the ticket is free',
   );
 
-  const t = world(`[session]\nsetup = 'true'\nteardown = 'echo cannot drop >&2; exit 4'\n`);
+  const t = await world(`[session]\nsetup = 'true'\nteardown = 'echo cannot drop >&2; exit 4'\n`);
   const started = await start(t.opts, 'SEAT-3');
   assert.equal(started.r.code, 0, started.r.stderr);
   const ended = await lanes(['end', '--force', started.s!.id], t.opts);
@@ -89,7 +90,7 @@ test('a failed setup leaves nothing behind and shows its output; a failed teardo
     JSON.stringify(needs.needsYou),
   );
   // Where no setup ran, no teardown ever runs (issue 45, item 3).
-  const n = world(`[session]\nteardown = 'echo ran > "$HOME/never"; exit 4'\n`);
+  const n = await world(`[session]\nteardown = 'echo ran > "$HOME/never"; exit 4'\n`);
   const plain = await lanes(['start', '--ticket', 'SEAT-4'], n.opts);
   assert.equal(plain.code, 0, plain.stderr);
   assert.equal((await lanes(['end', plain.stdout.trim()], n.opts)).code, 0);
@@ -103,7 +104,7 @@ test('[session] in lanes.toml: bad values are named with file and line', async (
     ['[session]\ntimeout = "0s"\n', /session\.timeout: expected a duration of at least 1s/],
     ['[session]\nbefore = "x"\n', /session\.before: expected setup, teardown or timeout \(unknown key\)/],
   ] as const) {
-    const { opts } = world(toml);
+    const { opts } = await world(toml, false);
     const r = await lanes(['start', '--worktree'], opts);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, want);
@@ -121,7 +122,7 @@ test(
     const template = `app_template_${process.pid}`;
     await admin.query(`DROP DATABASE IF EXISTS ${template}`);
     await admin.query(`CREATE DATABASE ${template}`);
-    const { opts } = world(
+    const { opts } = await world(
       [
         '[env]',
         `APP_DB = "app_${process.pid}_{slug}"`,

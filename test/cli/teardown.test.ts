@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv, tmp, watching } from '../helpers/env.js';
+import { allowConfig, gitRepo, lanes, lanesEnv, tmp, watching } from '../helpers/env.js';
 
 // Issue 45, item 3: a session's [session] teardown runs wherever its setup ran, exactly once, with
 // that session's environment, whoever ends it (its wrapper, lanes stop, the reap after a death);
 // never where no setup ran; and a successor on the same ticket never shares the templated names of
 // a predecessor whose teardown is still due (a failed teardown keeps its database name taken).
 
-function world(teardown = 'echo "$APP_DB" >> "$OUT/teardowns"') {
+async function world(teardown = 'echo "$APP_DB" >> "$OUT/teardowns"') {
   const repo = gitRepo();
   const out = tmp('lanes-teardown-out-');
   writeFileSync(
@@ -20,6 +20,7 @@ function world(teardown = 'echo "$APP_DB" >> "$OUT/teardowns"') {
   execFileSync('git', ['add', 'lanes.toml'], { cwd: repo });
   execFileSync('git', ['commit', '-qm', 'lanes.toml'], { cwd: repo });
   const env = watching({ ...lanesEnv(), OUT: out });
+  await allowConfig(repo, env);
   return { repo, out, env, opts: { env, cwd: repo } };
 }
 
@@ -33,7 +34,7 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15
 }
 
 test('teardown runs once wherever setup ran: the wrapper at its agent’s exit, lanes stop, the reap after a death', async () => {
-  const w = world();
+  const w = await world();
   // Its wrapper, when the agent exits.
   const a = await lanes(['new', 'T-1', '--background', '--', 'sh', '-c', 'sleep 1'], w.opts);
   assert.equal(a.code, 0, a.stderr);
@@ -65,12 +66,13 @@ test('teardown runs once wherever setup ran: the wrapper at its agent’s exit, 
 });
 
 test('a successor on a ticket whose predecessor’s teardown failed gets names of its own; lanes teardown runs it again', async () => {
-  const w = world('echo "$APP_DB" >> "$OUT/teardowns"; test -e "$OUT/allow"');
+  const w = await world('echo "$APP_DB" >> "$OUT/teardowns"; test -e "$OUT/allow"');
   const first = await lanes(['new', 'T-9', '--background', '--json', '--', 'sleep', '600'], w.opts);
   const id = (JSON.parse(first.stdout) as { session: string }).session;
   const stopped = await lanes(['stop', id], w.opts);
   assert.match(stopped.stderr, new RegExp(`teardown failed; run it again with \`lanes teardown ${id}\``));
-  const second = await lanes(['new', 'T-9', '--background', '--json', '--', 'sleep', '600'], w.opts);
+  // --fresh: the predecessor left its worktree (lanes new asks to resume it or start anew).
+  const second = await lanes(['new', 'T-9', '--fresh', '--background', '--json', '--', 'sleep', '600'], w.opts);
   assert.equal(second.code, 0, second.stderr);
   assert.deepEqual(lines(join(w.out, 'setups')), ['app_t-9', 'app_t-9-2'], 'the successor never shares app_t-9');
   writeFileSync(join(w.out, 'allow'), '');

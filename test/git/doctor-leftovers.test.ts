@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
+import { allowConfig, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 
 // Issue 45, item 6: what a killed lanes new, stop or gc --worktrees leaves, each made by hand here
 // (the storm in test/fault/fleet-kill-storm makes them by killing): lanes doctor names each one
@@ -30,6 +30,7 @@ test('doctor names what killed commands left; --fix deletes only merged branches
   git('add', 'lanes.toml');
   git('commit', '-qm', 'lanes.toml');
   await lanes(['guard', 'install'], opts);
+  await allowConfig(repo, env);
 
   // A merged lanes branch and one holding a commit of its own, neither checked out.
   git('branch', 'lanes/merged-one');

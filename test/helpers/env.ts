@@ -75,6 +75,15 @@ export function gitRepo(dir = tmp('lanes-repo-')): string {
   return dir;
 }
 
+/**
+ * The person's `lanes allow` of the repository's lanes.toml as it is now (issue 46): nothing a
+ * repository's lanes.toml runs or sets runs before it.
+ */
+export async function allowConfig(repo: string, env: Record<string, string>): Promise<void> {
+  const r = await lanes(['allow'], { env, cwd: repo });
+  if (r.code !== 0) throw new Error(`lanes allow in ${repo} failed (${r.code}): ${r.stderr}`);
+}
+
 export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;

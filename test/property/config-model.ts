@@ -24,6 +24,8 @@ function envValid(t: Data): boolean {
     if (k === 'strip') return stringsMatching(v, /^[A-Za-z0-9_*?]+$/);
     // __proto__ is a valid name for a shell, but silently lost as a key of a JS object: refused.
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) || k === '__proto__' || typeof v !== 'string') return false;
+    // lanes sets these itself (identity, private directories): no template may replace them.
+    if (k.startsWith('LANES_') || k === 'TMPDIR') return false;
     // Placeholders among the four, and the fixed text around them letters, digits, _ . : - only.
     const known = [...v.matchAll(/\{([^}]*)\}/g)].every((m) => PLACEHOLDERS.includes(m[1] ?? ''));
     return known && /^[A-Za-z0-9_.:-]+$/.test(v.replace(/\{(repo|slug|session|ticket)\}/g, 'x'));

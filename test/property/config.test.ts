@@ -48,7 +48,7 @@ const range = mostly(
 );
 const envKey = mostly(
   fc.constantFrom('DATABASE_NAME', 'A', '_x', '__proto__', 'constructor', 'toString'),
-  fc.oneof(fc.constantFrom('1A', 'A-B', 'a b', ''), fc.string({ maxLength: 4 })),
+  fc.oneof(fc.constantFrom('1A', 'A-B', 'a b', '', 'LANES_SESSION', 'TMPDIR'), fc.string({ maxLength: 4 })),
 );
 const template = mostly(
   fc.array(fc.constantFrom('{repo}', '{slug}', '{session}', '{ticket}', '_', 'x', '-', ':', '.'), { maxLength: 4 }),

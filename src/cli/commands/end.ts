@@ -3,6 +3,7 @@ import { formatResource } from '../../core/resource.js';
 import type { CommandSpec } from '../command.js';
 import { str } from '../command.js';
 import { printJson } from '../output.js';
+import { blockedTeardownText } from '../teardown-text.js';
 
 export const command: CommandSpec = {
   name: 'end',
@@ -54,6 +55,11 @@ export const command: CommandSpec = {
     if (result.worktreeRemoved) io.stdout(`removed worktree ${result.session.worktree}\n`);
     if (result.branchDeleted) io.stdout(`deleted branch ${result.branchDeleted}\n`);
     for (const n of result.notes) io.stdout(`note: ${n}\n`);
+    if (result.teardown?.blocked) {
+      // Never skipped silently: the session ended, and what its teardown would run is named.
+      io.stderr(blockedTeardownText(result.session.id, result.teardown.why));
+      return EXIT.untrusted;
+    }
     if (result.teardown && !result.teardown.ok)
       io.stderr(
         `lanes: warning: [session] teardown failed: ${result.teardown.why ?? 'failed'}; run it again with \`lanes teardown ${result.session.id}\`\n`,

@@ -4,6 +4,7 @@ import { parseDuration } from '../../core/duration.js';
 import type { CommandSpec } from '../command.js';
 import { str } from '../command.js';
 import { printJson } from '../output.js';
+import { blockedTeardownOf, blockedTeardownText } from '../teardown-text.js';
 import { tmux, tmuxHas, tmuxOf } from '../tmux.js';
 
 export const command: CommandSpec = {
@@ -70,9 +71,12 @@ export const command: CommandSpec = {
     const after = await lanes.sessions.get(s.id);
     // Saved by the wrapper as the agent exited, or by this command's end.
     const saved = (await lanes.snapshots.list(s.id)).slice(snapshotsBefore).map((x) => `${x.owner}/${x.n}`);
-    if (after.setupState === 'failed')
+    const blocked = after.setupState === 'failed' ? await blockedTeardownOf(lanes, s.id) : null;
+    if (blocked !== null) io.stderr(blockedTeardownText(s.id, blocked));
+    else if (after.setupState === 'failed')
       io.stderr(`lanes: warning: [session] teardown failed; run it again with \`lanes teardown ${s.id}\`\n`);
-    return said(io, s, how, after.endReason, saved.at(-1) ?? ended?.snapshot?.ref ?? null);
+    const code = said(io, s, how, after.endReason, saved.at(-1) ?? ended?.snapshot?.ref ?? null);
+    return blocked !== null ? EXIT.untrusted : code;
   },
 };
 

@@ -11,7 +11,8 @@ export const command: CommandSpec = {
     'stop, gc, the reap, the page, its wrapper). One that failed is journaled (teardown.fail), said by the',
     'command that ended the session, and listed under "Needs you" in the report with this command; it runs',
     "with the session's environment (its templated names, the ports it had) in its worktree, else the",
-    "repository's main worktree. Exit 1 when it fails again; 0 with nothing to do.",
+    "repository's main worktree. Exit 1 when it fails again, 6 when its lanes.toml is not allowed as it",
+    'is now (lanes allow); 0 with nothing to do.',
   ].join('\n'),
   options: {},
   minPositionals: 1,
@@ -25,6 +26,6 @@ export const command: CommandSpec = {
     else if (!r) io.stdout(`${s.id}: no teardown due (its setup never ran, or its teardown ran)\n`);
     else if (r.ok) io.stdout(`${s.id}: [session] teardown ran${r.command ? `: ${r.command}` : ''}\n`);
     else io.stderr(`lanes: ${s.id}: [session] teardown failed: ${r.why ?? 'failed'}\n`);
-    return r && !r.ok ? EXIT.error : EXIT.ok;
+    return r && !r.ok ? (r.blocked ? EXIT.untrusted : EXIT.error) : EXIT.ok;
   },
 };

@@ -84,6 +84,11 @@ export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'detail
       return `guard let a git commit through in ${e.subject} (${str(d['override'])}=1): ${str(d['notClaimedCount'])} staged path(s) not claimed`;
     case 'teardown.fail':
       return `the [session] teardown failed${d['code'] !== null && d['code'] !== undefined ? ` (exit ${str(d['code'])})` : ''}: ${str(d['why'])}`;
+    case 'trust.allow':
+    case 'trust.deny':
+      return `${e.kind === 'trust.allow' ? 'allowed' : 'denied'} ${e.subject} (sha256 ${str(d['sha256']).slice(0, 12)}): ${list(d['runs'])}`;
+    case 'trust.refuse':
+      return `refused ${list(d['runs'])} of ${e.subject} (${str(d['doing'])}): ${d['state'] === 'denied' ? 'denied' : 'not allowed'}`;
     case 'worktree.remove':
       return `${str(d['by'])} removed the worktree ${e.subject}${d['snapshot'] ? `, its work saved in ${str(d['snapshot'])}` : ''}${d['branchDeleted'] ? `, branch ${str(d['branchDeleted'])} deleted (merged)` : d['branch'] ? `, branch ${str(d['branch'])} kept` : ''}`;
     case 'worktree.reclaim':

@@ -202,10 +202,20 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     ...needsYou(report, now),
     ...torn
       .filter((s) => s.setupState === 'failed' || s.setupState === 'tearing')
-      .map((s) => ({
-        what: `the [session] teardown of ${named(sessionName(s.id, s))} ${s.setupState === 'failed' ? 'failed' : 'was killed while it ran'}: what its setup made is still there`,
-        command: `lanes teardown ${shellWord(s.id)}`,
-      })),
+      .map((s) => {
+        // Not run because its lanes.toml is not allowed (an agent changed it, say): read, allow, run.
+        const last = entries.filter((e) => e.kind === 'teardown.fail' && e.session === s.id).pop();
+        const blocked = typeof last?.details['blocked'] === 'string' ? last.details['blocked'] : null;
+        return blocked
+          ? {
+              what: `the [session] teardown of ${named(sessionName(s.id, s))} did not run: ${blocked} is not allowed as it is now (read it first: an agent may have changed it)`,
+              command: `lanes allow ${shellWord(blocked)} && lanes teardown ${shellWord(s.id)}`,
+            }
+          : {
+              what: `the [session] teardown of ${named(sessionName(s.id, s))} ${s.setupState === 'failed' ? 'failed' : 'was killed while it ran'}: what its setup made is still there`,
+              command: `lanes teardown ${shellWord(s.id)}`,
+            };
+      }),
   ];
   return report;
 }

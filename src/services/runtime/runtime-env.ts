@@ -1,6 +1,8 @@
 import { basename, dirname, join } from 'node:path';
 import { matchesStrip, renderTemplate } from '../../core/config.js';
 import type { LanesConfig } from '../../core/config.js';
+import type { RepoConfigFile } from '../config.js';
+import { requireAllowed } from '../trust/gate.js';
 import { slugify } from '../../core/slug.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { ClaimService } from '../claims/claims.js';
@@ -26,11 +28,13 @@ export async function sessionEnvironment(
   ctx: LanesContext,
   deps: { claims: ClaimService; state: StateService; handoffs: HandoffService; seats?: SeatsApi },
   session: SessionRecord,
-  config: LanesConfig,
+  config: LanesConfig & { repoFile?: RepoConfigFile | null },
   inherited: Record<string, string | undefined>,
   /** false: no port is leased now, only the ports the session had (its teardown, after its end). */
   leaseNew = true,
 ): Promise<SessionEnvironment> {
+  // A repository's [env] sets nothing the user has not allowed (services/trust/gate.ts).
+  await requireAllowed(ctx, { repoFile: config.repoFile ?? null }, ['env'], "the session's environment");
   const runtime = deps.handoffs.dir(session.id);
   const tmp = ensurePrivateDir(join(runtime, 'tmp'));
   const vars: Record<string, string> = {

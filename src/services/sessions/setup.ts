@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { LanesError } from '../../core/errors.js';
-import type { LanesConfig } from '../../core/config.js';
 import type { SessionRecord, SetupState, Store } from '../../store/types.js';
 import { unchanged } from '../../store/shared/rows.js';
 import { mainWorktreeOf } from '../../git/main-worktree.js';
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.js';
+import type { LoadedConfig } from '../config.js';
+import { allowCommand, blockedBy, blockedError } from '../trust/gate.js';
 import { sessionEnvironment } from '../runtime/runtime-env.js';
 import type { LanesContext } from '../context.js';
 
@@ -78,12 +79,18 @@ export function environmentFor(
 export async function setUp(
   ctx: LanesContext,
   session: SessionRecord,
-  config: LanesConfig,
+  config: LoadedConfig,
   environmentOf: EnvironmentOf,
   undo: (reason: string) => Promise<unknown>,
 ): Promise<void> {
   const command = config.session.setup;
   if (!command || !session.worktree) return;
+  // The start checked the file (start-session.ts); this is the text that runs, checked again.
+  const blocked = blockedBy(ctx.env, config.repoFile, ['setup']);
+  if (blocked) {
+    await undo('[session] setup not allowed').catch(() => undefined);
+    throw blockedError(blocked, 'the [session] setup');
+  }
   let r: SessionCommandResult;
   try {
     r = await runSessionCommand(command, session.worktree, await environmentOf(session), config.session.timeoutMs);
@@ -112,6 +119,8 @@ export interface TeardownOutcome {
   ok: boolean;
   command: string | null;
   why: string | null;
+  /** It did not run: this lanes.toml is not allowed (lanes allow). */
+  blocked?: string;
 }
 
 /**
@@ -152,9 +161,18 @@ export async function tearDown(
   const config = where ? await loadConfig(ctx, where).catch(() => null) : null;
   const command = config?.session.teardown ?? null;
   let r: SessionCommandResult;
+  // Its text now, which an agent may have changed in its worktree: allowed as it is, or not run.
+  const blocked = config ? blockedBy(ctx.env, config.repoFile, ['teardown']) : null;
   if (!where) r = { ok: false, code: null, output: '', why: 'its worktree and repository are gone' };
   else if (!config) r = { ok: false, code: null, output: '', why: 'its lanes.toml could not be read' };
   else if (!command) r = { ok: true, code: 0, output: '', why: null };
+  else if (blocked)
+    r = {
+      ok: false,
+      code: null,
+      output: '',
+      why: `not run: ${blocked.file} ${blocked.state === 'denied' ? 'was denied' : 'is not allowed'} (sha256 ${blocked.sha256.slice(0, 12)}); read it, run \`${allowCommand(blocked)}\`, then \`lanes teardown ${session.id}\``,
+    };
   else
     try {
       r = await runSessionCommand(command, where, await environmentOf(session, false), config.session.timeoutMs);
@@ -169,9 +187,15 @@ export async function tearDown(
       session: session.id,
       repo: session.repo,
       ticket: session.ticket,
-      details: { command, code: r.code, why: r.why, output: r.output.slice(-2000) },
+      details: {
+        command,
+        code: r.code,
+        why: r.why,
+        output: r.output.slice(-2000),
+        ...(blocked && command ? { blocked: blocked.file } : {}),
+      },
     });
-  return { ok: r.ok, command, why: r.why };
+  return { ok: r.ok, command, why: r.why, ...(blocked && command ? { blocked: blocked.file } : {}) };
 }
 
 /** `lanes teardown S`: a teardown that failed or was killed while it ran, or an ended session's still due. */

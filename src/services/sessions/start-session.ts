@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
+import { mainWorktreeOf } from '../../git/main-worktree.js';
+import { repositoryOf as repositoryOfWorktree } from '../trust/approvals.js';
 import { formatResource } from '../../core/resource.js';
 import type { ResourceRef } from '../../core/resource.js';
 import { repoOfScope } from '../../store/shared/journal-entries.js';
@@ -44,7 +48,11 @@ export async function startSession(
   claims: ClaimService,
   options: StartWithWorktree,
 ): Promise<StartedSession & { worktreeMade: CreatedWorktree | null }> {
-  if (!options.newWorktree) return { ...(await register(ctx, sessions, claims, options)), worktreeMade: null };
+  if (!options.newWorktree) {
+    // Going on in a predecessor's worktree runs its setup again where its teardown ran.
+    if (options.resumeFrom && options.worktree) await allowedHere(ctx, options.worktree, null);
+    return { ...(await register(ctx, sessions, claims, options)), worktreeMade: null };
+  }
   if (options.ticket && !options.join) {
     const { ref, holders } = await claims.check(`ticket:${options.ticket}`);
     const live = holders.filter((h) => h.state === 'live');
@@ -64,6 +72,14 @@ export async function startSession(
     label: options.label ?? null,
     base: options.newWorktree.base ?? null,
   });
+  try {
+    // Its lanes.toml (the --base tree's, the copy .worktreeinclude made) runs nothing unallowed:
+    // refused, nothing stays (no session, no claim; the worktree and branch just made go again).
+    await allowedHere(ctx, made.path, options.newWorktree.base ?? null);
+  } catch (e) {
+    await discardSessionWorktree(ctx, made).catch(() => undefined);
+    throw e;
+  }
   try {
     return { ...(await register(ctx, sessions, claims, { ...options, worktree: made.path })), worktreeMade: made };
   } catch (e) {
@@ -154,4 +170,33 @@ async function refusal(
       details: { blockers: heldBy },
     },
   );
+}
+
+/**
+ * Refuses (E_UNTRUSTED) a session in `worktree` whose lanes.toml would run or set what the user has
+ * not allowed. The fix names what the user can read: the main worktree's file when it is the same
+ * content, else the revision the worktree was made from.
+ */
+async function allowedHere(ctx: LanesContext, worktree: string, base: string | null): Promise<void> {
+  const { loadConfig } = await import('../config.js');
+  const { blockedBy } = await import('../trust/gate.js');
+  const config = await loadConfig(ctx, worktree);
+  if (!blockedBy(ctx.env, config.repoFile, ALL_RUNS)) return;
+  const { requireAllowed } = await import('../trust/gate.js');
+  const main = mainWorktreeOf(repositoryOfWorktree(worktree));
+  const mainFile = main ? join(main, 'lanes.toml') : null;
+  const same = !base && mainFile !== null && readIfAny(mainFile) === config.repoFile?.text;
+  await requireAllowed(ctx, config, ALL_RUNS, "a session's start in a new worktree", {
+    ...(same ? { file: mainFile! } : { rev: base ?? 'HEAD' }),
+  });
+}
+
+const ALL_RUNS = ['setup', 'teardown', 'env'] as const;
+
+function readIfAny(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }

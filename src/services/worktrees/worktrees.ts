@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { slugify } from '../../core/slug.js';
@@ -104,4 +104,10 @@ export async function discardSessionWorktree(
 ): Promise<void> {
   await removeWorktree(ctx.cwd, made.path, true);
   await deleteBranch(ctx.cwd, made.branch, true);
+  // The <repo>.lanes directory, when this was its only worktree: nothing of a refused start stays.
+  try {
+    rmdirSync(dirname(made.path));
+  } catch {
+    // others are in it (or it is gone)
+  }
 }
