@@ -31,6 +31,11 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
   out.push(md ? `# ${head}` : wrap(head, o.width, '  '));
   h(r.needsYou.length ? `Needs you (${r.needsYou.length})` : 'Needs you: nothing');
   for (const n of r.needsYou) item(n.what, n.command);
+  if (r.unreadable.length) {
+    h(`Unreadable journal rows (${r.unreadable.length})`);
+    for (const u of r.unreadable.slice(0, SHOWN)) item(`#${u.seq} ${u.kind}: ${u.why}`);
+    if (r.unreadable.length > SHOWN) item(`and ${r.unreadable.length - SHOWN} more: lanes log shows each`);
+  }
   for (const t of r.tickets) {
     if (t.items.length === 0 && t.sessions.every((s) => s.state !== 'live')) continue;
     h(`${t.ticket ? `Ticket ${t.ticket}` : 'No ticket'}${t.repo ? ` in ${t.mainWorktree ?? t.repo}` : ''}`);

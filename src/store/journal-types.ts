@@ -88,6 +88,11 @@ export interface JournalEntry {
   kind: JournalKind;
   subject: string;
   details: Record<string, unknown>;
+  /**
+   * What could not be read of this row (details that are no JSON object, a wrong type, an oversized
+   * subject), when something could not: the rest is as read, details {} when they were unreadable.
+   */
+  unreadable?: string;
 }
 
 export interface JournalQuery {

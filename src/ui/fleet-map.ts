@@ -96,5 +96,6 @@ export function toUiJournal(e: Omit<UiJournalEntry, 'text'>): UiJournalEntry {
     subject: e.subject,
     details: e.details,
     text: describeEntry(e as Parameters<typeof describeEntry>[0]),
+    ...(e.unreadable ? { unreadable: e.unreadable } : {}),
   };
 }

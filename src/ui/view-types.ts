@@ -66,6 +66,8 @@ export interface UiJournalEntry {
   details: Record<string, unknown>;
   /** What happened, in one sentence (the same as `lanes log`). */
   text: string;
+  /** What could not be read of a damaged row (the store's JournalEntry.unreadable). */
+  unreadable?: string;
 }
 
 export interface UiFileStat {

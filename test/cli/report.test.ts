@@ -168,6 +168,7 @@ test('of each kind of a ticket the latest five are shown, the rest counted with 
   }));
   const report: NightReport = {
     seatsOut: [],
+    unreadable: [],
     seatsBilled: [],
     from: at - 12 * 3_600_000,
     afterSeq: null,

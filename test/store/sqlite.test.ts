@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { storeContract } from './contract.js';
+import { sqliteDamage } from './journal-damage.js';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
 
 storeContract('sqlite', async () => {
@@ -13,6 +14,7 @@ storeContract('sqlite', async () => {
   return {
     store: SqliteStore.open(file),
     url: file,
+    damage: sqliteDamage(file),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 });

@@ -6,8 +6,20 @@ import type { JournalEntry } from '../../store/journal-types.js';
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 const list = (v: unknown): string => (Array.isArray(v) ? v.map(str).join(', ') : str(v));
 
-/** What happened, in words, from the entry's kind and details. */
-export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'details'>): string {
+/**
+ * What happened, in words, from the entry's kind and details. A row lanes could not read whole says
+ * so; details of the wrong shape for their kind (another version's writer) never throw.
+ */
+export function describeEntry(e: Pick<JournalEntry, 'kind' | 'subject' | 'details' | 'unreadable'>): string {
+  if (e.unreadable) return `unreadable row: ${e.unreadable}`;
+  try {
+    return describeKnown(e);
+  } catch {
+    return `unreadable details for ${e.kind}: ${JSON.stringify(e.details).slice(0, 120)}`;
+  }
+}
+
+function describeKnown(e: Pick<JournalEntry, 'kind' | 'subject' | 'details'>): string {
   const d = e.details;
   switch (e.kind) {
     case 'session.start':

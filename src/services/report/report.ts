@@ -58,7 +58,7 @@ export interface ReportOptions {
 export async function nightReport(lanes: Lanes, options: ReportOptions): Promise<NightReport> {
   const now = await lanes.now();
   const since = options.since ?? now - 12 * 3_600_000;
-  const entries: JournalEntry[] = [];
+  const read: JournalEntry[] = [];
   let after = options.afterSeq;
   for (;;) {
     const page = await lanes.journal.list({
@@ -66,11 +66,14 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       kinds: Object.keys(READ),
       limit: PAGE,
     });
-    entries.push(...page);
+    read.push(...page);
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.seq;
   }
-  const lastSeq = entries.length ? entries[entries.length - 1]!.seq : (options.afterSeq ?? null);
+  const lastSeq = read.length ? read[read.length - 1]!.seq : (options.afterSeq ?? null);
+  // A row lanes cannot read whole is named, never guessed at: the rest of the night stays readable.
+  const entries = read.filter((e) => !e.unreadable);
+  const unreadable = read.filter((e) => e.unreadable).map((e) => ({ seq: e.seq, kind: e.kind, why: e.unreadable! }));
   const all = await lanes.sessions.list({ all: true });
   const byId = new Map(all.map((s) => [s.id, s]));
   const name = (id: string | null): SessionName | null => (id ? sessionName(id, byId.get(id)) : null);
@@ -94,8 +97,8 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     const kind = READ[e.kind];
     if (!kind) continue;
     if (kind === 'notify') {
-      const sent = e.kind === 'notify.sent' ? ((e.details['channels'] as string[] | undefined) ?? []) : [];
-      for (const c of sent) channels.delete(c);
+      const sent = e.kind === 'notify.sent' ? e.details['channels'] : [];
+      if (Array.isArray(sent)) for (const c of sent) channels.delete(String(c));
       if (e.kind === 'notify.fail') channels.set(String(e.details['channel'] ?? 'notify'), e);
       continue;
     }
@@ -112,7 +115,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       journalKind: e.kind,
       session: who,
       subject: e.subject,
-      text: describe(e, (id) => named(sessionName(id, byId.get(id)))),
+      text: describeSafely(e, (id) => named(sessionName(id, byId.get(id)))),
     });
   }
   // Live sessions of no entry in the window still belong to the night.
@@ -190,6 +193,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
         pid: s.owner.pid,
         terminal: s.terminal,
       })),
+    unreadable,
     notifyFailing: [...channels.values()].map((e) => ({
       channel: String(e.details['channel'] ?? ''),
       at: e.at,
@@ -218,6 +222,15 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       }),
   ];
   return report;
+}
+
+/** One sentence for an entry; details of a shape its kind never has (another writer) fall back to the log's words. */
+function describeSafely(e: JournalEntry, who: (id: string) => string): string {
+  try {
+    return describe(e, who);
+  } catch {
+    return describeEntry(e);
+  }
 }
 
 /** One sentence for an entry, from its details. */

@@ -105,6 +105,8 @@ export interface NightReport {
     /** Where lanes new started it (`tmux NAME`), or null. */
     terminal: string | null;
   }[];
+  /** Journal rows of the window lanes could not read whole (damaged, another writer's): seq, kind and what is wrong. */
+  unreadable: { seq: number; kind: string; why: string }[];
   /** Notification channels whose last delivery in the window failed (journal notify.fail). */
   notifyFailing: { channel: string; at: number; error: string }[];
   /** Seats (agent logins) that ran out and are not usable yet, with their reset (services/seats/). */

@@ -1,5 +1,5 @@
 import type { PgConn, Q } from './conn.js';
-import { DEFAULT_JOURNAL_LIMIT, journalWhere, stamped, toEntry } from '../shared/journal-entries.js';
+import { DEFAULT_JOURNAL_LIMIT, fromJsonRow, journalWhere, stamped } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
 import { settle } from '../shared/journal-follow.js';
 import type { JournalEntry, JournalInput, JournalStore } from '../journal-types.js';
@@ -48,7 +48,7 @@ export async function insertPgJournal(conn: PgConn, q: Q, entries: Omit<JournalE
 export async function dumpPgJournal(conn: PgConn, q: Q): Promise<Omit<JournalEntry, 'seq'>[]> {
   const rows = await q<JournalRow>(`SELECT * FROM ${conn.t('journal')} ORDER BY seq NULLS LAST, id`);
   return rows.map((r) => {
-    const { seq: _seq, ...entry } = toEntry({ ...r, seq: r.seq ?? 0 });
+    const { seq: _seq, ...entry } = fromJsonRow({ ...r, seq: r.seq ?? 0 });
     return entry;
   });
 }
@@ -75,7 +75,7 @@ export function pgJournal(conn: PgConn): JournalStore {
         `SELECT * FROM ${conn.t('journal')} ${where} ORDER BY seq ${query.order === 'desc' ? 'DESC' : 'ASC'} LIMIT $${args.length}`,
         args,
       );
-      return rows.map(toEntry);
+      return rows.map(fromJsonRow);
     },
 
     async followJournal(query, cursor) {
@@ -84,7 +84,7 @@ export function pgJournal(conn: PgConn): JournalStore {
         `SELECT * FROM ${conn.t('journal')} WHERE seq > $1 ORDER BY seq LIMIT 1000`,
         [cursor.afterSeq],
       );
-      return settle(rows.map(toEntry), cursor, query);
+      return settle(rows.map(fromJsonRow), cursor, query);
     },
 
     async lastJournalSeq() {

@@ -24,16 +24,17 @@ export function stamped(entries: JournalInput[], now: number): Omit<JournalEntry
 // record (a session started or ended, a claim granted, taken over or released), built the same way
 // by both backends.
 
+/** A journal row as the driver gives it: typed as written, though a damaged row may hold anything. */
 export interface JournalRow {
   seq: number;
-  at: number;
-  session_id: string | null;
-  repo: string | null;
-  ticket: string | null;
-  host: string;
-  kind: string;
-  subject: string;
-  details: string | Record<string, unknown>;
+  at: unknown;
+  session_id: unknown;
+  repo: unknown;
+  ticket: unknown;
+  host: unknown;
+  kind: unknown;
+  subject: unknown;
+  details: unknown;
 }
 
 /** The repository of a claim scope (`repo:<id>`), as sessions name it; null for a machine scope. */
@@ -41,19 +42,82 @@ export function repoOfScope(scope: string | undefined): string | null {
   return scope?.startsWith('repo:') ? scope.slice(5) : null;
 }
 
-export function toEntry(row: JournalRow): JournalEntry {
+/** The longest subject a reader is handed: past it, a damaged (or hostile) row is cut and says so. */
+export const SUBJECT_MAX = 4096;
+
+const preview = (v: unknown): string => {
+  const text = typeof v === 'string' ? v : v instanceof Uint8Array ? `${v.length} bytes` : JSON.stringify(v) ?? String(v);
+  return text.length > 40 ? `${JSON.stringify(text.slice(0, 40))}…` : JSON.stringify(text);
+};
+const kindOf = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : v instanceof Uint8Array ? 'bytes' : `a ${typeof v}`;
+
+/**
+ * A journal row as readers get it. A row lanes cannot read whole (details that are no JSON object,
+ * a wrong type, an oversized subject: a manual fix, another version's writer, disk damage) never
+ * blinds a reader: it is handed on with what could be read and `unreadable` saying what is wrong.
+ * `detailsText`: the store keeps details as text (SQLite), not parsed (PostgreSQL's JSONB).
+ */
+export function toEntry(row: JournalRow, detailsText: boolean): JournalEntry {
+  const wrong: string[] = [];
+  let details: Record<string, unknown> = {};
+  let raw: unknown = row.details;
+  let parsed = true;
+  if (detailsText) {
+    if (typeof raw !== 'string') {
+      wrong.push(`details are ${kindOf(raw)}, not text`);
+      parsed = false;
+    } else
+      try {
+        raw = JSON.parse(raw);
+      } catch {
+        wrong.push(`details are not JSON (${preview(raw)})`);
+        parsed = false;
+      }
+  }
+  if (parsed) {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      wrong.push(`details are ${kindOf(raw)} (${preview(raw)}), not a JSON object`);
+    else details = raw as Record<string, unknown>;
+  }
+  let at = typeof row.at === 'number' || typeof row.at === 'bigint' || typeof row.at === 'string' ? Number(row.at) : NaN;
+  if (!Number.isFinite(at)) {
+    wrong.push(`its time is ${preview(row.at)}`);
+    at = 0;
+  }
+  const text = (name: string, v: unknown): string => {
+    if (typeof v === 'string') return v;
+    wrong.push(`${name} is ${kindOf(v)}`);
+    return v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : String(v);
+  };
+  const orNull = (name: string, v: unknown): string | null => {
+    if (v === null || typeof v === 'string') return v;
+    wrong.push(`${name} is ${kindOf(v)}`);
+    return null;
+  };
+  let subject = text('subject', row.subject);
+  if (subject.length > SUBJECT_MAX) {
+    wrong.push(`its subject is ${subject.length} characters long (cut)`);
+    subject = `${subject.slice(0, SUBJECT_MAX)}…`;
+  }
   return {
     seq: Number(row.seq),
-    at: Number(row.at),
-    session: row.session_id,
-    repo: row.repo,
-    ticket: row.ticket,
-    host: row.host,
-    kind: row.kind as JournalKind,
-    subject: row.subject,
-    details: typeof row.details === 'string' ? (JSON.parse(row.details) as Record<string, unknown>) : row.details,
+    at,
+    session: orNull('session', row.session_id),
+    repo: orNull('repo', row.repo),
+    ticket: orNull('ticket', row.ticket),
+    host: text('host', row.host),
+    kind: text('kind', row.kind) as JournalKind,
+    subject,
+    details,
+    ...(wrong.length ? { unreadable: wrong.join('; ') } : {}),
   };
 }
+
+/** A row of SQLite's journal (details kept as text). */
+export const fromTextRow = (row: JournalRow): JournalEntry => toEntry(row, true);
+/** A row of PostgreSQL's journal (details JSONB, parsed by the driver). */
+export const fromJsonRow = (row: JournalRow): JournalEntry => toEntry(row, false);
 
 export function sessionStarted(
   s: SessionRecord,

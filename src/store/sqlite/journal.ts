@@ -1,5 +1,5 @@
 import type { SqliteConn } from './conn.js';
-import { DEFAULT_JOURNAL_LIMIT, journalWhere, stamped, toEntry } from '../shared/journal-entries.js';
+import { DEFAULT_JOURNAL_LIMIT, fromTextRow, journalWhere, stamped } from '../shared/journal-entries.js';
 import type { JournalRow } from '../shared/journal-entries.js';
 import { settle } from '../shared/journal-follow.js';
 import type { JournalEntry, JournalInput, JournalStore } from '../journal-types.js';
@@ -35,7 +35,7 @@ export function insertJournalRows(conn: SqliteConn, entries: Omit<JournalEntry, 
 /** The whole journal, oldest first, without numbers (lanes store copy). */
 export function dumpJournalRows(conn: SqliteConn): Omit<JournalEntry, 'seq'>[] {
   return (conn.stmt(`SELECT * FROM journal ORDER BY seq`).all() as JournalRow[]).map((r) => {
-    const { seq: _seq, ...entry } = toEntry(r);
+    const { seq: _seq, ...entry } = fromTextRow(r);
     return entry;
   });
 }
@@ -55,7 +55,7 @@ export function sqliteJournal(conn: SqliteConn): JournalStore {
         const rows = conn
           .stmt(`SELECT * FROM journal ${where} ORDER BY seq ${order} LIMIT ?`)
           .all(...args, q.limit ?? DEFAULT_JOURNAL_LIMIT) as JournalRow[];
-        return rows.map(toEntry);
+        return rows.map(fromTextRow);
       });
     },
 
@@ -63,7 +63,7 @@ export function sqliteJournal(conn: SqliteConn): JournalStore {
       return conn.run(() => {
         const rows = (
           conn.stmt(`SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT 1000`).all(cursor.afterSeq) as JournalRow[]
-        ).map(toEntry);
+        ).map(fromTextRow);
         return settle(rows, cursor, query);
       });
     },

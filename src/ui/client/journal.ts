@@ -85,7 +85,7 @@ export function JournalPanel(props: { news: UiJournalEntry[][] }) {
             <tbody>
               ${entries.map(
                 (e) =>
-                  html`<tr data-seq=${e.seq} data-kind=${e.kind}>
+                  html`<tr data-seq=${e.seq} data-kind=${e.kind} class=${e.unreadable ? 'unreadable' : ''}>
                     <td>${e.seq}</td>
                     <td>${localTime(e.at)}</td>
                     <td><span class=${`kind kind-${e.kind.split('.')[0]}`}>${e.kind}</span></td>
