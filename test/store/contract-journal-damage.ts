@@ -22,10 +22,9 @@ const SAYS: Record<Damage, RegExp | null> = {
   'invalid-utf8': null,
 };
 
-export function journalDamageContract(store: () => Store, damage: () => DamageRow | undefined): void {
+export function journalDamageContract(world: () => { store: Store; damage: DamageRow | undefined }): void {
   it('a damaged journal row is read as unreadable, with what is wrong; every other row stays as written', async () => {
-    const s = store();
-    const damageRow = damage();
+    const { store: s, damage: damageRow } = world();
     if (!damageRow) return;
     const kinds = ['session.end', 'claim.refuse', 'notify.sent'] as const;
     await s.appendJournal(

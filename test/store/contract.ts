@@ -16,21 +16,12 @@ import { pagesContract } from './contract-pages.js';
 import { journalContract } from './contract-journal.js';
 import { journalDamageContract } from './contract-journal-damage.js';
 import type { DamageRow } from './journal-damage.js';
+import type { MakeStore } from './make-store.js';
+
+export type { MakeStore } from './make-store.js';
 import { changesContract } from './contract-changes.js';
 import { conversationContract, sessionLifeContract } from './contract-conversation.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
-
-/**
- * A fresh store, and `url`: how another process opens it (the concurrent writers are processes:
- * SQLite never interleaves the connections of one).
- */
-export type MakeStore = () => Promise<{
-  store: Store;
-  cleanup: () => Promise<void>;
-  url: string;
-  /** Damages one journal row behind the store's back (journal-damage.ts). */
-  damage?: DamageRow;
-}>;
 
 const REPO = 'repo:/r/.git';
 const ref = (kind: string, name: string, scope = REPO): ResourceRef => ({ kind, name, scope });
@@ -304,9 +295,6 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     // Both need the URL too: they open a second connection to the same store.
     const urlOf = () => url;
     for (const more of [journalContract, changesContract]) more(() => store, urlOf);
-    journalDamageContract(
-      () => store,
-      () => damage,
-    );
+    journalDamageContract(() => ({ store, damage }));
   });
 }

@@ -46,7 +46,8 @@ export function repoOfScope(scope: string | undefined): string | null {
 export const SUBJECT_MAX = 4096;
 
 const preview = (v: unknown): string => {
-  const text = typeof v === 'string' ? v : v instanceof Uint8Array ? `${v.length} bytes` : JSON.stringify(v) ?? String(v);
+  const text =
+    typeof v === 'string' ? v : v instanceof Uint8Array ? `${v.length} bytes` : (JSON.stringify(v) ?? String(v));
   return text.length > 40 ? `${JSON.stringify(text.slice(0, 40))}…` : JSON.stringify(text);
 };
 const kindOf = (v: unknown): string =>
@@ -80,7 +81,8 @@ export function toEntry(row: JournalRow, detailsText: boolean): JournalEntry {
       wrong.push(`details are ${kindOf(raw)} (${preview(raw)}), not a JSON object`);
     else details = raw as Record<string, unknown>;
   }
-  let at = typeof row.at === 'number' || typeof row.at === 'bigint' || typeof row.at === 'string' ? Number(row.at) : NaN;
+  let at =
+    typeof row.at === 'number' || typeof row.at === 'bigint' || typeof row.at === 'string' ? Number(row.at) : NaN;
   if (!Number.isFinite(at)) {
     wrong.push(`its time is ${preview(row.at)}`);
     at = 0;
