@@ -12,13 +12,18 @@ export interface NotifyConfig {
   /** An http(s) URL that takes Slack-compatible JSON (`{"text": …}`), or null. */
   webhook: string | null;
   events: NotifyEventKind[];
+  /**
+   * Whether a notification carries the agent's own words (its prompt, its error; redacted either
+   * way). false: the event, the session and the command only.
+   */
+  agentText: boolean;
 }
 
 const DEFAULT_EVENTS: NotifyEventKind[] = ['waiting', 'denied', 'died', 'exhausted'];
 
 /** `[notify] desktop = true`, `webhook = "https://…"`, `events = ["waiting", "died"]`. */
 export function validateNotify(src: ConfigSource, t: Record<string, unknown>): NotifyConfig {
-  const out: NotifyConfig = { desktop: false, webhook: null, events: DEFAULT_EVENTS };
+  const out: NotifyConfig = { desktop: false, webhook: null, events: DEFAULT_EVENTS, agentText: true };
   for (const [k, v] of Object.entries(t)) {
     if (k === 'desktop') {
       if (typeof v !== 'boolean') fail(src, 'notify', k, 'true or false', v);
@@ -38,7 +43,10 @@ export function validateNotify(src: ConfigSource, t: Record<string, unknown>): N
       if (!Array.isArray(v) || !v.every((e) => known.includes(e)))
         fail(src, 'notify', k, `a list of events among ${NOTIFY_EVENTS.map((e) => `"${e}"`).join(', ')}`, v);
       out.events = [...new Set(v as NotifyEventKind[])];
-    } else fail(src, 'notify', k, 'desktop, webhook or events (unknown key)');
+    } else if (k === 'agent_text') {
+      if (typeof v !== 'boolean') fail(src, 'notify', k, 'true or false', v);
+      out.agentText = v as boolean;
+    } else fail(src, 'notify', k, 'desktop, webhook, events or agent_text (unknown key)');
   }
   return out;
 }

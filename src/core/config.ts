@@ -63,7 +63,7 @@ export const DEFAULT_CONFIG: LanesConfig = {
   worktree: { includeLinksOutside: false, reclaim: DEFAULT_RECLAIM },
   journal: { retentionMs: 30 * 86_400_000 },
   shared: { files: DEFAULT_SHARED_FILES },
-  notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'] },
+  notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'], agentText: true },
   session: DEFAULT_SESSION_CONFIG,
   seats: DEFAULT_SEATS,
 };

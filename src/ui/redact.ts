@@ -1,11 +1,11 @@
 // The dashboard never shows the value of an environment variable lanes strips ([env] strip in
 // lanes.toml or the user config): a session's recorded command line, label or a journal detail
 // can hold one (`lanes start -- env API_KEY=… agent`). Every JSON the server sends goes through
-// this, so no field can forget it.
+// this, so no field can forget it. Token-shaped words are hidden too (the same as notifications).
 import { matchesStrip } from '../core/config.js';
+import { hideTokenShapes, MIN_SECRET_LENGTH } from '../core/redact.js';
 
-/** Values shorter than this are not sought: they would match ordinary text ("1", "true"). */
-export const MIN_SECRET_LENGTH = 6;
+export { MIN_SECRET_LENGTH } from '../core/redact.js';
 
 export interface Redactor {
   /** The JSON text of `value` with every stripped variable's value replaced by `[$NAME hidden]`. */
@@ -30,7 +30,8 @@ export function redactor(env: Record<string, string | undefined>, strip: string[
     text(json) {
       let text = json;
       for (const s of secrets) text = text.split(s.escaped).join(`[$${s.name} hidden]`);
-      return text;
+      // And whatever is shaped like a token or key, stripped or not (core/redact.ts).
+      return hideTokenShapes(text);
     },
   };
 }

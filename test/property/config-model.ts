@@ -56,7 +56,7 @@ export function configMerged(files: Data[]): LanesConfig {
     worktree: { includeLinksOutside: false, reclaim: DEFAULT_RECLAIM },
     journal: { retentionMs: 30 * 86_400_000 },
     shared: { files: DEFAULT_SHARED_FILES },
-    notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'] },
+    notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'], agentText: true },
     session: { setup: null, teardown: null, timeoutMs: 600_000 },
     seats: { onExhausted: 'next', defaultResetMs: 3_600_000, pools: {} },
   };

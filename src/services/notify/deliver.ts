@@ -1,4 +1,6 @@
 import type { NotifyConfig } from '../../core/config-notify.js';
+import { redacted } from '../../core/redact.js';
+import type { Secret } from '../../core/redact.js';
 import type { JournalInput } from '../../store/journal-types.js';
 import { showDesktop } from './desktop.js';
 import { notifyText, notifyTitle } from './events.js';
@@ -29,6 +31,8 @@ export async function deliver(
   events: NotifyEvent[],
   config: NotifyConfig,
   env: Record<string, string | undefined>,
+  /** Values never to send ([env] strip): each is hidden, as is every token-shaped word. */
+  secrets: readonly Secret[] = [],
 ): Promise<Delivery[]> {
   const out: Delivery[] = [];
   // Many at once (a reboot's deaths): one message for them all, not one per event into a rate limit.
@@ -36,13 +40,16 @@ export async function deliver(
   const batches = many ? [events] : events.map((e) => [e]);
   await Promise.all(
     batches.map(async (batch) => {
-      const title = many ? `lanes: ${batch.length} sessions need a look` : notifyTitle(batch[0]!);
-      const text = many
-        ? batch
-            .slice(0, 20)
-            .map((e) => `• ${notifyText(e)}`)
-            .join('\n') + (batch.length > 20 ? `\n… and ${batch.length - 20} more: lanes report` : '')
-        : notifyText(batch[0]!);
+      const title = redacted(many ? `lanes: ${batch.length} sessions need a look` : notifyTitle(batch[0]!), secrets);
+      const text = redacted(
+        many
+          ? batch
+              .slice(0, 20)
+              .map((e) => `• ${notifyText(e, config.agentText)}`)
+              .join('\n') + (batch.length > 20 ? `\n… and ${batch.length - 20} more: lanes report` : '')
+          : notifyText(batch[0]!, config.agentText),
+        secrets,
+      );
       const jobs: Promise<void>[] = [];
       if (config.desktop)
         jobs.push(

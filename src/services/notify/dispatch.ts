@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { lanesHome } from '../../core/paths.js';
 import type { LanesContext } from '../context.js';
 import { loadUserNotify } from './user-notify.js';
+import { loadConfig } from '../config.js';
+import { redacted, strippedSecrets } from '../../core/redact.js';
 import type { NotifyEvent } from './events.js';
 import { makeDirsSync } from '../../core/make-dirs.js';
 
@@ -25,8 +27,16 @@ export async function notifyLater(ctx: LanesContext, events: NotifyEvent[]): Pro
   if (events.length === 0) return;
   try {
     const config = await loadUserNotify(ctx.env);
-    const wanted = events.filter((e) => config.events.includes(e.kind));
-    if (wanted.length === 0 || (!config.desktop && !config.webhook)) return;
+    const chosen = events.filter((e) => config.events.includes(e.kind));
+    if (chosen.length === 0 || (!config.desktop && !config.webhook)) return;
+    // Redacted before it reaches the disk (the file below) or leaves the machine; without the
+    // agent's words at all when [notify] agent_text = false.
+    const secrets = strippedSecrets(ctx.env, await stripOf(ctx, chosen));
+    const wanted = chosen.map((e) => ({
+      ...e,
+      label: e.label === null ? null : redacted(e.label, secrets),
+      why: e.why === null || !config.agentText ? null : redacted(e.why, secrets),
+    }));
     // The binary beside this bundle (dist/cli.cjs next to dist/hot.cjs, main.cjs or index.js).
     const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
     if (!existsSync(cli)) throw new Error(`${cli} is missing`);
@@ -51,4 +61,17 @@ export async function notifyLater(ctx: LanesContext, events: NotifyEvent[]): Pro
       })
       .catch(() => undefined);
   }
+}
+
+/** The strip lists of the user config and of each event's worktree (as the page gathers them). */
+async function stripOf(ctx: LanesContext, events: NotifyEvent[]): Promise<string[]> {
+  const lists = await Promise.all(
+    [...new Set(events.map((e) => e.worktree))].map((w) =>
+      loadConfig(ctx, w).then(
+        (c) => c.env.strip,
+        () => [] as string[],
+      ),
+    ),
+  );
+  return [...new Set(lists.flat())];
 }

@@ -52,10 +52,24 @@ export function notifyTitle(e: NotifyEvent): string {
   return `lanes: ${e.label ?? e.session} ${WHAT[e.kind]}`;
 }
 
-/** Its text, one sentence plus where: "fix-login (claude-code, T-12) is waiting for you: Claude needs your permission to use Bash." */
-export function notifyText(e: NotifyEvent): string {
-  const why = e.why ? `: ${e.why.replace(/[.\s]+$/, '')}` : '';
-  const where = e.worktree ? ` In ${e.worktree}.` : '';
+/** The agent's own words are cut here: a notification is a line, not a transcript. */
+export const WHY_MAX = 300;
+
+/** A worktree as a notification names it: `shop.lanes/t-12` (the absolute path says who and where you are). */
+export function shortPlace(worktree: string): string {
+  return worktree.split('/').filter(Boolean).slice(-2).join('/');
+}
+
+/**
+ * Its text, one sentence plus where: "fix-login (claude-code, T-12) is waiting for you: Claude
+ * needs your permission to use Bash. In shop.lanes/t-12." (README "Attention and notifications":
+ * the payload, field by field). `agentText` false: without the agent's own words.
+ */
+export function notifyText(e: NotifyEvent, agentText = true): string {
+  const said = e.why?.replace(/[.\s]+$/, '') ?? '';
+  const cut = said.length > WHY_MAX ? `${said.slice(0, WHY_MAX)}…` : said;
+  const why = cut && agentText ? `: ${cut}` : '';
+  const where = e.worktree ? ` In ${shortPlace(e.worktree)}.` : '';
   const dead =
     e.kind === 'died'
       ? ` \`lanes report\` shows what it left; \`${continueCommand({ id: e.session, ticket: e.ticket })}\` goes on with it.`

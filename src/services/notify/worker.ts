@@ -1,7 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { LanesError } from '../../core/errors.js';
 import { openStore } from '../../store/open.js';
-import { resolveStore } from '../config.js';
+import { resolveStore, userConfigOnly } from '../config.js';
+import { strippedSecrets } from '../../core/redact.js';
 import { deliver, deliveryEntries } from './deliver.js';
 import type { Delivery } from './deliver.js';
 import { NOTIFY_EVENTS_ENV } from './dispatch.js';
@@ -15,7 +16,9 @@ import { loadUserNotify } from './user-notify.js';
  */
 export async function deliverNotifications(env: Record<string, string | undefined> = process.env): Promise<Delivery[]> {
   const events = readEvents(env[NOTIFY_EVENTS_ENV]);
-  const deliveries = await deliver(events, await loadUserNotify(env), env);
+  // Hidden again as sent: the user's [env] strip values this process has, and every token shape.
+  const strip = (await userConfigOnly(env)).env?.strip ?? [];
+  const deliveries = await deliver(events, await loadUserNotify(env), env, strippedSecrets(env, strip));
   const store = await openStore(await resolveStore(undefined, env));
   try {
     await store.appendJournal(deliveryEntries(deliveries));
