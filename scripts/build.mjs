@@ -7,6 +7,7 @@
 import { build } from 'esbuild';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { libraryBeside, noDevtools } from './build-plugins.mjs';
 import { execFileSync } from 'node:child_process';
 
 rmSync('dist', { recursive: true, force: true });
@@ -252,37 +253,15 @@ await build({
   banner: {
     js: "import { createRequire as __lanesRequire } from 'node:module'; const require = __lanesRequire(import.meta.url);",
   },
-  plugins: [
-    lazyBetterSqlite,
-    {
-      // ink connects to React's devtools only with DEV=true: a stand-in, never the package.
-      name: 'no-devtools',
-      setup(b) {
-        b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'devtools', namespace: 'no-devtools' }));
-        b.onLoad({ filter: /.*/, namespace: 'no-devtools' }, () => ({
-          contents: 'export default { initialize() {}, connectToDevTools() {} };',
-          loader: 'js',
-        }));
-      },
-    },
-  ],
+  plugins: [lazyBetterSqlite, libraryBeside('src/cli/top/'), noDevtools],
 });
 // The library and the demo's worker: ES modules, dependencies left to the importer's node_modules.
-// The worker imports the library from ./index.js rather than carrying a second copy of it (420 KB).
-const libraryApart = {
-  name: 'library-apart',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/\.\.\/index\.js$/ }, (a) =>
-      a.importer.endsWith('src/cli/demo/worker.ts') ? { path: './index.js', external: true } : undefined,
-    );
-  },
-};
 await build({
   ...common,
   entryPoints: { worker: 'src/cli/demo/worker.ts' },
   outdir: 'dist',
   format: 'esm',
-  plugins: [libraryApart],
+  plugins: [libraryBeside('src/cli/demo/worker.ts')],
 });
 await build({
   ...common,

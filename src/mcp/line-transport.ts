@@ -103,10 +103,17 @@ export class LineTransport implements Transport {
 
   private readonly onErrorEvent = (e: Error): void => this.onerror?.(e);
 
+  /** Answers written while the pipe was full, waiting for it to drain: one listener for them all. */
+  private waiting: (() => void)[] = [];
+  private readonly drained = (): void => {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  };
+
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.output.write(serializeMessage(message))) resolve();
-      else this.output.once('drain', () => resolve());
+      if (this.output.write(serializeMessage(message))) return resolve();
+      // A listener per waiting answer passed ten under a pipelining client (Node then warns on stderr).
+      if (this.waiting.push(resolve) === 1) this.output.once('drain', this.drained);
     });
   }
 

@@ -129,7 +129,7 @@ test('ended and dead sessions’ worktrees go with their work saved; live, busy,
 
   // The person's view: what went, what stayed and why, what was freed.
   const text = await lanes(['gc', '--worktrees', '--dry-run'], { env: { ...env, COLUMNS: '200' }, cwd: repo });
-  assert.match(text.stdout, /kept .*live session/);
+  assert.match(text.stdout, /• \S+live-\d+: live session \S+ uses it/);
   assert.match(text.stdout, /1 other worktree\(s\) were not made by lanes: left alone/);
   shell.proc.stdin.end();
   await keeper.kill();

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, gitRepo, lanes, lanesEnv, run } from '../helpers/env.js';
@@ -138,4 +139,46 @@ test('the sessions tool is bounded: live sessions and the dead ones holding clai
   assert.match(textOf(r), /24 more not shown: `lanes ls --all`/);
   const all = await call(client, 'sessions', { all: true });
   assert.equal((all.structuredContent as { sessions: unknown[] }).sessions.length, 26);
+});
+
+test('2,000 pipelined requests to a reader that is not reading: every answer comes, and no listener warning', async () => {
+  // Each answer that found the pipe full waited on a 'drain' listener of its own: past ten,
+  // Node printed MaxListenersExceededWarning into the agent's MCP log.
+  const repo = gitRepo();
+  const child = spawn(process.execPath, [CLI, 'mcp'], { cwd: repo, env: lanesEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout.pause();
+  const N = 2000;
+  const lines = [
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...Array.from({ length: N }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
+  ];
+  // The write's callback: the server has read all but what a pipe holds, while nobody reads its answers.
+  await new Promise<void>((resolve) =>
+    child.stdin.write(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', () => resolve()),
+  );
+  let answers = 0;
+  let buffer = '';
+  const all = new Promise<void>((resolve) =>
+    child.stdout.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      answers += parts.filter((p) => p.includes('"result"')).length;
+      if (answers >= N + 1) resolve();
+    }),
+  );
+  child.stdout.resume();
+  await all;
+  child.stdin.end();
+  await new Promise((r) => child.on('exit', r));
+  assert.equal(answers, N + 1);
+  assert.doesNotMatch(err, /MaxListenersExceededWarning|memory leak/);
 });

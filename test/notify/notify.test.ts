@@ -1,44 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openLanes } from '../../src/index.js';
-import type { JournalEntry, JournalKind } from '../../src/index.js';
-import { lanes, node, owner, tmp } from '../helpers/env.js';
-import { fixture, hook, world } from '../helpers/hooks.js';
-import { fakeNotifySend, receiver } from './receiver.js';
+import { lanes, node, owner } from '../helpers/env.js';
+import { fixture, hook } from '../helpers/hooks.js';
+import { journaled, setup } from './notify-world.js';
 
 // Issue 26, items 3 and 4: what the agents' own events say (waiting for you, finished, denied,
 // died) shows on the session and is notified once, on the desktop (a stand-in notify-send) and a
 // webhook (a real local HTTP server), journaled; a hook never waits for either.
-
-async function setup(events = '["waiting", "finished", "denied", "died"]') {
-  const w = world();
-  const hookServer = await receiver();
-  const desktop = fakeNotifySend();
-  const config = join(tmp('lanes-cfg-'), 'config.toml');
-  writeFileSync(config, `[notify]\ndesktop = true\nwebhook = "${hookServer.url}"\nevents = ${events}\n`);
-  w.env['LANES_CONFIG'] = config;
-  w.env['PATH'] = `${desktop.bin}:${w.env['PATH']}`;
-  w.env['LANES_NOTIFY_BACKOFF_MS'] = '20';
-  return { ...w, hookServer, desktop, config };
-}
-
-/** The journal's entries of one kind, once there are `n` of them (the detached delivery writes them). */
-async function journaled(env: Record<string, string>, kind: JournalKind, n: number): Promise<JournalEntry[]> {
-  const l = await openLanes({ env, notice: false, session: null });
-  try {
-    for (const deadline = Date.now() + 30_000; ;) {
-      const found = (await l.journal.list({ kinds: [kind] })).filter((e) => e.kind === kind);
-      if (found.length >= n) return found;
-      if (Date.now() > deadline) throw new Error(`${n} ${kind} entries expected, ${found.length} journaled`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  } finally {
-    await l.close({ heartbeat: false });
-  }
-}
 
 /** Whether a `lanes notify deliver` started for this lanes home still runs (its events file is in LANES_HOME/notify until read). */
 function deliveriesRunning(home: string): boolean {
@@ -229,6 +200,13 @@ test('lanes notify test: what each channel answered; bad [notify] settings are n
     out.find((d) => d.channel === 'webhook'),
     { channel: 'webhook', ok: false, attempts: 1, error: `${new URL(hookServer.url).origin}/… answered 404 Not Found` },
   );
+  // A redirect is not followed, and is said as one (it was "fetch failed").
+  hookServer.answer = 302;
+  const moved = await lanes(['notify', 'test'], opts);
+  assert.equal(moved.code, 1);
+  assert.match(moved.stdout, /answered 302, a redirect to https:\/\/elsewhere\.example\/…: lanes follows no redirect/);
+  assert.doesNotMatch(moved.stdout, /SEKRIT|fetch failed/);
+  assert.equal(hookServer.requests.length, 3, 'one request, never a second one elsewhere');
   for (const [text, want] of [
     [
       '[notify]\nwebhook = "ftp://example.com/x"\n',
@@ -261,40 +239,4 @@ test('lanes notify test: what each channel answered; bad [notify] settings are n
   const repoWide = await lanes(['env'], { ...opts, env: { ...opts.env, LANES_SESSION: id } });
   assert.equal(repoWide.code, 2);
   assert.match(repoWide.stderr, /lanes\.toml:1: \[notify\]: expected \[notify\] only in the user config/);
-});
-
-test('what leaves the machine: stripped values and token-shaped words hidden, no absolute path; agent_text = false sends no words', async () => {
-  const w = await setup();
-  const secret = 'my-own-secret-value-42';
-  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
-  writeFileSync(w.config, `${readFileSync(w.config, 'utf8')}\n[env]\nstrip = ["MY_*"]\n`);
-  const opts = { ...w.opts, env: { ...w.opts.env, MY_TOKEN: secret } };
-  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', w.repo, ID), opts);
-  const message = `Claude needs your permission to use Bash: curl -H "Authorization: Bearer ${jwt}" -d ${secret} https://x; export ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz`;
-  await hook('claude-code', 'notification', { ...fixture('claude-code', 'notification', w.repo, ID), message }, opts);
-  const [req] = await w.hookServer.count(1);
-  const text = req!.body.text!;
-  for (const leak of [secret, jwt, 'sk-ant-api03', w.repo])
-    assert.ok(!text.includes(leak), `${leak.slice(0, 20)} left the machine: ${text}`);
-  assert.match(text, /Bearer \[token hidden\]/);
-  assert.match(text, /\[\$MY_TOKEN hidden\]/);
-  assert.match(text, /Claude needs your permission to use Bash/);
-  // The desktop's notify-send runs beside the webhook: both are delivered before notify.sent.
-  await journaled(opts.env, 'notify.sent', 1);
-  const [call] = w.desktop.calls();
-  assert.ok(call, 'notify-send ran');
-  assert.ok(!call!.join(' ').includes(secret) && !call!.join(' ').includes(jwt), 'nor on the desktop');
-
-  const quiet = await setup();
-  writeFileSync(quiet.config, `${readFileSync(quiet.config, 'utf8')}agent_text = false\n`);
-  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', quiet.repo, ID), quiet.opts);
-  await hook(
-    'claude-code',
-    'notification',
-    { ...fixture('claude-code', 'notification', quiet.repo, ID), message },
-    quiet.opts,
-  );
-  const [bare] = await quiet.hookServer.count(1);
-  assert.match(bare!.body.text!, /is waiting for you\./);
-  assert.ok(!bare!.body.text!.includes('permission'), `no word of the agent's: ${bare!.body.text}`);
 });

@@ -19,7 +19,7 @@ export interface Receiver {
   requests: Received[];
   /** Resolves when `n` requests have arrived; rejects after `timeoutMs` (default 30 s). */
   count(n: number, timeoutMs?: number): Promise<Received[]>;
-  /** The status each request is answered with; 'hold' keeps it open until release(). */
+  /** The status each request is answered with (a 3xx redirects elsewhere); 'hold' keeps it open until release(). */
   answer: number | 'hold';
   release(): void;
 }
@@ -62,7 +62,13 @@ export async function receiver(): Promise<Receiver> {
         w.resolve(r.requests.slice());
       }
       if (r.answer === 'hold') held.push(res);
-      else res.writeHead(r.answer).end(r.answer === 200 ? 'ok' : 'no');
+      else
+        res
+          .writeHead(
+            r.answer,
+            r.answer >= 300 && r.answer < 400 ? { location: 'https://elsewhere.example/hooks/SEKRIT' } : {},
+          )
+          .end(r.answer === 200 ? 'ok' : 'no');
     });
   });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));

@@ -36,8 +36,10 @@ test('npm publish --dry-run: only the built package, small, and npm warns of not
   assert.deepEqual(stray, [], 'nothing but package.json, README, LICENSE and dist (no source maps)');
   for (const f of ['dist/cli.cjs', 'dist/hot.cjs', 'dist/main.cjs', 'dist/index.js', 'dist/types/index.d.ts'])
     assert.ok(files.includes(f), `${f} is published`);
-  // 3.0 MB when measured (11 MB with source maps): a bundle that doubles should be a decision.
-  assert.ok(report.unpackedSize < 4_500_000, `unpacked ${report.unpackedSize} bytes`);
+  // 3.0 MB when first measured (11 MB with source maps): a bundle that doubles should be a decision.
+  // 4.86 MB on 2026-12-07, of it lanes top's ink, React and yoga (dist/top.mjs, 416 KB, the library
+  // left to dist/index.js beside it): decided, for a terminal view drawn by a well-kept library.
+  assert.ok(report.unpackedSize < 5_000_000, `unpacked ${report.unpackedSize} bytes`);
   assert.ok(report.size < 1_500_000, `packed ${report.size} bytes`);
   // Without a login npm warns that publishing needs one; any other warning is the package's.
   const warnings = r.stderr.split('\n').filter((l) => /^npm warn/i.test(l) && !/requires you to be logged in/.test(l));

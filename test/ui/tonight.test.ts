@@ -67,7 +67,8 @@ test(
     const item = page.locator('#tonight li[data-needs-you]');
     await item.first().waitFor({ timeout: 10_000 });
     assert.match(await item.first().innerText(), new RegExp(`nightly \\(SHOP-7; ${s.id}\\) died`));
-    assert.equal(await item.first().locator('code.command').innerText(), `lanes adopt ${s.id}`);
+    // A ticket goes on with lanes new --resume (issue 45, item 4); a session without one is adopted.
+    assert.equal(await item.first().locator('code.command').innerText(), 'lanes new SHOP-7 --resume');
     assert.match(await page.locator('#tonight [data-counts]').innerText(), /1 died/);
     const seat = page.locator('#tonight li[data-seat-out="max-1"]');
     await seat.waitFor({ timeout: 10_000 });

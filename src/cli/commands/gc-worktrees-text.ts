@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import prettyBytes from 'pretty-bytes';
 import { formatAge } from '../../core/duration.js';
 import type { WorktreeGcItem, WorktreeGcReport } from '../../index.js';
+import { terminalWidth, wrap } from '../layout.js';
 import { Table, pc } from '../output.js';
 
 const OUTCOME: Record<WorktreeGcItem['outcome'], string> = {
@@ -46,13 +47,15 @@ export function worktreeGcText(r: WorktreeGcReport, now: number, cwd: string): s
       size(i.bytes),
       i.unsaved ? `${i.unsaved} file(s)` : '-',
       i.lastActivity === null ? '?' : `${formatAge(now - i.lastActivity)} ago`,
-      note(i),
     ]);
-    out += new Table(['DONE', 'WORKTREE', 'BRANCH', 'MERGED', 'SIZE', 'UNSAVED', 'ACTIVE', 'NOTE'], rows, {
+    out += new Table(['DONE', 'WORKTREE', 'BRANCH', 'MERGED', 'SIZE', 'UNSAVED', 'ACTIVE'], rows, {
       drop: ['BRANCH'],
-      shorten: { NOTE: 'end' },
       keep: ['DONE', 'WORKTREE'],
     }).toString();
+    // Each note whole, under the table: why a worktree was kept, or what failed, is never cut.
+    const width = terminalWidth();
+    for (const i of r.items.filter((x) => note(x)))
+      out += `${wrap(`${pc.dim('•')} ${shown(i.path)}: ${note(i)}`, width, '    ')}\n`;
     const count = (o: WorktreeGcItem['outcome']) => r.items.filter((i) => i.outcome === o).length;
     const parts = r.dryRun
       ? [`${count('would-remove')} to remove`, `${count('would-reclaim')} to reclaim`]
@@ -64,7 +67,9 @@ export function worktreeGcText(r: WorktreeGcReport, now: number, cwd: string): s
   if (r.notMadeByLanes) out += `${r.notMadeByLanes} other worktree(s) were not made by lanes: left alone\n`;
   if (r.processesUnreadable > 0)
     out += pc.yellow(
-      `${r.processesUnreadable} process(es) of other users could not be read (run as root to see them): a worktree only they use was not seen as used\n`,
+      process.getuid?.() === 0
+        ? `${r.processesUnreadable} process(es) could not be read even as root (/proc mounted with hidepid, or another PID namespace): a worktree only they use was not seen as used\n`
+        : `${r.processesUnreadable} process(es) of other users could not be read (run as root to see them): a worktree only they use was not seen as used\n`,
     );
   if (!r.processesChecked)
     out += pc.yellow("processes' working directories could not be read here: only lanes sessions kept a worktree\n");

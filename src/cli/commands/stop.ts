@@ -1,4 +1,6 @@
-import { EXIT } from '../../core/errors.js';
+import { diskFullText, saysDiskFull } from '../../core/disk-full.js';
+import { EXIT, LanesError } from '../../core/errors.js';
+import type { Lanes } from '../../index.js';
 import { bootId, hostId } from '../../core/process-identity.js';
 import { parseDuration } from '../../core/duration.js';
 import type { CommandSpec } from '../command.js';
@@ -19,10 +21,17 @@ export const command: CommandSpec = {
     'SESSION: its id, label, ticket or tmux name. Only a run lanes started (lanes new, up, start -- CMD) on this',
     "machine is signalled; any other live session (a person's shell, an agent registered by its hooks, another",
     "host's) is refused (exit 3, E_NOT_YOURS) naming its owner; --force ends it without signalling its owner.",
+    'Its work is saved before the agent is asked to exit: when that fails (a full disk) the agent is not',
+    'stopped (exit 1, E_SNAPSHOT, why); --no-save stops it anyway. When what it wrote after cannot be saved,',
+    'the session stays open (dead, its claims held) and lanes says so with the command that ends it.',
   ].join('\n'),
   options: {
     timeout: { type: 'string', arg: 'DURATION', help: 'how long to wait for the agent (default 30s)' },
     force: { type: 'boolean', help: 'end a live session lanes did not start, without signalling it (journaled)' },
+    'no-save': {
+      type: 'boolean',
+      help: 'stop it without saving its work first (a full disk): the files stay in its worktree, in no ref',
+    },
   },
   minPositionals: 1,
   maxPositionals: 1,
@@ -43,6 +52,8 @@ export const command: CommandSpec = {
       const r = await lanes.sessions.end(s.id, { reason: 'lanes stop --force', forceLive: force, by: 'lanes stop' });
       return said(io, s, 'ended without signalling its owner (--force)', r.session.endReason, r.snapshot?.ref ?? null);
     }
+    const noSave = args.values['no-save'] === true;
+    if (s.state === 'live' && !noSave && s.worktree) await saveBeforeStopping(lanes, s);
     if (s.state === 'live') {
       how = 'the agent exited';
       try {
@@ -55,7 +66,7 @@ export const command: CommandSpec = {
       while ((await lanes.sessions.get(s.id)).state === 'live' && Date.now() - started < timeoutMs) {
         const waited = Math.floor((Date.now() - started) / 1000);
         if (waited > told && !io.json)
-          io.stderr(`lanes: waiting for ${s.label ?? s.id} to exit (${waited}s of ${timeoutMs / 1000}s)\n`);
+          io.stderr(`lanes: waiting for ${s.label ?? s.ticket ?? s.id} to exit (${waited}s of ${timeoutMs / 1000}s)\n`);
         told = waited;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -64,10 +75,25 @@ export const command: CommandSpec = {
     if (name && tmuxHas(name)) tmux(['kill-session', '-t', `=${name}`]);
     const now = await lanes.sessions.get(s.id);
     // A run lanes started that would not exit is ended by its stop: the run was asked first.
-    const ended =
-      now.state === 'ended'
-        ? null
-        : await lanes.sessions.end(s.id, { reason: `lanes stop: ${how}`, forceLive: true, by: 'lanes stop' });
+    let ended: Awaited<ReturnType<typeof lanes.sessions.end>> | null = null;
+    if (now.state !== 'ended')
+      try {
+        ended = await lanes.sessions.end(s.id, {
+          reason: `lanes stop: ${how}`,
+          forceLive: true,
+          by: 'lanes stop',
+          ...(noSave ? { skipSnapshot: true } : {}),
+        });
+      } catch (e) {
+        // The agent is stopped; what it wrote since the save above is not: the session stays open.
+        throw new LanesError(
+          'E_SNAPSHOT',
+          `stopped the agent of ${s.label ?? s.ticket ?? s.id} (${how}), but could not end its session: ${(e as Error).message}`,
+          {
+            hint: `the session stays open (dead) with its claims, its files in ${s.worktree ?? 'its worktree'}; fix the cause, then \`lanes end ${s.id}\` (or \`lanes end ${s.id} --skip-snapshot\`)`,
+          },
+        );
+      }
     const after = await lanes.sessions.get(s.id);
     // Saved by the wrapper as the agent exited, or by this command's end.
     const saved = (await lanes.snapshots.list(s.id)).slice(snapshotsBefore).map((x) => `${x.owner}/${x.n}`);
@@ -82,12 +108,38 @@ export const command: CommandSpec = {
 
 function said(
   io: Parameters<CommandSpec['run']>[1],
-  s: { id: string; label: string | null },
+  s: { id: string; label: string | null; ticket: string | null },
   how: string,
   endReason: string | null,
   snapshot: string | null,
 ): number {
   if (io.json) printJson(io.stdout, { session: s.id, how, endReason, snapshot });
-  else io.stdout(`${s.label ?? s.id} stopped: ${endReason ?? how}${snapshot ? `; work saved in ${snapshot}` : ''}\n`);
+  else
+    io.stdout(
+      `${s.label ?? s.ticket ?? s.id} stopped: ${endReason ?? how}${snapshot ? `; work saved in ${snapshot}` : ''}\n`,
+    );
   return EXIT.ok;
+}
+
+/**
+ * Saves the session's work before its agent is asked to exit: a stop that could not save it (a
+ * full disk) must not have stopped the agent first (issue 46, item 5).
+ */
+async function saveBeforeStopping(
+  lanes: Lanes,
+  s: { id: string; label: string | null; ticket: string | null; worktree: string | null },
+): Promise<void> {
+  try {
+    await lanes.snapshots.snapshot({ session: s.id, why: 'lanes stop (saved before the agent was asked to exit)' });
+  } catch (e) {
+    const raw = (e as Error).message;
+    const why = saysDiskFull(raw) && s.worktree ? diskFullText(s.worktree) : (raw.split('\n')[0] ?? '');
+    throw new LanesError(
+      'E_SNAPSHOT',
+      `could not save the work of ${s.label ?? s.ticket ?? s.id}, so its agent was not stopped: ${why}`,
+      {
+        hint: `nothing changed; fix the cause (free some space) and stop again, or \`lanes stop ${s.id} --no-save\` (its files stay in the worktree, in no ref)`,
+      },
+    );
+  }
 }

@@ -39,10 +39,20 @@ export async function postWebhook(url: string, text: string, backoffMs: number):
         headers: { 'content-type': 'application/json', 'user-agent': 'lanes' },
         body: JSON.stringify({ text: slackEscaped(text) }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
-        redirect: 'error',
+        // Never followed (the path is the webhook's secret; a redirect could take it elsewhere), and
+        // said as what it is, not as undici's "fetch failed".
+        redirect: 'manual',
       });
       await res.arrayBuffer().catch(() => undefined);
       if (res.ok) return { ok: true, attempts: attempt, error: null };
+      if (res.status >= 300 && res.status < 400) {
+        const to = res.headers.get('location');
+        return {
+          ok: false,
+          attempts: attempt,
+          error: `${webhookShown(url)} answered ${res.status}, a redirect${to ? ` to ${webhookShown(new URL(to, url).toString())}` : ''}: lanes follows no redirect of a webhook (its path is its secret); put the URL it redirects to in [notify] webhook`,
+        };
+      }
       error = `${webhookShown(url)} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
       retry = res.status === 429 || res.status >= 500;
     } catch (e) {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { diskFullText, saysDiskFull } from '../../core/disk-full.js';
 import { LanesError } from '../../core/errors.js';
 import type { OwnerIdentity } from '../../core/process-identity.js';
 import { status } from '../../git/status.js';
@@ -82,9 +83,10 @@ export async function endSession(
   const changed = wt ? (options.skipSnapshot ? await status(wt).catch(() => []) : await status(wt)).length : 0;
   if (wt && !options.skipSnapshot && changed > 0) {
     const r = await snapshots.snapshot(wt, s.id, options.reason ?? 'lanes end').catch((e: unknown) => {
+      const why = (e as Error).message;
       throw new LanesError(
         'E_SNAPSHOT',
-        `could not snapshot ${wt}, so session ${id} is not ended and keeps its claims: ${(e as Error).message.split('\n')[0]}`,
+        `could not snapshot ${wt}, so session ${id} is not ended and keeps its claims: ${saysDiskFull(why) ? diskFullText(wt) : why.split('\n')[0]}`,
         {
           hint: `nothing in the worktree was changed; fix the cause and end again, or end it unsaved with \`lanes end ${id} --skip-snapshot\` (the files stay in the worktree, in no ref)`,
         },

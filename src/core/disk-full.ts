@@ -1,0 +1,25 @@
+import { statfsSync } from 'node:fs';
+
+// git's and the OS's ways of saying a write found no space ("index.lock write error. Out of
+// diskspace", "No space left on device"): told as what they are, with what is free, instead of
+// git's raw words (issue 46, item 5).
+
+const NO_SPACE = /No space left on device|Out of diskspace|ENOSPC|Disk quota exceeded|EDQUOT/i;
+
+export function saysDiskFull(message: string): boolean {
+  return NO_SPACE.test(message);
+}
+
+/** `the disk holding /w is full (12 KiB free of 1.0 MiB)`. */
+export function diskFullText(path: string): string {
+  let space = '';
+  try {
+    const s = statfsSync(path);
+    const free = s.bavail * s.bsize;
+    const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+    space = ` (${free < 1048576 ? `${Math.round(free / 1024)} KiB` : mib(free)} free of ${mib(s.blocks * s.bsize)})`;
+  } catch {
+    // the path is gone: said without figures
+  }
+  return `the disk holding ${path} is full${space}`;
+}

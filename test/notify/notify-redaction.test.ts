@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fixture, hook } from '../helpers/hooks.js';
+import { journaled, setup } from './notify-world.js';
+
+// Issue 46, item 4: a notification carries only what the user asked to send.
+
+const ID = 'notify-1';
+
+test('what leaves the machine: stripped values and token-shaped words hidden, no absolute path; agent_text = false sends no words', async () => {
+  const w = await setup();
+  const secret = 'my-own-secret-value-42';
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+  writeFileSync(w.config, `${readFileSync(w.config, 'utf8')}\n[env]\nstrip = ["MY_*"]\n`);
+  const opts = { ...w.opts, env: { ...w.opts.env, MY_TOKEN: secret } };
+  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', w.repo, ID), opts);
+  const message = `Claude needs your permission to use Bash: curl -H "Authorization: Bearer ${jwt}" -d ${secret} https://x; export ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz`;
+  await hook('claude-code', 'notification', { ...fixture('claude-code', 'notification', w.repo, ID), message }, opts);
+  const [req] = await w.hookServer.count(1);
+  const text = req!.body.text!;
+  for (const leak of [secret, jwt, 'sk-ant-api03', w.repo])
+    assert.ok(!text.includes(leak), `${leak.slice(0, 20)} left the machine: ${text}`);
+  assert.match(text, /Bearer \[token hidden\]/);
+  assert.match(text, /\[\$MY_TOKEN hidden\]/);
+  assert.match(text, /Claude needs your permission to use Bash/);
+  // The desktop's notify-send runs beside the webhook: both are delivered before notify.sent.
+  await journaled(opts.env, 'notify.sent', 1);
+  const [call] = w.desktop.calls();
+  assert.ok(call, 'notify-send ran');
+  assert.ok(!call!.join(' ').includes(secret) && !call!.join(' ').includes(jwt), 'nor on the desktop');
+
+  const quiet = await setup();
+  writeFileSync(quiet.config, `${readFileSync(quiet.config, 'utf8')}agent_text = false\n`);
+  await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', quiet.repo, ID), quiet.opts);
+  await hook(
+    'claude-code',
+    'notification',
+    { ...fixture('claude-code', 'notification', quiet.repo, ID), message },
+    quiet.opts,
+  );
+  const [bare] = await quiet.hookServer.count(1);
+  assert.match(bare!.body.text!, /is waiting for you\./);
+  assert.ok(!bare!.body.text!.includes('permission'), `no word of the agent's: ${bare!.body.text}`);
+});
