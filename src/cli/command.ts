@@ -123,8 +123,12 @@ export function str(v: ParsedArgs['values'][string]): string | undefined {
 }
 
 /** One command of the registry (registry.ts): how it is listed and loaded. */
+/** Where `lanes --help` lists a command: by the task it serves (help.ts names them). */
+export type CommandGroup = 'fleet' | 'sessions' | 'claims' | 'git' | 'record' | 'admin';
+
 export interface CommandEntry {
   name: string;
+  group: CommandGroup;
   /** The short usage shown in `lanes --help` (each command's --help has the whole of it). */
   usage: string;
   summary: string;

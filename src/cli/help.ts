@@ -1,9 +1,19 @@
 import { COMMON_OPTIONS, EXIT_CODES_TEXT } from './command.js';
-import type { CommandSpec } from './command.js';
+import type { CommandGroup, CommandSpec } from './command.js';
 import { hanging, terminalWidth, wrap } from './layout.js';
 import { COMMANDS } from './registry.js';
 
-/** `lanes --help`: each command by name with its summary (its usage is in `lanes CMD --help`). */
+/** The groups of `lanes --help`, in the order a user meets them: the night first, upkeep last. */
+export const GROUP_TITLES: Readonly<Record<CommandGroup, string>> = {
+  fleet: 'Start and watch the fleet',
+  sessions: 'Sessions',
+  claims: 'Claims',
+  git: 'Git: commit, save, land',
+  record: 'The record',
+  admin: 'Setup and admin',
+};
+
+/** `lanes --help`: each command by name with its summary, grouped by task (its usage is in `lanes CMD --help`). */
 export function overview(width = terminalWidth()): string {
   const nameWidth = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
@@ -11,9 +21,11 @@ export function overview(width = terminalWidth()): string {
     '',
     wrap('Usage: lanes <command> [options]      (lanes <command> --help for details)', width, '  '),
     '',
-    'Commands:',
-    ...COMMANDS.map((c) => hanging(c.name, c.summary, nameWidth, width)),
-    '',
+    ...(Object.keys(GROUP_TITLES) as CommandGroup[]).flatMap((g) => [
+      `${GROUP_TITLES[g]}:`,
+      ...COMMANDS.filter((c) => c.group === g).map((c) => hanging(c.name, c.summary, nameWidth, width)),
+      '',
+    ]),
     wrap(
       'Resources: ticket:SEAT-42  path:src/billing/  branch:NAME  or any kind:name (kind [a-z][a-z0-9-]*)',
       width,

@@ -4,6 +4,7 @@ import type { CommandEntry } from './command.js';
 export const FLEET_COMMANDS: readonly CommandEntry[] = [
   {
     name: 'new',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/new.js'),
     usage: 'new TICKET [--agent AGENT] [-- CMD]',
@@ -11,6 +12,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'up',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/up.js'),
     usage: 'up TICKET…',
@@ -18,6 +20,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'attach',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/attach.js'),
     usage: 'attach SESSION',
@@ -25,6 +28,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'stop',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/stop.js'),
     usage: 'stop SESSION',
@@ -32,6 +36,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'top',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/top.js'),
     usage: 'top',
@@ -39,6 +44,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'watch',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/watch.js'),
     usage: 'watch [--once]',
@@ -46,6 +52,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'teardown',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/teardown.js'),
     usage: 'teardown SESSION',
@@ -53,6 +60,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'allow',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/allow.js'),
     usage: 'allow [PATH] [--rev REV] [--show] [--list]',
@@ -60,6 +68,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'deny',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/deny.js'),
     usage: 'deny [PATH] [--rev REV]',
@@ -67,6 +76,7 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'shell-init',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/shell-init.js'),
     usage: 'shell-init bash|zsh|fish',

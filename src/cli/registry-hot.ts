@@ -5,6 +5,7 @@ import type { CommandEntry } from './command.js';
 
 export const EXEC: CommandEntry = {
   name: 'exec',
+  group: 'sessions',
   hot: true,
   load: () => import('./commands/exec.js'),
   usage: 'exec [--session S] -- CMD…',
@@ -13,6 +14,7 @@ export const EXEC: CommandEntry = {
 
 export const HOOK: CommandEntry = {
   name: 'hook',
+  group: 'admin',
   hot: true,
   load: () => import('./commands/hook.js'),
   usage: 'hook AGENT EVENT',
@@ -21,6 +23,7 @@ export const HOOK: CommandEntry = {
 
 export const STATUSLINE: CommandEntry = {
   name: 'statusline',
+  group: 'record',
   hot: true,
   load: () => import('./commands/statusline.js'),
   usage: 'statusline',

@@ -12,6 +12,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   ...FLEET_COMMANDS,
   {
     name: 'start',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/start.js'),
     usage: 'start [--worktree [--base REF]] [--ticket T] [--agent A] [--label L] [--pid PID] [-- CMD…]',
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'ls',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/ls.js'),
     usage: 'ls [--all]',
@@ -26,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'end',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/end.js'),
     usage: 'end [SESSION] [--reason R] [--remove-worktree [--force]]',
@@ -33,6 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'whoami',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/whoami.js'),
     usage: 'whoami',
@@ -40,6 +44,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'claim',
+    group: 'claims',
     hot: false,
     load: () => import('./commands/claim.js'),
     usage: 'claim RESOURCE… [--wait[=DURATION]]',
@@ -47,6 +52,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'release',
+    group: 'claims',
     hot: false,
     load: () => import('./commands/release.js'),
     usage: 'release RESOURCE…',
@@ -54,6 +60,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'log',
+    group: 'record',
     hot: false,
     load: () => import('./commands/log.js'),
     usage: 'log [--follow] [--since DURATION|SEQ] [--session S] [--ticket T] [--kind K]',
@@ -61,6 +68,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'report',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/report.js'),
     usage: 'report [--since DURATION | --since-last] [--markdown] [--json]',
@@ -68,6 +76,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'notify',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/notify.js'),
     usage: 'notify test',
@@ -75,6 +84,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'claims',
+    group: 'claims',
     hot: false,
     load: () => import('./commands/claims.js'),
     usage: 'claims [--all]',
@@ -82,6 +92,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'check',
+    group: 'claims',
     hot: false,
     load: () => import('./commands/check.js'),
     usage: 'check RESOURCE',
@@ -89,6 +100,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'state',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/state.js'),
     usage: 'state get|set|clear [KEY] [JSON]',
@@ -96,6 +108,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'handoff',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/handoff.js'),
     usage: 'handoff put NAME [FILE|-] | get NAME [--from S]',
@@ -103,6 +116,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'path',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/path.js'),
     usage: 'path NAME',
@@ -110,6 +124,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'commit',
+    group: 'git',
     hot: false,
     load: () => import('./commands/commit.js'),
     usage: 'commit -m MSG [--] PATH…',
@@ -117,6 +132,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'snapshot',
+    group: 'git',
     hot: false,
     load: () => import('./commands/snapshot.js'),
     usage: 'snapshot [--session S]',
@@ -124,6 +140,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'snapshots',
+    group: 'git',
     hot: false,
     load: () => import('./commands/snapshots.js'),
     usage: 'snapshots [--session S]',
@@ -131,6 +148,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'restore',
+    group: 'git',
     hot: false,
     load: () => import('./commands/restore.js'),
     usage: 'restore SNAPSHOT [--into DIR]',
@@ -138,6 +156,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'sweep',
+    group: 'git',
     hot: false,
     load: () => import('./commands/sweep.js'),
     usage: 'sweep [--dry-run]',
@@ -145,6 +164,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'conflicts',
+    group: 'git',
     hot: false,
     load: () => import('./commands/conflicts.js'),
     usage: 'conflicts [--against BRANCH]',
@@ -152,6 +172,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'land',
+    group: 'git',
     hot: false,
     load: () => import('./commands/land.js'),
     usage: 'land [--into BRANCH] [--ff|--merge|--squash]',
@@ -159,6 +180,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'adopt',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/adopt.js'),
     usage: 'adopt SESSION',
@@ -166,6 +188,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'guard',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/guard.js'),
     usage: 'guard install [--protect BRANCH] | uninstall | status',
@@ -173,6 +196,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'gc',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/gc.js'),
     usage: 'gc [--dry-run] [--limit N]',
@@ -180,6 +204,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'doctor',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/doctor.js'),
     usage: 'doctor [--fix]',
@@ -187,6 +212,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'port',
+    group: 'claims',
     hot: false,
     load: () => import('./commands/port.js'),
     usage: 'port NAME',
@@ -194,6 +220,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'ports',
+    group: 'claims',
     hot: false,
     load: () => import('./commands/ports.js'),
     usage: 'ports',
@@ -201,6 +228,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'env',
+    group: 'sessions',
     hot: false,
     load: () => import('./commands/env.js'),
     usage: 'env [--shell sh|fish|json|dotenv] [--check]',
@@ -209,6 +237,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   EXEC,
   {
     name: 'seat',
+    group: 'claims',
     hot: false,
     load: () => import('./commands/seat.js'),
     usage: 'seat add|rm|ls|reset',
@@ -216,6 +245,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'hooks',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/hooks.js'),
     usage: 'hooks install|uninstall|status AGENT…',
@@ -223,6 +253,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'mcp',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/mcp.js'),
     usage: 'mcp [--agent AGENT]',
@@ -230,6 +261,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'ui',
+    group: 'fleet',
     hot: false,
     load: () => import('./commands/ui.js'),
     usage: 'ui [--port N] [--host H] [--open]',
@@ -239,6 +271,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   STATUSLINE,
   {
     name: 'store',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/store.js'),
     usage: 'store status|migrate|copy',
@@ -246,6 +279,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'demo',
+    group: 'admin',
     hot: false,
     load: () => import('./commands/demo.js'),
     usage: 'demo',

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { GROUP_TITLES } from '../../src/cli/help.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { ROOT, lanes } from '../helpers/env.js';
 
@@ -16,12 +17,27 @@ test("the README's command tables list exactly the registry's commands", () => {
   assert.deepEqual(inTable, names);
 });
 
-test("lanes --help lists every command; --version is package.json's", async () => {
+test("lanes --help lists every command once, under its group's title in order; --version is package.json's", async () => {
   const help = await lanes(['--help']);
   assert.equal(help.code, 0);
-  const section = help.stdout.split('Commands:\n')[1]?.split('\n\n')[0] ?? '';
-  const listed = [...section.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1]!).sort();
-  assert.deepEqual(listed, names);
+  const titles = Object.values(GROUP_TITLES);
+  const at = titles.map((t) => help.stdout.indexOf(`\n${t}:\n`));
+  assert.ok(
+    at.every((i, n) => i > 0 && (n === 0 || i > at[n - 1]!)),
+    `group titles in order: ${help.stdout}`,
+  );
+  for (const [n, title] of titles.entries()) {
+    const section = help.stdout.split(`\n${title}:\n`)[1]!.split('\n\n')[0]!;
+    const listed = [...section.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1]!).sort();
+    const group = Object.keys(GROUP_TITLES)[n];
+    assert.deepEqual(
+      listed,
+      COMMANDS.filter((c) => c.group === group)
+        .map((c) => c.name)
+        .sort(),
+      title,
+    );
+  }
   const version = await lanes(['--version']);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   assert.equal(version.stdout, `lanes ${pkg.version}\n`);
