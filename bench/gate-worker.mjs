@@ -33,13 +33,22 @@ if (mode === 'plain' || mode === 'async') {
 } else if (mode === 'sqlite') {
   // The floor under lanes: one SQLite write transaction per operation on a raw connection (WAL,
   // synchronous = NORMAL, SQLite's own busy handler with lanes' 5 s bound), no gate, no line.
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(target, { timeout: 5000 });
-  db.pragma('synchronous = NORMAL');
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(target, { timeout: 5000 });
+  db.exec('PRAGMA synchronous = NORMAL');
   const get = db.prepare('SELECT v FROM counter WHERE id = 1');
   const put = db.prepare('UPDATE counter SET v = ? WHERE id = 1');
-  const step = db.transaction(() => put.run(JSON.stringify(bump(JSON.parse(get.get().v)))));
-  op = async () => step.immediate();
+  const step = () => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      put.run(JSON.stringify(bump(JSON.parse(get.get().v))));
+      db.exec('COMMIT');
+    } catch (e) {
+      db.exec('ROLLBACK');
+      throw e;
+    }
+  };
+  op = async () => step();
   done = async () => db.close();
 } else if (mode === 'lockfile') {
   const lockfile = (await import('proper-lockfile')).default;

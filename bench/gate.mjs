@@ -58,17 +58,17 @@ async function lanesRun(lock, k) {
 
 /** The raw SQLite floor: a store file holding only the counter, one write transaction per operation. */
 async function sqliteRun(k) {
-  const { default: Database } = await import('better-sqlite3');
+  const { DatabaseSync } = await import('node:sqlite');
   const file = join(scratch('lanes-gate-'), 'floor.db');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode = WAL');
   db.exec(`CREATE TABLE counter (id INTEGER PRIMARY KEY, v TEXT NOT NULL); INSERT INTO counter VALUES (1, '{}')`);
   db.close();
   const results = await runWorkers(
     Array.from({ length: k }, (_, w) => [process.execPath, [WORKER, 'sqlite', String(w), String(SECONDS), file]]),
     process.env,
   );
-  const check = new Database(file, { readonly: true });
+  const check = new DatabaseSync(file, { readOnly: true });
   const final = JSON.parse(check.prepare('SELECT v FROM counter WHERE id = 1').get().v);
   check.close();
   return { results, final };

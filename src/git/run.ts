@@ -25,7 +25,9 @@ export class GitError extends LanesError {
 
   constructor(args: string[], cwd: string, failure: GitFailure, stderr: string, stdout = '') {
     const { exit, signal, outputLimit } = failure;
+    const hint = gitAdvice(stderr);
     super('E_GIT', gitFailureMessage(args, cwd, failure, stderr), {
+      ...(hint ? { hint } : {}),
       details: { args, cwd, exit, signal, ...(outputLimit ? { outputLimit } : {}), stderr },
     });
     this.args = args;
@@ -43,12 +45,31 @@ function gitFailureMessage(
   stderr: string,
 ): string {
   const cmd = `git ${args.join(' ')}`;
-  const firstLine = stderr.trim().split('\n')[0] ?? '';
-  const said = firstLine ? `: ${firstLine}` : '';
+  const lines = stderr.trim().split('\n');
+  const firstLine = lines[0] ?? '';
+  // git often opens with a heading and ends with the cause ("Author identity unknown" ... "fatal:
+  // unable to auto-detect email address"): both are said.
+  const fatal = lines.slice(1).find((l) => /^(fatal|error): /.test(l));
+  const said = firstLine ? `: ${firstLine}${fatal ? ` (${fatal})` : ''}` : '';
   if (outputLimit)
     return `${cmd} in ${cwd} produced more than ${formatBytes(outputLimit.bytes)} of output on ${outputLimit.stream} (stopped)`;
   if (signal) return `${cmd} in ${cwd} was killed by ${signal}${said}`;
   return `${cmd} failed in ${cwd} (exit ${String(exit)})${said}`;
+}
+
+/**
+ * git's own advice, kept for the fix line: the identity it asks for (lanes' fix, which works in an
+ * agent's shell too), or its `hint:` lines. Nothing when git gave none.
+ */
+export function gitAdvice(stderr: string): string | undefined {
+  if (/Please tell me who you are|Author identity unknown|unable to auto-detect email address/.test(stderr))
+    return 'git has no identity to commit with: set one with git config --global user.name "Your Name" && git config --global user.email you@example.com (without --global: this repository only)';
+  const hints = stderr
+    .split('\n')
+    .filter((l) => l.startsWith('hint: '))
+    .map((l) => l.slice(6).trim())
+    .filter(Boolean);
+  return hints.length ? `git says: ${hints.join(' ')}` : undefined;
 }
 
 function formatBytes(n: number): string {

@@ -156,7 +156,7 @@ export interface StoreInfo {
   backend: 'sqlite' | 'postgres';
   location: string;
   schemaVersion: number;
-  /** SQLite: `node:sqlite` or `better-sqlite3` (sqlite/driver.ts). */
+  /** SQLite: `node:sqlite` (sqlite/driver.ts). */
   driver?: string;
   /** PostgreSQL: through this host's broker (postgres/broker/) or straight to the server. */
   connection?: 'broker' | 'direct';

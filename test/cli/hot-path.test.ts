@@ -70,7 +70,6 @@ test('lanes exec, lanes hook pre-tool-use and lanes statusline load none of the 
     const loaded = loadedBuiltins(list);
     assert.ok(loaded.includes('fs') && loaded.includes('vm'), `${name}: the list is read (${loaded.length} modules)`);
     for (const m of FORBIDDEN) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
-    // better-sqlite3's addon (Node 20) is opened where lanes' node_modules holds it, without node:module.
     if (name !== 'statusline')
       for (const m of FORBIDDEN_IN_HOOK) assert.ok(!loaded.includes(m), `lanes ${name} loaded node:${m}`);
     assert.ok(!readFileSync(list, 'utf8').includes('Intl.Segmenter made'), `lanes ${name} set up string-width`);

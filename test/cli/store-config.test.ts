@@ -30,7 +30,7 @@ test('[store] url of the user config chooses the store; LANES_STORE and --store 
   assert.match(
     mig.stdout,
     new RegExp(
-      `${configured.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: schema version \\d+ \\(sqlite, (node:sqlite|better-sqlite3)\\), up to date`,
+      `${configured.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: schema version \\d+ \\(sqlite, node:sqlite\\), up to date`,
     ),
   );
 

@@ -11,16 +11,16 @@ const ALLOWED_IN_CI: Record<string, string> = {
     'needs a kernel with CONFIG_UNICODE (tmpfs -o casefold, Linux 6.13+); the CI machine kernel lacks it',
 };
 
-/** What runs on the machine's Node only (npm test), not again in scripts/test-nodes.mjs' runs on the others. */
+/** What runs on the primary Node only (npm test), not again in scripts/test-nodes.mjs' runs on the others. */
 const ONE_NODE_ONLY = new Set(['a PostgreSQL server', 'PgBouncer', "the agents' real CLIs"]);
 const MATRIX = process.env['LANES_TEST_MATRIX'];
 
 const allowed = (what: string) => what in ALLOWED_IN_CI || (MATRIX !== undefined && ONE_NODE_ONLY.has(what));
 
-/** The `skip` option of a test that runs on the machine's Node only (false there). */
+/** The `skip` option of a test that runs on the primary Node only (false there). */
 export function machineNodeOnly(what: string): string | false {
   return MATRIX !== undefined && ONE_NODE_ONLY.has(what)
-    ? `${what}: on the machine's Node only (npm test); this is scripts/test-nodes.mjs' run on Node ${process.versions.node}`
+    ? `${what}: on the primary Node only (npm test); this is scripts/test-nodes.mjs' run on Node ${process.versions.node}`
     : false;
 }
 

@@ -1,5 +1,4 @@
 import { test } from 'node:test';
-import { hasNodeSqlite } from '../../src/store/sqlite/driver.js';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -21,8 +20,8 @@ import { http } from '../helpers/ui.js';
 // The package as users get it (issue 10): `npm pack`, `npm install -g <tarball> --prefix DIR`, and
 // every command run through DIR/bin/lanes, the bin symlink, from a cwd outside the checkout with
 // an environment that points nowhere into it. Needs the build (npm test builds first) and the
-// registry for the dependencies (the default npm cache makes them quick); better-sqlite3 is built
-// by its install script, which dominates the time (node-gyp when no prebuilt binary downloads).
+// registry for the dependencies (the default npm cache makes them quick); nothing is compiled or
+// downloaded beyond them (the store runs on Node's own SQLite).
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 const work = tmp('lanes-package-');
@@ -107,25 +106,11 @@ test('npm pack, then npm install -g of the tarball into a temporary prefix', { t
   }[];
   packedFiles = packed[0]!.files.map((f) => f.path);
   const t0 = performance.now();
-  npm(
-    [
-      'install',
-      '-g',
-      join(work, packed[0]!.filename),
-      // On a Node with its own SQLite nothing is downloaded or built; on Node 20 the store needs
-      // better-sqlite3 (an optional peer dependency), installed beside lanes, its addon built.
-      ...(hasNodeSqlite() ? [] : ['better-sqlite3@^12.11.1', '--allow-scripts=better-sqlite3']),
-      '--prefix',
-      prefix,
-      '--no-audit',
-      '--no-fund',
-    ],
-    outside,
-  );
+  npm(['install', '-g', join(work, packed[0]!.filename), '--prefix', prefix, '--no-audit', '--no-fund'], outside);
   t.diagnostic(`npm install -g of the tarball took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  if (hasNodeSqlite())
-    for (const at of [join(installed, 'node_modules'), join(prefix, 'lib', 'node_modules')])
-      assert.equal(existsSync(join(at, 'better-sqlite3')), false, `nothing native downloaded (${at})`);
+  // Nothing native anywhere in the install: no addon downloaded or built.
+  const native = execFileSync('find', [prefix, '-name', '*.node'], { encoding: 'utf8' }).trim();
+  assert.equal(native, '', 'no native addon installed');
   installedOk = true;
 });
 
@@ -285,10 +270,10 @@ test('a demo step that fails makes the installed lanes demo exit 1 with the reas
   assert.match(r.stdout, /2 of \d+ checks FAILED/);
 });
 
-test("the installed lanes runs its store on this Node's driver, and says which", async () => {
+test("the installed lanes runs its store on Node's own SQLite, and says so", async () => {
   needInstall();
   const r = await lanes(['store', 'status', '--json']);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(JSON.parse(r.stdout).driver, hasNodeSqlite() ? 'node:sqlite' : 'better-sqlite3');
+  assert.equal(JSON.parse(r.stdout).driver, 'node:sqlite');
   assert.equal(r.stderr, '', 'no warning on stderr (Node 22 flags node:sqlite experimental)');
 });

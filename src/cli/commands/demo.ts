@@ -35,20 +35,14 @@ export const command: CommandSpec = {
     mkdirSync(join(repo, 'src', 'billing'), { recursive: true });
     const git = (...a: string[]) => execFileSync('git', a, { cwd: repo, stdio: 'pipe' });
     git('init', '-q', '-b', 'main');
+    // The repository's own identity: a fresh machine (a new container, CI, an empty HOME) has none,
+    // and every commit of the demo (lanes commit's included) reads it from here.
+    git('config', 'user.name', 'demo');
+    git('config', 'user.email', 'demo@lanes.invalid');
+    git('config', 'commit.gpgsign', 'false');
     writeFileSync(join(repo, 'src', 'billing', 'invoice.ts'), 'export const total = 0;\n');
     git('add', '.');
-    git(
-      '-c',
-      'user.name=demo',
-      '-c',
-      'user.email=demo@lanes.invalid',
-      '-c',
-      'commit.gpgsign=false',
-      'commit',
-      '-q',
-      '-m',
-      'init',
-    );
+    git('commit', '-q', '-m', 'init');
     const env: NodeJS.ProcessEnv = { ...process.env, LANES_HOME: home, LANES_STORE: join(home, 'lanes.db') };
     delete env['LANES_SESSION'];
     delete env['XDG_RUNTIME_DIR'];

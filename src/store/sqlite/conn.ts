@@ -1,6 +1,6 @@
 import type { SqliteDb, SqliteStatement } from './driver.js';
 import { LanesError } from '../../core/errors.js';
-import { openDatabase, sqliteDriver } from './driver.js';
+import { SQLITE_DRIVER, openDatabase } from './driver.js';
 import { outOfSpace } from './full-disk.js';
 import { migrate, schemaVersionOf } from './schema.js';
 import { sqliteError } from './errors.js';
@@ -41,7 +41,7 @@ function retryBusy<T>(fn: () => T, busyMs: number): T {
 }
 
 /**
- * One SQLite connection (node:sqlite or better-sqlite3: driver.ts) with the store's transaction discipline: every read-modify-write
+ * One SQLite connection (node:sqlite: driver.ts) with the store's transaction discipline: every read-modify-write
  * runs in BEGIN IMMEDIATE (the write lock is taken up front, so two writers never both read and
  * then both write), transactions are short and never span the caller's async work, and every
  * SQLite error leaves as a LanesError naming the file.
@@ -53,7 +53,7 @@ function retryBusy<T>(fn: () => T, busyMs: number): T {
  */
 export class SqliteConn {
   private readonly statements = new Map<string, SqliteStatement>();
-  // One transaction wrapper for the connection (better-sqlite3 builds a new one per db.transaction call).
+  // One transaction wrapper for the connection, not one per call.
   private readonly txn: { immediate(fn: (now: number) => unknown): unknown };
   private readonly plainTxn: { immediate(fn: () => unknown): unknown };
   // Whether the busy timeout is 0, as the last no-wait write left it: the next ordinary call sets
@@ -70,8 +70,8 @@ export class SqliteConn {
     this.plainTxn = db.transaction((fn: () => unknown) => fn());
   }
 
-  /** node:sqlite or better-sqlite3 (driver.ts chooses). */
-  readonly driver = sqliteDriver();
+  /** What `lanes store status` names. */
+  readonly driver = SQLITE_DRIVER;
 
   static open(file: string, options: SqliteOptions = {}): SqliteConn {
     const busyMs = options.busyTimeoutMs ?? 5000;

@@ -1,7 +1,7 @@
 /**
- * What the store asks of a SQLite driver: the part of better-sqlite3's API it uses, which Node's
- * own `node:sqlite` is adapted to (node-sqlite.ts). Errors carry SQLite's result code as
- * better-sqlite3 names it (`code: 'SQLITE_BUSY'`, `'SQLITE_IOERR_WRITE'`, …).
+ * What the store asks of SQLite: a small synchronous API (the shape better-sqlite3 had, which the
+ * store was written against) that Node's own `node:sqlite` is adapted to (node-sqlite.ts). Errors
+ * carry SQLite's result code by name (`code: 'SQLITE_BUSY'`, `'SQLITE_IOERR_WRITE'`, …).
  */
 export interface SqliteStatement {
   run(...args: unknown[]): { changes: number; lastInsertRowid: number | bigint };
@@ -21,6 +21,3 @@ export interface SqliteDb {
   transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate(...args: A): R };
   close(): void;
 }
-
-/** Which driver a store runs on: `lanes store status` names it. */
-export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';

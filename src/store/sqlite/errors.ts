@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { describeSpace, outOfSpace } from './full-disk.js';
 
-/** Translates a better-sqlite3 error into a LanesError that names the file and what to do. */
+/** Translates a SQLite error into a LanesError that names the file and what to do. */
 export function sqliteError(e: unknown, file: string, busyTimeoutMs: number): unknown {
   if (e instanceof LanesError) return e;
   const code = (e as { code?: unknown }).code;

@@ -2,10 +2,10 @@ import { load } from '../../core/builtins.js';
 import type { SqliteDb, SqliteStatement } from './driver-types.js';
 
 // The store on Node's own SQLite (`node:sqlite`, DatabaseSync: Node 22.13+ and 23.4+ without a
-// flag), behind the few calls the store makes of better-sqlite3: prepare/get/all/run (positional
-// or named parameters), raw rows, exec, pragma, and BEGIN IMMEDIATE transactions. Its errors carry
-// SQLite's extended result code as a number (`errcode`); they are given better-sqlite3's names
-// (`code: 'SQLITE_BUSY'`, …) so one error mapping (errors.ts, full-disk.ts) serves both drivers.
+// flag), behind the few calls the store makes: prepare/get/all/run (positional or named
+// parameters), raw rows, exec, pragma, and BEGIN IMMEDIATE transactions. Its errors carry SQLite's
+// extended result code as a number (`errcode`); they are given SQLite's names (`code:
+// 'SQLITE_BUSY'`, …), which the error mapping (errors.ts, full-disk.ts) reads.
 
 interface NodeStatement {
   run(...args: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
@@ -62,7 +62,7 @@ const EXTENDED: Record<number, string> = {
   267: 'CORRUPT_VTAB',
 };
 
-/** better-sqlite3's name for SQLite's result code of a node:sqlite error (the error itself otherwise). */
+/** SQLite's name for the result code of a node:sqlite error (the error itself otherwise). */
 function named(e: unknown): unknown {
   const code = (e as { errcode?: unknown }).errcode;
   if (typeof code !== 'number' || (e as { code?: unknown }).code !== 'ERR_SQLITE_ERROR') return e;
@@ -101,7 +101,7 @@ class Statement implements SqliteStatement {
     return this.arrays ? rows.map((r) => Object.values(r)) : rows;
   }
 
-  /** Rows as arrays of their columns, in order (better-sqlite3's raw mode). */
+  /** Rows as arrays of their columns, in order. */
   raw(on = true): this {
     this.arrays = on;
     return this;
@@ -153,7 +153,7 @@ class Database implements SqliteDb {
   }
 }
 
-/** node:sqlite loaded only when chosen (a warning-free require, once). */
+/** node:sqlite loaded at the first store opened (a warning-free load, once). */
 let ctor: (new (file: string) => NodeDatabase) | undefined;
 
 /**

