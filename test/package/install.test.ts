@@ -277,3 +277,14 @@ test("the installed lanes runs its store on Node's own SQLite, and says so", asy
   assert.equal(JSON.parse(r.stdout).driver, 'node:sqlite');
   assert.equal(r.stderr, '', 'no warning on stderr (Node 22 flags node:sqlite experimental)');
 });
+
+test('npx of the packed tarball runs lanes demo, from outside the checkout', { timeout: 300_000 }, async () => {
+  needInstall();
+  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
+  // Not the installed bin on PATH: npx makes its own install of the tarball.
+  const env: Record<string, string> = { ...userEnv(), PATH: cleanEnv()['PATH']!, npm_config_update_notifier: 'false' };
+  // As docs/install.md writes it: npx ./lanes-0.1.0.tgz demo, beside the tarball.
+  const r = await run('npx', ['--yes', `./${tarball}`, 'demo'], { env, cwd: work });
+  assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, /all \d+ checks held/);
+});
