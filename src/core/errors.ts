@@ -50,6 +50,7 @@ export type ErrorCode =
   | 'E_CONFIG'
   | 'E_HOOK_INPUT'
   | 'E_FLAGGED'
+  | 'E_EDITED'
   | 'E_IO'
   | 'E_PLATFORM'
   | 'E_SETUP'
@@ -108,6 +109,8 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   // A repository's lanes.toml would run or set what the user has not allowed (lanes allow); nothing ran.
   E_UNTRUSTED: EXIT.untrusted,
   E_FLAGGED: EXIT.held,
+  // `lanes setup --undo`: a file setup wrote was changed since; nothing was undone.
+  E_EDITED: EXIT.held,
   E_IO: EXIT.error,
   E_INTERNAL: EXIT.error,
 };
