@@ -223,6 +223,12 @@ for (const f of ['cli', 'hot', 'mcp', 'ui', 'pg']) {
       `build: dist/${f}.cjs has a character past ASCII near ${JSON.stringify(text.slice(at - 40, at + 10))}: write it as a \\u escape in the source`,
     );
 }
+// The bundles the dispatcher loads run in a vm.Script (src/core/code-cache.ts), which has no dynamic
+// import: an import() left in one fails as it runs ("A dynamic import callback was not specified").
+for (const f of ['hot', 'main', 'mcp', 'ui']) {
+  const left = readFileSync(`dist/${f}.cjs`, 'latin1').match(/\bimport\((["'`])[^"'`]*\1\)/);
+  if (left) throw new Error(`build: dist/${f}.cjs keeps ${left[0]}: load a built-in with core/builtins.ts' load()`);
+}
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
     stdio: 'inherit',

@@ -3,6 +3,8 @@ import { resumeCommand } from '../core/agent-logins.js';
 import { LanesError } from '../core/errors.js';
 import { describeLeft, leftWork } from '../index.js';
 import type { Lanes, Predecessor } from '../index.js';
+import { load } from '../core/builtins.js';
+import type * as ReadlinePromises from 'node:readline/promises';
 
 // A ticket can go on (issue 45, item 4). `lanes new T` (and up) when T's last session died or
 // ended with work left (a kept worktree, uncommitted files, a branch ahead, a snapshot) says so and
@@ -82,7 +84,9 @@ export function freshNote(p: Predecessor): string {
 export function askOnTerminal(): ((question: string) => Promise<GoOn | null>) | null {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return null;
   return async (question) => {
-    const { createInterface } = await import('node:readline/promises');
+    // Loaded as a built-in, not import(): the bundle runs in a vm.Script (core/code-cache.ts), which has no
+    // dynamic import ("A dynamic import callback was not specified"); scripts/build.mjs checks none is left.
+    const { createInterface } = load('node:readline/promises') as typeof ReadlinePromises;
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       const a = (await rl.question(question)).trim().toLowerCase();

@@ -1,5 +1,7 @@
 import { LanesError } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
+import { load } from '../../core/builtins.js';
+import type * as ReadlinePromises from 'node:readline/promises';
 
 /**
  * Goes on when the person said yes: --yes, or "y" typed on the terminal (asked on stderr, so
@@ -15,7 +17,9 @@ export async function confirm(spec: CommandSpec, yes: boolean, question: string,
       `lanes ${spec.name}: stdin is not a terminal, so lanes cannot ask before it writes: add --yes to go ahead`,
       { hint: `${again} (--dry-run only shows what it would do)` },
     );
-  const { createInterface } = await import('node:readline/promises');
+  // Loaded as a built-in, not import(): the bundle runs in a vm.Script (core/code-cache.ts), which has no
+  // dynamic import ("A dynamic import callback was not specified"); scripts/build.mjs checks none is left.
+  const { createInterface } = load('node:readline/promises') as typeof ReadlinePromises;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   let answer: string;
   try {

@@ -167,11 +167,12 @@ async function landHeld(
           })
         ).trim();
   const checkedOut = (await listWorktrees(cwd)).find((w) => w.branch === targetRef);
-  if (checkedOut && (await status(checkedOut.path)).length > 0) {
+  const inTheWay = checkedOut ? await changesInTheWay(cwd, checkedOut.path, old, to) : [];
+  if (checkedOut && inTheWay.length > 0) {
     if ((await revParse(cwd, targetRef)) !== old) throw movedWhileLanding(targetName);
     throw new LanesError(
       'E_REPO_STATE',
-      `${targetName} is checked out in ${checkedOut.path}, which has uncommitted changes; not moving it under them`,
+      `${targetName} is checked out in ${checkedOut.path}, which has uncommitted changes (${inTheWay.slice(0, 5).join(', ')}${inTheWay.length > 5 ? ', …' : ''}); not moving it under them`,
       { hint: `commit or stash them there (or lanes snapshot), then land again` },
     );
   }
@@ -263,4 +264,22 @@ export async function adopt(
     ...(victim.ticket ? { ticket: victim.ticket } : {}),
   });
   return { worktree: victim.worktree, grants };
+}
+
+/**
+ * What stops the worktree that has the target checked out from being brought along: any change of
+ * a tracked file, and an untracked file only where the land writes (the same path, or a directory
+ * and a file of one name): git's read-tree -u would refuse it after the target moved. Untracked
+ * files elsewhere (an agent's config lanes setup just wrote, a scratch file) stay as they are.
+ */
+async function changesInTheWay(cwd: string, worktree: string, from: string, to: string): Promise<string[]> {
+  const entries = await status(worktree);
+  const tracked = entries.filter((e) => e.code !== '??').map((e) => e.path);
+  if (tracked.length > 0) return tracked;
+  const untracked = entries.map((e) => e.path.replace(/\/$/, ''));
+  if (untracked.length === 0) return [];
+  const out = await git(['diff', '--name-only', '-z', '--no-renames', from, to], { cwd });
+  const written = out.split('\0').filter(Boolean);
+  const under = (a: string, b: string) => a === b || a.startsWith(`${b}/`);
+  return untracked.filter((u) => written.some((w) => under(w, u) || under(u, w)));
 }
