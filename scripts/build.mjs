@@ -136,7 +136,7 @@ await build({
 });
 // The dashboard's page: one script (Preact + htm) and one style sheet for the browser, served by dist/ui.cjs.
 await build({
-  entryPoints: { app: 'src/ui/client/main.ts', 'app-style': 'src/ui/client/style.css' },
+  entryPoints: { app: 'src/ui/client/main.ts', 'app-style': 'src/ui/client/page.css' },
   outdir: 'dist/ui',
   bundle: true,
   minify: true,

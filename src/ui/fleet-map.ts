@@ -2,7 +2,8 @@
 import { basename, dirname } from 'node:path';
 import { describeEntry, formatResource, shellWord } from '../index.js';
 import type { ConflictReport, SessionProgress, SessionView, Snapshot, WaitView } from '../index.js';
-import type { UiConflicts, UiJournalEntry, UiSession, UiSnapshot, UiWait } from './view-types.js';
+import { timesIn } from '../core/times-in.js';
+import type { UiConflicts, UiJournalEntry, UiSession, UiSnapshot, UiTime, UiWait } from './view-types.js';
 
 /** A short name for a repository id (its git common dir): `/src/shop/.git` is `shop`. */
 export function repoName(repo: string | null, cwd = ''): string {
@@ -34,12 +35,18 @@ export function toUiSession(s: SessionView, progress: SessionProgress | undefine
     lastSeenAt: s.lastSeenAt,
     endedAt: s.endedAt,
     endReason: s.endReason,
-    attention: s.state === 'live' ? s.attention : null,
+    attention: s.state === 'live' && s.attention ? withTimes(s.attention, s.attention.why ?? '', s.attention.at) : null,
     terminal: s.terminal,
     parent: s.parent,
     task: s.task,
     died: s.died,
   };
+}
+
+/** `value` with the moments `text` names (core/times-in.ts), when it names any. */
+function withTimes<T extends object>(value: T, text: string, at: number): T & { times?: UiTime[] } {
+  const times = timesIn(text, at);
+  return times.length ? { ...value, times } : value;
 }
 
 export function toUiWait(w: WaitView): UiWait {
@@ -84,18 +91,23 @@ export function toUiSnapshot(repo: string, where: string, s: Snapshot): UiSnapsh
   };
 }
 
-export function toUiJournal(e: Omit<UiJournalEntry, 'text'>): UiJournalEntry {
-  return {
-    seq: e.seq,
-    at: e.at,
-    session: e.session,
-    repo: e.repo,
-    ticket: e.ticket,
-    host: e.host,
-    kind: e.kind,
-    subject: e.subject,
-    details: e.details,
-    text: describeEntry(e as Parameters<typeof describeEntry>[0]),
-    ...(e.unreadable ? { unreadable: e.unreadable } : {}),
-  };
+export function toUiJournal(e: Omit<UiJournalEntry, 'text' | 'times'>): UiJournalEntry {
+  const text = describeEntry(e as Parameters<typeof describeEntry>[0]);
+  return withTimes(
+    {
+      seq: e.seq,
+      at: e.at,
+      session: e.session,
+      repo: e.repo,
+      ticket: e.ticket,
+      host: e.host,
+      kind: e.kind,
+      subject: e.subject,
+      details: e.details,
+      text,
+      ...(e.unreadable ? { unreadable: e.unreadable } : {}),
+    },
+    text,
+    e.at,
+  );
 }

@@ -36,7 +36,7 @@ export interface UiSession {
   /** Where lanes new started it (`tmux NAME`, `background LOGFILE`), or null. */
   terminal: string | null;
   /** What its agent signalled through its hooks (waiting for you, finished, denied), or null. */
-  attention: { state: 'waiting' | 'finished' | 'denied'; at: number; why: string | null } | null;
+  attention: { state: 'waiting' | 'finished' | 'denied'; at: number; why: string | null; times?: UiTime[] } | null;
   /** The session it works for (a Claude Code subagent's worktree session), or null: shown under it. */
   parent: string | null;
   /** The task it was started with (lanes new --prompt), or null. */
@@ -54,6 +54,16 @@ export interface UiWait {
   heldBy: { resource: string; session: string; state: SessionStateName }[];
 }
 
+/**
+ * A moment a text names, as the text writes it (in UTC: the CLI's words) and as epoch ms: the page
+ * writes it again in its reader's time zone (client/format.ts), so the page shows one clock
+ * (core/times-in.ts).
+ */
+export interface UiTime {
+  text: string;
+  at: number;
+}
+
 export interface UiJournalEntry {
   seq: number;
   at: number;
@@ -66,6 +76,8 @@ export interface UiJournalEntry {
   details: Record<string, unknown>;
   /** What happened, in one sentence (the same as `lanes log`). */
   text: string;
+  /** The moments `text` names (core/times-in.ts), when it names any. */
+  times?: UiTime[];
   /** What could not be read of a damaged row (the store's JournalEntry.unreadable). */
   unreadable?: string;
 }
@@ -140,7 +152,7 @@ export interface UiReport {
   from: number | null;
   until: number;
   counts: { sessions: number; landed: number; refused: number; died: number };
-  needsYou: { what: string; command: string }[];
+  needsYou: { what: string; command: string; times?: UiTime[] }[];
   /** Seats (agent logins) that ran out, until their reset (lanes report's 'Seats out'). */
   seatsOut?: { name: string; agent: string; pool: string; until: number; why: string | null; freeInPool: number }[];
   tickets: {
@@ -148,6 +160,6 @@ export interface UiReport {
     repo: string | null;
     mainWorktree: string | null;
     sessions: UiReportName[];
-    items: { kind: string; at: number; text: string; session: UiReportName | null }[];
+    items: { kind: string; at: number; text: string; session: UiReportName | null; times?: UiTime[] }[];
   }[];
 }

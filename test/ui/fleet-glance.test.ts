@@ -61,15 +61,16 @@ test(
     const waiting = row('claude-code:w1');
     assert.equal(await waiting.locator('.state').innerText(), 'waiting');
     assert.match(await waiting.locator('.why').innerText(), /Claude needs your permission to use Bash/);
-    // Paths break only after a separator.
-    const segs = await row(alpha.id).locator('code.path .seg').allInnerTexts();
+    // Paths break only after a separator (the worktree's; claims are written the same way).
+    const worktree = row(alpha.id).locator('td[data-label="Worktree · branch"] code.path');
+    const segs = await worktree.locator('.seg').allInnerTexts();
     assert.equal(segs.join(''), repo, 'the whole path, in segments');
     assert.ok(segs.length > 2);
     assert.ok(
       segs.slice(0, -1).every((t) => t.endsWith('/')),
       `each break after a /: ${JSON.stringify(segs)}`,
     );
-    assert.equal(await row(alpha.id).locator('code.path wbr').count(), segs.length - 1);
+    assert.equal(await worktree.locator('wbr').count(), segs.length - 1);
     // Journal rows are one sentence; the details are one click away.
     const entry = page.locator('#journal tr[data-kind="attention"]');
     await entry.first().waitFor({ timeout: 10_000 });

@@ -61,7 +61,8 @@ test(
       await ui.stop();
       await browser.close();
     });
-    const page = await browser.newPage();
+    // The page writes times in its reader's zone: this reader's is Berlin's (the seat's reset's own).
+    const page = await browser.newPage({ locale: 'en-GB', timezoneId: 'Europe/Berlin' });
     const errors = consoleErrors(page);
     await page.goto(ui.url);
     const item = page.locator('#tonight li[data-needs-you]');
@@ -74,7 +75,7 @@ test(
     await seat.waitFor({ timeout: 10_000 });
     assert.match(
       await seat.innerText(),
-      /max-1 \(claude-code, pool claude-code\) until \d{4}-\d\d-\d\d \d\d:00 UTC · rate_limit · no seat of its pool left/,
+      /max-1 \(claude-code, pool claude-code\) until (\d{1,2} [A-Z][a-z]{2}, )?05:00 · rate_limit · no seat of its pool left/,
     );
     // "Tonight" is the first panel of the page.
     assert.equal(await page.locator('main > section').first().getAttribute('id'), 'tonight');

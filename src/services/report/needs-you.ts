@@ -1,5 +1,7 @@
 import type { NeedsYou, NightReport, SessionName } from './types.js';
 import { utcMinute } from '../../core/duration.js';
+import { timesIn } from '../../core/times-in.js';
+import type { TimeInText } from '../../core/times-in.js';
 
 // The top of the report: what a person has to settle this morning, each with the one command
 // that settles it. Everything else in the report is for reading.
@@ -13,6 +15,12 @@ export function named(s: SessionName): string {
 
 const WAIT_TOO_LONG = 30 * 60_000;
 
+/** A moment written here, and where it is in the text. */
+const minute = (at: number): TimeInText => ({ text: utcMinute(at), at });
+/** An item with the moments its text names (none: no `times`). */
+const item = (what: string, command: string, times: TimeInText[] = []): NeedsYou =>
+  times.length ? { what, command, times } : { what, command };
+
 export function needsYou(r: NightReport, now: number): NeedsYou[] {
   const out: NeedsYou[] = [];
   for (const d of r.died) {
@@ -22,10 +30,13 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
         : d.unsavedFiles > 0
           ? `${d.unsavedFiles} uncommitted file(s) in ${d.worktree}`
           : 'nothing uncommitted';
-    out.push({
-      what: `${named(d.session)} died${d.at ? ` at ${utcMinute(d.at)}` : ''} (${d.why || 'owner gone'}): ${left}${d.lastSnapshot ? `; saved in ${d.lastSnapshot}` : ''}`,
-      command: d.continue,
-    });
+    out.push(
+      item(
+        `${named(d.session)} died${d.at ? ` at ${utcMinute(d.at)}` : ''} (${d.why || 'owner gone'}): ${left}${d.lastSnapshot ? `; saved in ${d.lastSnapshot}` : ''}`,
+        d.continue,
+        d.at ? [minute(d.at)] : [],
+      ),
+    );
   }
   for (const f of r.finished)
     out.push({
@@ -34,22 +45,29 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
     });
   for (const a of r.attention)
     if (a.state === 'waiting')
-      out.push({
-        what: `${named(a.session)} waits for you${a.why ? `: ${a.why}` : ''}`,
-        command: a.terminal?.startsWith('tmux ')
-          ? `lanes attach ${a.session.id}`
-          : `answer it in its terminal (agent pid ${a.pid}${a.session.host ? ` on ${a.session.host}` : ''}${a.worktree ? `, in ${a.worktree}` : ''})`,
-      });
+      out.push(
+        item(
+          `${named(a.session)} waits for you${a.why ? `: ${a.why}` : ''}`,
+          a.terminal?.startsWith('tmux ')
+            ? `lanes attach ${a.session.id}`
+            : `answer it in its terminal (agent pid ${a.pid}${a.session.host ? ` on ${a.session.host}` : ''}${a.worktree ? `, in ${a.worktree}` : ''})`,
+          // What lanes or the agent wrote when it asked (a seat's reset, in UTC).
+          timesIn(a.why ?? '', a.since),
+        ),
+      );
   // A pool whose every seat ran out: its sessions wait or stopped until the first reset.
   const pools = new Map<string, NightReport['seatsOut']>();
   for (const s of r.seatsOut) if (s.freeInPool === 0) pools.set(s.pool, [...(pools.get(s.pool) ?? []), s]);
   for (const [pool, ran] of pools) {
-    const first = utcMinute(Math.min(...ran.map((s) => s.until)));
+    const first = minute(Math.min(...ran.map((s) => s.until)));
     const named5 = [...ran].sort((x, y) => x.until - y.until).slice(0, 5);
-    out.push({
-      what: `every seat of pool ${pool} ran out (${named5.map((s) => `${s.name}: ${s.why ?? 'quota'}`).join(', ')}); the first resets ${first}`,
-      command: `lanes seat ls   (lanes seat add for another login; lanes seat reset NAME once one has quota again)`,
-    });
+    out.push(
+      item(
+        `every seat of pool ${pool} ran out (${named5.map((s) => `${s.name}: ${s.why ?? 'quota'}`).join(', ')}); the first resets ${first.text}`,
+        `lanes seat ls   (lanes seat add for another login; lanes seat reset NAME once one has quota again)`,
+        [first],
+      ),
+    );
   }
   for (const s of r.seatsBilled)
     out.push({
@@ -57,14 +75,17 @@ export function needsYou(r: NightReport, now: number): NeedsYou[] {
       command: `take the key out of ${s.sources[0]?.file ?? 'the file named'}, or lanes seat rm ${s.name}`,
     });
   for (const f of r.notifyFailing)
-    out.push({ what: `notifications by ${f.channel} fail: ${f.error}`, command: 'lanes notify test' });
+    out.push(item(`notifications by ${f.channel} fail: ${f.error}`, 'lanes notify test', timesIn(f.error, f.at)));
   for (const t of r.tickets)
     for (const i of t.items)
       if (i.kind === 'interrupted')
-        out.push({
-          what: `an interrupted ${i.journalKind.split('.')[0]} of ${i.subject}: ${i.text}`,
-          command: 'lanes doctor --fix',
-        });
+        out.push(
+          item(
+            `an interrupted ${i.journalKind.split('.')[0]} of ${i.subject}: ${i.text}`,
+            'lanes doctor --fix',
+            i.times,
+          ),
+        );
   for (const s of r.sharedWorktrees)
     out.push({
       what: `${s.sessions.length} live sessions share one worktree and index: ${s.worktree} (${s.sessions.map(named).join('; ')})`,

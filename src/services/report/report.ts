@@ -4,6 +4,7 @@ import type { Lanes } from '../lanes-api.js';
 import type { SessionView } from '../sessions/sessions.js';
 import { mainWorktreeOf } from '../../git/main-worktree.js';
 import { shellWord } from '../../core/shell-quote.js';
+import { timesIn } from '../../core/times-in.js';
 import { named, needsYou } from './needs-you.js';
 import { deathsOf, finishedOf, sessionName } from './deaths.js';
 import { describeEntry } from '../journal/describe-entry.js';
@@ -108,6 +109,9 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     const who = name(e.session);
     if (who && !t.sessions.some((x) => x.id === who.id)) t.sessions.push(who);
     if (kind === 'started' || kind === 'ended') continue;
+    const text = describeSafely(e, (id) => named(sessionName(id, byId.get(id))));
+    // The moments its words name (a seat's reset, a holder's since), for a page to write in its reader's zone.
+    const times = timesIn(text, e.at);
     t.items.push({
       kind,
       at: e.at,
@@ -115,7 +119,8 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       journalKind: e.kind,
       session: who,
       subject: e.subject,
-      text: describeSafely(e, (id) => named(sessionName(id, byId.get(id)))),
+      text,
+      ...(times.length ? { times } : {}),
     });
   }
   // Live sessions of no entry in the window still belong to the night.

@@ -1,4 +1,5 @@
 import type { SessionState } from '../../core/liveness.js';
+import type { TimeInText } from '../../core/times-in.js';
 import type { AttentionState } from '../../store/types.js';
 
 /** A session as the report names it: its label, agent and ticket first, the id beside them. */
@@ -38,6 +39,8 @@ export interface ReportItem {
   subject: string;
   /** One sentence. */
   text: string;
+  /** The moments `text` names (written in UTC), as epoch ms: a page writes them in its reader's zone. */
+  times?: TimeInText[];
 }
 
 /** Everything of one ticket (or of no ticket) in one repository. */
@@ -54,6 +57,8 @@ export interface TicketReport {
 export interface NeedsYou {
   what: string;
   command: string;
+  /** The moments `what` names (written in UTC), as epoch ms: a page writes them in its reader's zone. */
+  times?: TimeInText[];
 }
 
 export interface NightReport {

@@ -2,7 +2,8 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { FleetView } from '../view-types.js';
-import { age, detailsText, localTime, shownState } from './format.js';
+import { Time, TimedText, age, clock, detailsText, shownState } from './format.js';
+import { Path } from './path.js';
 import { Who } from './who.js';
 
 const SHOWN = 100;
@@ -19,7 +20,7 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
     <section id="claims" aria-labelledby="claims-h">
       <h2 id="claims-h">Claims and waits</h2>
       <div class="table-wrap" role="region" aria-label="Claims" tabindex="0">
-        <table>
+        <table class="stack compact">
           <caption>
             Claims (${held.length})
           </caption>
@@ -28,20 +29,22 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
               <th scope="col">Resource</th>
               <th scope="col">Token</th>
               <th scope="col">Held by</th>
+              <th scope="col">State</th>
               <th scope="col">Since</th>
             </tr>
           </thead>
           <tbody>
             ${shown.map(
               (c) =>
+                // The holder and its state in cells of their own: read or copied, they never run together.
                 html`<tr data-claim=${c.resource}>
-                  <th scope="row"><code>${c.resource}</code></th>
-                  <td>#${c.token}</td>
-                  <td>
-                    <${Who} id=${c.session.id} fleet=${fleet} />
+                  <th scope="row" class="line"><${Path} path=${c.resource} /></th>
+                  <td data-label="Token">#${c.token}</td>
+                  <td class="line" data-label="Held by" data-held-by><${Who} id=${c.session.id} fleet=${fleet} /></td>
+                  <td data-label="State" data-claim-state>
                     <span class=${`state state-${shownState(c.session)}`}>${shownState(c.session)}</span>
                   </td>
-                  <td title=${localTime(c.since)}>${age(c.since, fleet.at)}</td>
+                  <td data-label="Since" title=${clock(c.since)}>${age(c.since, fleet.at)}</td>
                 </tr>`,
             )}
           </tbody>
@@ -61,7 +64,8 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
                 (w) =>
                   html`<li data-wait=${w.session}>
                     <${Who} id=${w.session} fleet=${fleet} />${w.live ? '' : ' (process gone)'}
-                    ${` waits since ${localTime(w.since)} for`} ${w.resources.map((r) => html` <code>${r}</code>`)}
+                    ${' waits since '}<${Time} at=${w.since} />${' for'}
+                    ${w.resources.map((r) => html` <code>${r}</code>`)}
                     ${
                       w.heldBy.length
                         ? html`, held by
@@ -83,9 +87,9 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
               ${fleet.cycles.map(
                 (c) =>
                   html`<li data-cycle=${c.seq}>
-                    <span class="state state-dead">cycle refused</span> ${localTime(c.at)}:
-                    <${Who} id=${c.session} fleet=${fleet} />
-                    ${c.text}
+                    <span class="state state-dead">cycle refused</span> <${Time} at=${c.at} />:${' '}
+                    <${Who} id=${c.session} fleet=${fleet} />${' '}
+                    <${TimedText} text=${c.text} times=${c.times} />
                     <details>
                       <summary>details</summary>
                       <code>${c.subject}</code> ${detailsText(c.details)}

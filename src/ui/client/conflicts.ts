@@ -1,7 +1,7 @@
 // Predicted conflicts between sessions (what `lanes conflicts` finds) and same-ticket sessions.
 import { html } from 'htm/preact';
 import type { FleetView } from '../view-types.js';
-import { localTime } from './format.js';
+import { Time } from './format.js';
 import { Who } from './who.js';
 
 export function ConflictsPanel(props: { fleet: FleetView }) {
@@ -14,7 +14,7 @@ export function ConflictsPanel(props: { fleet: FleetView }) {
         (c) => html`
           <article class="repo-conflicts" data-repo=${c.repoName}>
             <h3>
-              ${c.repoName} <span class="sub">against ${c.target ?? '?'}, unchanged since ${localTime(c.at)}</span>
+              ${c.repoName} <span class="sub">against ${c.target ?? '?'}, unchanged since <${Time} at=${c.at} /></span>
             </h3>
             ${c.error ? html`<p class="error">${c.error}</p>` : ''}
             ${
@@ -30,9 +30,9 @@ export function ConflictsPanel(props: { fleet: FleetView }) {
                     ${p.both.map((f) => html` <code>${f}</code>`)}
                     ${
                       p.conflicts.length
-                        ? html`<strong class="warn">
-                            — will conflict in ${p.conflicts.map((f) => html` <code>${f}</code>`)}</strong
-                          >`
+                        ? html`${' '}<strong class="warn"
+                              >— will conflict in ${p.conflicts.map((f) => html` <code>${f}</code>`)}</strong
+                            >`
                         : ''
                     }
                   </li>`,

@@ -1,10 +1,62 @@
-// How times and values read on the page: local times, ages on the store's clock.
+// How times and values read on the page: every moment in one clock, the reader's; ages on the store's clock.
+import { html } from 'htm/preact';
+import type { UiTime } from '../view-types.js';
 
-export function localTime(ms: number): string {
-  const d = new Date(ms);
-  const today = new Date();
-  const sameDay = d.toDateString() === today.toDateString();
-  return sameDay ? d.toLocaleTimeString() : d.toLocaleString();
+const HALF_YEAR = 183 * 86_400_000;
+let clocks: Record<'time' | 'date' | 'year' | 'day', Intl.DateTimeFormat> | null = null;
+
+/**
+ * The browser's locale and time zone (no locale or zone given: the reader's own), hours and minutes
+ * written as the locale writes a short time (00:28, 12:28 AM). A date with the same hours and
+ * minutes takes the hour's digits from that short time: `{ hour: 'numeric' }` alone writes 0:28
+ * in en-GB, where its short time is 00:28.
+ */
+function formats() {
+  if (clocks) return clocks;
+  const short = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+  const hour = short.formatToParts(Date.UTC(2000, 0, 1, 1, 5)).find((p) => p.type === 'hour')?.value ?? '';
+  const hm: Intl.DateTimeFormatOptions = {
+    hour: hour.length === 2 ? '2-digit' : 'numeric',
+    minute: '2-digit',
+    hourCycle: short.resolvedOptions().hourCycle,
+  };
+  clocks = {
+    time: short,
+    date: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', ...hm }),
+    year: new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', ...hm }),
+    day: new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric' }),
+  };
+  return clocks;
+}
+
+/**
+ * A moment as the page writes every moment: `00:28` today (the reader's today), `6 Dec, 23:10`
+ * (`Dec 6, 11:10 PM`) another day, with the year when it is more than half a year away.
+ */
+export function clock(ms: number, now = Date.now()): string {
+  const f = formats();
+  if (f.day.format(ms) === f.day.format(now)) return f.time.format(ms);
+  return (Math.abs(now - ms) > HALF_YEAR ? f.year : f.date).format(ms);
+}
+
+/** A moment on the page: `clock`, in a <time> that carries the exact instant. */
+export function Time(props: { at: number }) {
+  return html`<time datetime=${new Date(props.at).toISOString()}>${clock(props.at)}</time>`;
+}
+
+/** A text from the server with the moments it names (in UTC) written in the reader's clock instead. */
+export function TimedText(props: { text: string; times?: UiTime[] | undefined }) {
+  const parts: unknown[] = [];
+  let rest = props.text;
+  for (const t of props.times ?? []) {
+    const i = rest.indexOf(t.text);
+    // A moment the text no longer holds as sent (redacted around it) stays as the text has it.
+    if (i < 0) continue;
+    parts.push(rest.slice(0, i), html`<${Time} at=${t.at} />`);
+    rest = rest.slice(i + t.text.length);
+  }
+  parts.push(rest);
+  return html`${parts}`;
 }
 
 export function age(fromMs: number, nowMs: number): string {

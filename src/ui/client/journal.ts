@@ -4,7 +4,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { UiJournalEntry } from '../view-types.js';
 import { fetchJournal } from './api.js';
-import { detailsText, localTime } from './format.js';
+import { Time, TimedText, detailsText } from './format.js';
 
 const AREAS = ['session', 'claim', 'gate', 'state', 'handoff', 'fence', 'hook', 'commit', 'snapshot', 'restore'];
 const MORE = ['sweep', 'conflicts', 'land', 'adopt', 'doctor'];
@@ -69,7 +69,7 @@ export function JournalPanel(props: { news: UiJournalEntry[][] }) {
         </form>
         ${error ? html`<p class="error">${error}</p>` : ''}
         <div class="table-wrap" role="region" aria-label="Journal entries" tabindex="0">
-          <table class="journal">
+          <table class="journal stack compact">
             <caption>
               Newest first (${entries.length} shown)
             </caption>
@@ -86,12 +86,12 @@ export function JournalPanel(props: { news: UiJournalEntry[][] }) {
               ${entries.map(
                 (e) =>
                   html`<tr data-seq=${e.seq} data-kind=${e.kind} class=${e.unreadable ? 'unreadable' : ''}>
-                    <td>${e.seq}</td>
-                    <td>${localTime(e.at)}</td>
-                    <td><span class=${`kind kind-${e.kind.split('.')[0]}`}>${e.kind}</span></td>
-                    <td><code>${e.session ?? '–'}</code></td>
-                    <td class="details">
-                      ${e.text}
+                    <td data-label="#">${e.seq}</td>
+                    <td data-label="Time"><${Time} at=${e.at} /></td>
+                    <td data-label="Kind"><span class=${`kind kind-${e.kind.split('.')[0]}`}>${e.kind}</span></td>
+                    <td data-label="Session"><code>${e.session ?? '–'}</code></td>
+                    <td class="details line" data-label="What happened">
+                      <${TimedText} text=${e.text} times=${e.times} />
                       <details>
                         <summary>details</summary>
                         <code>${e.subject}</code> ${detailsText(e.details)}

@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';
-import { age, dash, localTime, shownState } from './format.js';
+import { Time, TimedText, age, clock, dash, shownState } from './format.js';
 import { Path } from './path.js';
 import { sessionTitle } from './who.js';
 import { nested } from '../../core/nesting.js';
@@ -78,7 +78,7 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
       ${groups(shown).map(
         ([repo, rows]) => html`
           <div class="table-wrap" role="region" aria-label=${`Sessions of ${repo}`} tabindex="0">
-            <table class="sessions">
+            <table class="sessions stack">
               <caption>
                 ${repo}
                 <span class="sub">(${rows.length})</span>
@@ -87,16 +87,16 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
                 <tr>
                   <th scope="col">Session</th>
                   <th scope="col">State</th>
-                  <th scope="col">Host · pid</th>
-                  <th scope="col">Worktree · branch</th>
-                  <th scope="col">Work</th>
-                  <th scope="col">Claims</th>
                   <th
                     scope="col"
                     title="The last lanes call of the session (a hook, a command); liveness is proven from its owner process, not from this"
                   >
                     Last lanes call
                   </th>
+                  <th scope="col">Host · pid</th>
+                  <th scope="col">Worktree · branch</th>
+                  <th scope="col">Work</th>
+                  <th scope="col">Claims</th>
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
@@ -166,14 +166,23 @@ function collisions(sessions: UiSession[], waits: FleetView['waits']): Map<strin
   return out;
 }
 
-function stateDetail(s: UiSession, at: number): string {
+function stateDetail(s: UiSession, at: number) {
   if (s.state !== 'live') return s.why;
-  const proven = s.why.startsWith('unknown:') ? s.why : `live since ${localTime(s.createdAt)}, pid ${s.pid} proven now`;
+  const proven = s.why.startsWith('unknown:')
+    ? s.why
+    : html`live since <${Time} at=${s.createdAt} />, pid ${s.pid} proven now`;
   return s.attention
-    ? `${s.attention.why ?? ''}${s.attention.why ? ' · ' : ''}${age(s.attention.at, at)} · ${proven}`
+    ? html`<${TimedText}
+          text=${s.attention.why ?? ''}
+          times=${s.attention.times}
+        />${s.attention.why ? ' · ' : ''}${age(s.attention.at, at)} · ${proven}`
     : proven;
 }
 
+/**
+ * One session: a row of the table, and below the page's breakpoint a card (style.css) whose cells
+ * say what they are (data-label): its name, state, last activity and age first, its actions last.
+ */
 function Row(props: {
   s: UiSession;
   /** 1: a subagent's session, shown under the one it works for. */
@@ -188,6 +197,16 @@ function Row(props: {
     html`<button type="button" data-action=${a} aria-label=${`${text} ${s.id}`} onClick=${() => onAction(a, s)}>
       ${text}
     </button>`;
+  const actions = [
+    s.state !== 'ended' && local && s.worktree ? button('snapshot', 'Snapshot') : null,
+    s.state === 'dead' ? button('end', 'End') : null,
+    s.state === 'dead' ? button('adopt', 'Adopt') : null,
+    s.state === 'dead' && s.claims.length > 0 ? button('release', 'Release claims') : null,
+  ]
+    .filter(Boolean)
+    // A space between buttons: their text does not run together when read or copied.
+    .flatMap((b, i) => (i ? [' ', b] : [b]));
+  // No-break spaces (\u00a0): a host and its pid, a claim and its token, are never broken apart.
   return html`
     <tr data-session=${s.id} data-state=${s.state} data-depth=${props.depth}>
       <th scope="row" class=${props.depth > 0 ? 'nested' : ''}>
@@ -197,36 +216,37 @@ function Row(props: {
         ${s.task ? html`<div class="why task" data-task title=${s.task}>task: ${firstLine(s.task)}</div>` : ''}
         ${flags.map((t) => html`<div class="flag" data-flag>⚠ ${t}</div>`)}
       </th>
-      <td>
-        <span class=${`state state-${shownState(s)}`}>${shownState(s)}</span>
+      <td class="state-cell" data-label="State">
+        <span class=${`state state-${shownState(s)}`} data-shown-state>${shownState(s)}</span>
         <div class="why">${stateDetail(s, fleet.at)}</div>
       </td>
-      <td>${s.host} · ${s.pid}${s.terminal ? html`<div class="why" data-terminal>${s.terminal}</div>` : ''}</td>
-      <td>
+      <td class="seen" title=${clock(s.lastSeenAt)} data-last-seen=${s.lastSeenAt} data-label="Last lanes call">
+        <div>
+          ${s.state === 'ended' && s.endedAt ? `ended ${age(s.endedAt, fleet.at)}` : age(s.lastSeenAt, fleet.at)}
+        </div>
+        <div class="age" data-age>started ${age(s.createdAt, fleet.at)}</div>
+      </td>
+      <td data-label="Host · pid">
+        ${`${s.host}\u00a0·\u00a0${s.pid}`}${s.terminal ? html`<div class="why" data-terminal>${s.terminal}</div>` : ''}
+      </td>
+      <td data-label="Worktree · branch">
         <${Path} path=${s.worktree} />
         <div>${dash(s.branch)}</div>
       </td>
-      <td class="work">
+      <td class="work" data-label="Work">
         ${s.uncommitted === null ? '–' : html`<div data-uncommitted>${s.uncommitted} uncommitted</div>`}
         ${s.ahead === null ? '' : html`<div>${s.ahead} ahead of ${s.target}</div>`}
       </td>
-      <td>
+      <td data-label="Claims">
         ${
           s.claims.length === 0
             ? '–'
             : html`<ul class="claims">
-                ${s.claims.map((c) => html`<li><code>${c.resource}</code> <span class="token">#${c.token}</span></li>`)}
+                ${s.claims.map((c) => html`<li><${Path} path=${c.resource} />${'\u00a0'}<span class="token">#${c.token}</span></li>`)}
               </ul>`
         }
       </td>
-      <td title=${localTime(s.lastSeenAt)} data-last-seen=${s.lastSeenAt}>
-        ${s.state === 'ended' && s.endedAt ? `ended ${age(s.endedAt, fleet.at)}` : age(s.lastSeenAt, fleet.at)}
-      </td>
-      <td class="actions">
-        ${s.state !== 'ended' && local && s.worktree ? button('snapshot', 'Snapshot') : ''}
-        ${s.state === 'dead' ? button('end', 'End') : ''} ${s.state === 'dead' ? button('adopt', 'Adopt') : ''}
-        ${s.state === 'dead' && s.claims.length > 0 ? button('release', 'Release claims') : ''}
-      </td>
+      <td class=${actions.length ? 'actions' : 'actions none'} data-label="Actions">${actions}</td>
     </tr>
   `;
 }

@@ -1,7 +1,7 @@
 // Snapshots per session, newest first, each with the command that restores it.
 import { html } from 'htm/preact';
 import type { FleetView } from '../view-types.js';
-import { localTime } from './format.js';
+import { Time } from './format.js';
 
 export function SnapshotsPanel(props: { fleet: FleetView }) {
   const { fleet } = props;
@@ -13,7 +13,7 @@ export function SnapshotsPanel(props: { fleet: FleetView }) {
         shown.length === 0
           ? html`<p>No snapshot in the repositories of live sessions.</p>`
           : html`<div class="table-wrap" role="region" aria-label="Snapshots" tabindex="0">
-              <table>
+              <table class="stack">
                 <caption>
                   Snapshots (${fleet.snapshots.length})
                 </caption>
@@ -31,10 +31,10 @@ export function SnapshotsPanel(props: { fleet: FleetView }) {
                     (s) =>
                       html`<tr data-snapshot=${s.ref}>
                         <th scope="row"><code>${s.owner}</code> <span class="sub">${s.repoName}</span></th>
-                        <td>${s.n}</td>
-                        <td>${localTime(s.time * 1000)}</td>
-                        <td>${s.subject.replace(/^lanes snapshot of [^:]*: /, '')}</td>
-                        <td><code class="cmd">${s.restore}</code></td>
+                        <td data-label="#">${s.n}</td>
+                        <td data-label="Taken"><${Time} at=${s.time * 1000} /></td>
+                        <td data-label="Why">${s.subject.replace(/^lanes snapshot of [^:]*: /, '')}</td>
+                        <td data-label="Restore with"><code class="cmd">${s.restore}</code></td>
                       </tr>`,
                   )}
                 </tbody>

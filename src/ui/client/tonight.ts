@@ -4,12 +4,15 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { UiReport, UiReportName } from '../view-types.js';
 import { fetchReport } from './api.js';
+import { Time, TimedText } from './format.js';
 
 const EVERY_MS = 10_000;
-const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
-const seatWords = (s: NonNullable<UiReport['seatsOut']>[number]) =>
-  `(${s.agent}, pool ${s.pool}) until ${day(s.until)} UTC${s.why ? ` · ${s.why}` : ''}${s.freeInPool === 0 ? ' · no seat of its pool left' : ''}`;
+// Parts, not one template: htm drops the space where a template's line ends.
+const seatWords = (s: NonNullable<UiReport['seatsOut']>[number]) => [
+  `(${s.agent}, pool ${s.pool}) until `,
+  html`<${Time} at=${s.until} />`,
+  `${s.why ? ` · ${s.why}` : ''}${s.freeInPool === 0 ? ' · no seat of its pool left' : ''}`,
+];
 const who = (s: UiReportName | null) => (s ? (s.label ?? s.id) : '');
 
 export function TonightPanel(props: { version: number }) {
@@ -40,7 +43,9 @@ export function TonightPanel(props: { version: number }) {
   const busy = report.tickets.filter((t) => t.items.length > 0);
   return html`
     <section id="tonight" aria-labelledby="tonight-h">
-      <h2 id="tonight-h">Tonight <span class="sub">since ${report.from ? clock(report.from) : '?'} UTC</span></h2>
+      <h2 id="tonight-h">
+        Tonight <span class="sub">since ${report.from ? html`<${Time} at=${report.from} />` : '?'}</span>
+      </h2>
       <p data-counts>${c.sessions} session(s) · ${c.landed} landed · ${c.refused} refused or denied · ${c.died} died</p>
       ${error ? html`<p class="error">${error}</p>` : ''}
       <h3>Needs you ${report.needsYou.length ? `(${report.needsYou.length})` : ''}</h3>
@@ -49,7 +54,10 @@ export function TonightPanel(props: { version: number }) {
           ? html`<p data-needs-you="none">Nothing.</p>`
           : html`<ul class="needs-you">
               ${report.needsYou.map(
-                (n) => html`<li data-needs-you>${n.what}<br /><code class="command">${n.command}</code></li>`,
+                (n) =>
+                  html`<li data-needs-you>
+                    <${TimedText} text=${n.what} times=${n.times} /><br /><code class="command">${n.command}</code>
+                  </li>`,
               )}
             </ul>`
       }
@@ -68,10 +76,19 @@ export function TonightPanel(props: { version: number }) {
           <details class="ticket" data-ticket=${t.ticket ?? ''}>
             <summary>
               ${t.ticket ? html`Ticket <strong>${t.ticket}</strong>` : 'No ticket'}
-              <span class="sub"> · ${t.sessions.map(who).join(', ')} · ${t.items.length} decision(s)</span>
+              <span class="sub"
+                >${` · ${t.sessions.length ? `${t.sessions.map(who).join(', ')} · ` : ''}${t.items.length} decision(s)`}</span
+              >
             </summary>
             <ul>
-              ${t.items.slice(-10).map((i) => html`<li>${clock(i.at)} <strong>${i.kind}</strong> ${who(i.session)}: ${i.text}</li>`)}
+              ${t.items.slice(-10).map(
+                (i) =>
+                  // The space written out: htm drops it where a line ends.
+                  html`<li>
+                    <${Time} at=${i.at} /> <strong>${i.kind}</strong> ${who(i.session)}:${' '}
+                    <${TimedText} text=${i.text} times=${i.times} />
+                  </li>`,
+              )}
             </ul>
           </details>
         `,
