@@ -15,15 +15,19 @@ export function pgSessionLife(conn: PgConn): Pick<SessionStore, SessionLifeKeys>
       // One statement for all of them: each row is recorded only if unchanged since it was judged;
       // each death journaled in the same transaction.
       return conn.tx(async (q, now) => {
-        const rows = await q<SessionRow>(
-          `UPDATE ${conn.t('sessions')} AS s SET dead_seen_at = s.last_seen_at, dead_why = m.why,
+        // Each death journaled (and notified) once: one that died before and was only refreshed
+        // since is marked again, not journaled again (as sqlite/session-life.ts). The rows are
+        // locked and their died read before the update, in the same statement.
+        const rows = await q<SessionRow & { first_death: boolean }>(
+          `WITH old AS (SELECT id, died IS NULL AS first_death FROM ${conn.t('sessions')} WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)
+           UPDATE ${conn.t('sessions')} AS s SET dead_seen_at = s.last_seen_at, dead_why = m.why,
              died = coalesce(s.died, 'owner gone: ' || m.why)
            FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[])
-             AS m(id, seen, why, host, boot_id, pid, start_time)
-           WHERE s.id = m.id AND s.ended_at IS NULL AND s.last_seen_at = m.seen AND s.host = m.host
+             AS m(id, seen, why, host, boot_id, pid, start_time), old
+           WHERE s.id = m.id AND old.id = s.id AND s.ended_at IS NULL AND s.last_seen_at = m.seen AND s.host = m.host
              AND s.boot_id = m.boot_id AND s.pid = m.pid AND s.start_time = m.start_time
              AND s.dead_seen_at IS DISTINCT FROM s.last_seen_at
-           RETURNING s.*`,
+           RETURNING s.*, old.first_death`,
           [
             marks.map((m) => m.id),
             marks.map((m) => m.lastSeenAt),
@@ -35,7 +39,7 @@ export function pgSessionLife(conn: PgConn): Pick<SessionStore, SessionLifeKeys>
           ],
         );
         const why = new Map(marks.map((m) => [m.id, m.why]));
-        const dead = rows.map(toSession);
+        const dead = rows.filter((r) => r.first_death).map(toSession);
         await appendPgJournal(
           conn,
           q,

@@ -20,8 +20,13 @@ export function sqliteSessionLife(conn: SqliteConn): Pick<SessionStore, SessionL
            WHERE id = ? AND ended_at IS NULL AND last_seen_at = ? AND host = ? AND boot_id = ? AND pid = ? AND start_time = ?
              AND dead_seen_at IS NOT last_seen_at`,
         );
-        const recorded = marks.filter(
-          (m) =>
+        // Each death journaled (and notified) once: a session that died before and was only
+        // refreshed since (a lanes call of a process its dead owner left behind) is marked again,
+        // not journaled again; one attached anew (a new owner: died reset) dies anew.
+        const diedBefore = conn.stmt(`SELECT died IS NOT NULL AS d FROM sessions WHERE id = ?`);
+        const recorded = marks.filter((m) => {
+          const first = (diedBefore.get(m.id) as { d: number } | undefined)?.d === 0;
+          const marked =
             mark.run(
               m.why,
               `owner gone: ${m.why}`,
@@ -31,8 +36,9 @@ export function sqliteSessionLife(conn: SqliteConn): Pick<SessionStore, SessionL
               m.owner.bootId,
               m.owner.pid,
               m.owner.startTime,
-            ).changes > 0,
-        );
+            ).changes > 0;
+          return marked && first;
+        });
         appendJournalRows(
           conn,
           now,
