@@ -32,7 +32,7 @@ if (hot) watchStdio();
 const profile = hot ? (argv[0] === 'hook' ? `hook.${argv[2] ?? ''}` : (argv[0] ?? '')) : '';
 // The bundles sit beside this file: its own require resolves for them as theirs would (and
 // node:module's createRequire, loaded for it, cost each hook call ~1 M instructions).
-const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs'), require, { profile }) as Entry;
+const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs'), require, { profile, ascii: hot }) as Entry;
 
 entry.main(argv).then(
   (code) => {
