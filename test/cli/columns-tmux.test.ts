@@ -98,61 +98,78 @@ test(
       error: { message: string; hint: string };
     };
 
-    for (const width of [60, 80, 120]) {
-      const s = screens(env, repo, width);
-      const at = `at ${width}`;
-      for (const [name, lines] of Object.entries(s))
-        for (const l of lines) assert.ok(stringWidth(l) <= width, `${name} ${at}: a line wider than the pane: ${l}`);
-      assert.deepEqual(Object.keys(s), Object.keys(COMMANDS), `every command ran ${at}`);
-
-      // ls: the session's row (its first line and those under it) shows its ticket and path claims
-      // whole, and its worktree by the part a person knows it by.
-      const row = rowOf(s['ls']!, cart);
-      const words = row.join(' ').split(/\s+/);
-      assert.ok(words.includes('ticket:SHOP-1') && words.includes('path:src/billing/'), `ls ${at}:\n${row.join('\n')}`);
-      assert.ok(
-        words.some((w) => (width >= 80 ? /(^|\/)shop\.lanes\/shop-1$/ : /\/shop-1$/).test(w)),
-        `ls ${at} shows the worktree's tail:\n${row.join('\n')}`,
-      );
-      // claims: every resource whole.
-      const claimed = s['claims']!.join('\n').split(/\s+/);
-      for (const r of ['ticket:SHOP-1', 'path:src/billing/', ...ports.map((p) => `port:${p}`)])
-        assert.ok(claimed.includes(r), `claims ${at}: ${r}\n${s['claims']!.join('\n')}`);
-      // store status: the driver whole.
-      assert.match(s['store']!.join('\n'), /^backend +sqlite \((node:sqlite|better-sqlite3)\)$/m, `store status ${at}`);
-      // doctor: each finding whole once its lines are read as one.
-      const doctor = paragraphs(s['doctor']!);
-      for (const f of findings)
-        assert.ok(
-          doctor.some((p) => p.endsWith(`${f.kind}: ${f.message}`)),
-          `doctor ${at}: ${f.kind}: ${f.message}\n${s['doctor']!.join('\n')}`,
-        );
-      // gc: what it would do to which worktree and what it holds unsaved; the note on the kept one whole.
-      const gc = s['gc']!;
-      assert.ok(
-        gc.some((l) => /^would remove +\.\.\/shop\.lanes\/shop-2 .*1 file\(s\)/.test(l)),
-        `gc ${at}:\n${gc.join('\n')}`,
-      );
-      assert.ok(
-        paragraphs(gc).includes(`• ../shop.lanes/shop-1: live session ${cart} (cart) uses it`),
-        `gc ${at}: the note whole\n${gc.join('\n')}`,
-      );
-      // As root here, processes of a PID namespace not ours cannot be read: that line whole when said.
-      for (const p of paragraphs(gc).filter((x) => /^\d+ process\(es\)/.test(x)))
-        assert.match(p, /: a worktree only they use was not seen as used$/, `gc ${at}`);
-      // The error: its message, then its fix line, each complete when its lines are joined.
-      const error = s['error']!;
-      const fix = error.findIndex((l) => l.startsWith('  fix: '));
-      assert.ok(fix > 0, `error ${at}:\n${error.join('\n')}`);
-      assert.match(
-        joined(error.slice(0, fix)),
-        /^lanes: error: ticket SHOP-1 is held by session .* no session was started$/,
-      );
-      assert.equal(joined(error.slice(fix)), `  fix: ${refused.error.hint}`, `error ${at}:\n${error.join('\n')}`);
-      assert.ok(error.length > 2, `the fix line wrapped ${at}, not cut`);
+    // Its agent (sleep) stopped however the checks end, not left running its 600 s: here, since
+    // the temporary directories it runs in go with the test's own after() hooks.
+    try {
+      for (const width of [60, 80, 120]) checkAt(width, screens(env, repo, width), { cart, ports, findings, refused });
+    } finally {
+      await lanes(['stop', cart, '--no-save'], opts);
     }
   },
 );
+
+/** What one width's screens must keep whole. */
+function checkAt(
+  width: number,
+  s: Record<string, string[]>,
+  {
+    cart,
+    ports,
+    findings,
+    refused,
+  }: { cart: string; ports: string[]; findings: Finding[]; refused: { error: { hint: string } } },
+): void {
+  const at = `at ${width}`;
+  for (const [name, lines] of Object.entries(s))
+    for (const l of lines) assert.ok(stringWidth(l) <= width, `${name} ${at}: a line wider than the pane: ${l}`);
+  assert.deepEqual(Object.keys(s), Object.keys(COMMANDS), `every command ran ${at}`);
+
+  // ls: the session's row (its first line and those under it) shows its ticket and path claims
+  // whole, and its worktree by the part a person knows it by.
+  const row = rowOf(s['ls']!, cart);
+  const words = row.join(' ').split(/\s+/);
+  assert.ok(words.includes('ticket:SHOP-1') && words.includes('path:src/billing/'), `ls ${at}:\n${row.join('\n')}`);
+  assert.ok(
+    words.some((w) => (width >= 80 ? /(^|\/)shop\.lanes\/shop-1$/ : /\/shop-1$/).test(w)),
+    `ls ${at} shows the worktree's tail:\n${row.join('\n')}`,
+  );
+  // claims: every resource whole.
+  const claimed = s['claims']!.join('\n').split(/\s+/);
+  for (const r of ['ticket:SHOP-1', 'path:src/billing/', ...ports.map((p) => `port:${p}`)])
+    assert.ok(claimed.includes(r), `claims ${at}: ${r}\n${s['claims']!.join('\n')}`);
+  // store status: the driver whole.
+  assert.match(s['store']!.join('\n'), /^backend +sqlite \((node:sqlite|better-sqlite3)\)$/m, `store status ${at}`);
+  // doctor: each finding whole once its lines are read as one.
+  const doctor = paragraphs(s['doctor']!);
+  for (const f of findings)
+    assert.ok(
+      doctor.some((p) => p.endsWith(`${f.kind}: ${f.message}`)),
+      `doctor ${at}: ${f.kind}: ${f.message}\n${s['doctor']!.join('\n')}`,
+    );
+  // gc: what it would do to which worktree and what it holds unsaved; the note on the kept one whole.
+  const gc = s['gc']!;
+  assert.ok(
+    gc.some((l) => /^would remove +\.\.\/shop\.lanes\/shop-2 .*1 file\(s\)/.test(l)),
+    `gc ${at}:\n${gc.join('\n')}`,
+  );
+  assert.ok(
+    paragraphs(gc).includes(`• ../shop.lanes/shop-1: live session ${cart} (cart) uses it`),
+    `gc ${at}: the note whole\n${gc.join('\n')}`,
+  );
+  // As root here, processes of a PID namespace not ours cannot be read: that line whole when said.
+  for (const p of paragraphs(gc).filter((x) => /^\d+ process\(es\)/.test(x)))
+    assert.match(p, /: a worktree only they use was not seen as used$/, `gc ${at}`);
+  // The error: its message, then its fix line, each complete when its lines are joined.
+  const error = s['error']!;
+  const fix = error.findIndex((l) => l.startsWith('  fix: '));
+  assert.ok(fix > 0, `error ${at}:\n${error.join('\n')}`);
+  assert.match(
+    joined(error.slice(0, fix)),
+    /^lanes: error: ticket SHOP-1 is held by session .* no session was started$/,
+  );
+  assert.equal(joined(error.slice(fix)), `  fix: ${refused.error.hint}`, `error ${at}:\n${error.join('\n')}`);
+  assert.ok(error.length > 2, `the fix line wrapped ${at}, not cut`);
+}
 
 interface Finding {
   kind: string;
