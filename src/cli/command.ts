@@ -12,6 +12,8 @@ export interface OptionSpec {
   optionalValue?: boolean;
   /** Shown in --help, e.g. "--ticket T". */
   arg?: string;
+  /** Passed by lanes itself (lanes new's wrapper), never by a person: in --help, not in the usage line. */
+  internal?: boolean;
   help: string;
 }
 
@@ -122,15 +124,16 @@ export function str(v: ParsedArgs['values'][string]): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** One command of the registry (registry.ts): how it is listed and loaded. */
 /** Where `lanes --help` lists a command: by the task it serves (help.ts names them). */
 export type CommandGroup = 'fleet' | 'sessions' | 'claims' | 'git' | 'record' | 'admin';
 
+/**
+ * One command of the registry (registry.ts): how it is listed and loaded. Its usage is its spec's
+ * alone (`lanes CMD --help`): a second, shorter one here had drifted from it.
+ */
 export interface CommandEntry {
   name: string;
   group: CommandGroup;
-  /** The short usage shown in `lanes --help` (each command's --help has the whole of it). */
-  usage: string;
   summary: string;
   /** Runs inside every agent tool call or wraps every command: bundled into dist/hot.cjs. */
   hot: boolean;

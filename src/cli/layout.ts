@@ -20,14 +20,28 @@ export const widthOf = (text: string): number => {
 export const MIN_WIDTH = 40;
 
 /**
- * The terminal's width when standard output is one, else $COLUMNS, else 80 (a pipe, a file, a CI
- * log). `COLUMNS=200 lanes ls | less -S` shows the tables unshortened; --json always is.
+ * The terminal's width when `stream` (standard output) is one, else $COLUMNS, else 80 (a pipe, a
+ * file, a CI log). `COLUMNS=200 lanes ls | less -S` shows the tables unshortened; --json always is.
  */
-export function terminalWidth(env: Record<string, string | undefined> = process.env): number {
-  const out = process.stdout;
-  const tty = out.isTTY && out.columns > 0 ? out.columns : undefined;
-  const asked = /^\d+$/.test(env['COLUMNS'] ?? '') ? Number(env['COLUMNS']) : undefined;
-  return Math.max(MIN_WIDTH, tty ?? asked ?? 80);
+export function terminalWidth(
+  env: Record<string, string | undefined> = process.env,
+  stream: { isTTY?: boolean; columns?: number } = process.stdout,
+): number {
+  return Math.max(MIN_WIDTH, recordWidth(stream, env) ?? 80);
+}
+
+/**
+ * The width to wrap a message at (an error and its fix, a doctor finding): the terminal's when
+ * `stream` is one, else $COLUMNS when set, else null: left whole. A message piped to a program or a
+ * log stays one line, so `2>&1 | grep fix:` finds the whole fix; a table has no such reader and
+ * fits 80 columns instead (terminalWidth).
+ */
+export function recordWidth(
+  stream: { isTTY?: boolean; columns?: number },
+  env: Record<string, string | undefined> = process.env,
+): number | null {
+  if (stream.isTTY && (stream.columns ?? 0) > 0) return Math.max(MIN_WIDTH, stream.columns!);
+  return /^\d+$/.test(env['COLUMNS'] ?? '') ? Math.max(MIN_WIDTH, Number(env['COLUMNS'])) : null;
 }
 
 /**
@@ -38,21 +52,37 @@ export function reflow(text: string): string {
   return text.replace(/([^:\n])\n(?=[^\s\-*\u2022\n])/g, '$1 ');
 }
 
-/** `text` wrapped at words to `width` columns, every line after the first indented by `indent`. */
+/**
+ * `text` wrapped at words to `width` columns, every line after the first indented by `indent`. An
+ * indented paragraph (a list item, an example) keeps its indentation, its own lines hanging two
+ * columns further (past a `- ` bullet), so a list stays a list at any width.
+ */
 export function wrap(text: string, width: number, indent = ''): string {
   const body = Math.max(10, width - widthOf(indent));
   return reflow(text)
     .split('\n')
-    .map((paragraph) =>
+    .map((paragraph) => {
       // Most lines need no wrapping, and wrap-ansi measures every word (~0.5 ms a line).
-      widthOf(paragraph) <= body
-        ? paragraph
-        : (PLAIN.test(paragraph) ? wrapPlain(paragraph, body) : wrapAnsi(paragraph, body, { hard: true, trim: true }))
-            .split('\n')
-            .map((l, i) => (i === 0 ? l : indent + l))
-            .join('\n'),
-    )
+      if (widthOf(paragraph) <= body) return paragraph;
+      // A bullet may be coloured (pc.dim('•')).
+      const [lead = '', spaces = ''] =
+        /^( *)(?:(?:\x1b\[[0-9;]*m)*[-*\u2022](?:\x1b\[[0-9;]*m)* )?/.exec(paragraph) ?? [];
+      const hang = lead ? ' '.repeat(spaces.length + 2) : '';
+      return (
+        lead +
+        wrapCell(paragraph.slice(lead.length), Math.max(10, body - hang.length))
+          .split('\n')
+          .map((l, i) => (i === 0 ? l : indent + hang + l))
+          .join('\n')
+      );
+    })
     .join(`\n${indent}`);
+}
+
+/** `text` wrapped at words to exactly `width` columns (a table's cell: no minimum), a longer word broken across lines. */
+export function wrapCell(text: string, width: number): string {
+  const w = Math.max(1, width);
+  return PLAIN.test(text) ? wrapPlain(text, w) : wrapAnsi(text, w, { hard: true, trim: true });
 }
 
 /**
@@ -119,8 +149,11 @@ export function hanging(label: string, text: string, labelWidth: number, width: 
   return `${lead}${label}${pad}${wrap(text, width, indent)}`;
 }
 
-/** `text` cut to `width` columns with an ellipsis, at the end or in the middle (paths keep their tail). */
-export function shorten(text: string, width: number, where: 'end' | 'middle' = 'end'): string {
+/**
+ * `text` cut to `width` columns with an ellipsis: at the end, in the middle, or (a path) at its
+ * start, keeping as many whole trailing parts as fit: `…/shop.lanes/shop-1`.
+ */
+export function shorten(text: string, width: number, where: 'end' | 'middle' | 'path' = 'end'): string {
   if (widthOf(text) <= width) return text;
   // Colours do not survive a cut: the shortened cell is plain.
   const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
@@ -139,8 +172,28 @@ export function shorten(text: string, width: number, where: 'end' | 'middle' = '
     return kept;
   };
   if (where === 'end') return take(chars, width - 1).join('') + '…';
+  if (where === 'path') {
+    const parts = plain.split('/');
+    for (let k = 1; k < parts.length; k++) {
+      const tail = `…/${parts.slice(k).join('/')}`;
+      if (widthOf(tail) <= width) return tail;
+    }
+    // Not even the last part fits: as much of its end as does.
+    return (
+      '…' +
+      take([...chars].reverse(), width - 1)
+        .reverse()
+        .join('')
+    );
+  }
   // A path's end says what it is: two thirds of the room go to the tail.
   const tail = take([...chars].reverse(), Math.ceil(((width - 1) * 2) / 3)).reverse();
   const head = take(chars, width - 1 - widthOf(tail.join('')));
   return head.join('') + '…' + tail.join('');
+}
+
+/** The end of a path a person knows it by, its last `parts` parts (`…/shop.lanes/shop-1`); the whole when that is all of it. */
+export function pathTail(text: string, parts = 2): string {
+  const all = text.replace(/\x1b\[[0-9;]*m/g, '').split('/');
+  return all.length > parts + 1 ? `…/${all.slice(-parts).join('/')}` : text;
 }

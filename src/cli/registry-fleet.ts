@@ -7,7 +7,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/new.js'),
-    usage: 'new TICKET [--agent AGENT] [-- CMD]',
     summary: 'start an agent on a ticket in its own worktree, detached in tmux',
   },
   {
@@ -15,7 +14,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/up.js'),
-    usage: 'up TICKET…',
     summary: 'lanes new for each ticket',
   },
   {
@@ -23,7 +21,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/attach.js'),
-    usage: 'attach SESSION',
     summary: 'join the tmux session of a session lanes new started',
   },
   {
@@ -31,7 +28,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/stop.js'),
-    usage: 'stop SESSION',
     summary: 'ask its agent to exit, then snapshot and end the session',
   },
   {
@@ -39,7 +35,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/top.js'),
-    usage: 'top',
     summary: 'the fleet live in the terminal: needs you, waiting, working, finished, died',
   },
   {
@@ -47,7 +42,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/watch.js'),
-    usage: 'watch [--once]',
     summary: "the per-host watcher: this host's deaths seen and told when they happen (started on demand)",
   },
   {
@@ -55,7 +49,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/teardown.js'),
-    usage: 'teardown SESSION',
     summary: "run a session's [session] teardown again (it failed, or was killed)",
   },
   {
@@ -63,7 +56,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/allow.js'),
-    usage: 'allow [PATH] [--rev REV] [--show] [--list]',
     summary: "allow what a repository's lanes.toml runs (setup, teardown, [env]): that exact content",
   },
   {
@@ -71,7 +63,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/deny.js'),
-    usage: 'deny [PATH] [--rev REV]',
     summary: "deny or revoke what a repository's lanes.toml runs",
   },
   {
@@ -79,7 +70,6 @@ export const FLEET_COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/shell-init.js'),
-    usage: 'shell-init bash|zsh|fish',
     summary: 'the shell function that lets --cd leave you in a new worktree',
   },
 ];

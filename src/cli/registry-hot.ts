@@ -8,7 +8,6 @@ export const EXEC: CommandEntry = {
   group: 'sessions',
   hot: true,
   load: () => import('./commands/exec.js'),
-  usage: 'exec [--session S] -- CMD…',
   summary: "run CMD with the session's environment, secrets stripped",
 };
 
@@ -17,7 +16,6 @@ export const HOOK: CommandEntry = {
   group: 'admin',
   hot: true,
   load: () => import('./commands/hook.js'),
-  usage: 'hook AGENT EVENT',
   summary: 'answer one agent hook call (JSON on stdin); used by the installed hooks',
 };
 
@@ -26,7 +24,6 @@ export const STATUSLINE: CommandEntry = {
   group: 'record',
   hot: true,
   load: () => import('./commands/statusline.js'),
-  usage: 'statusline',
   summary: "Claude Code's status line: this session, its claims, who else works here (JSON on stdin)",
 };
 

@@ -1,5 +1,5 @@
 // The one list of lanes' commands. The dispatcher (bin.ts) reads `hot` to pick the bundle, the
-// bundles load commands through `load`, `lanes --help` prints `usage` and `summary`, and a test
+// bundles load commands through `load`, `lanes --help` prints `summary` under `group`, and a test
 // checks the README's command table against it. scripts/build.mjs leaves out of each bundle the
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
 import type { CommandEntry } from './command.js';
@@ -15,7 +15,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/start.js'),
-    usage: 'start [--worktree [--base REF]] [--ticket T] [--agent A] [--label L] [--pid PID] [-- CMD…]',
     summary: 'register a session (--worktree: in its own worktree; with CMD: run it as the session)',
   },
   {
@@ -23,7 +22,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/ls.js'),
-    usage: 'ls [--all]',
     summary: 'list sessions: live, dead (owner gone) or ended',
   },
   {
@@ -31,7 +29,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/end.js'),
-    usage: 'end [SESSION] [--reason R] [--remove-worktree [--force]]',
     summary: 'snapshot its work, end a session, release all its claims',
   },
   {
@@ -39,7 +36,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/whoami.js'),
-    usage: 'whoami',
     summary: 'show the session of $LANES_SESSION',
   },
   {
@@ -47,7 +43,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'claims',
     hot: false,
     load: () => import('./commands/claim.js'),
-    usage: 'claim RESOURCE… [--wait[=DURATION]]',
     summary: 'claim resources (all or nothing); prints fencing tokens',
   },
   {
@@ -55,7 +50,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'claims',
     hot: false,
     load: () => import('./commands/release.js'),
-    usage: 'release RESOURCE…',
     summary: 'release claims of this session',
   },
   {
@@ -63,7 +57,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'record',
     hot: false,
     load: () => import('./commands/log.js'),
-    usage: 'log [--follow] [--since DURATION|SEQ] [--session S] [--ticket T] [--kind K]',
     summary: 'the decision journal: who claimed, was refused, denied, committed, landed, and when',
   },
   {
@@ -71,7 +64,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/report.js'),
-    usage: 'report [--since DURATION | --since-last] [--markdown] [--json]',
     summary: 'the night in one read: what landed, was refused, died, collided, and what needs you',
   },
   {
@@ -79,7 +71,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/notify.js'),
-    usage: 'notify test',
     summary: 'try the notifications [notify] turns on (an agent waiting, finished, denied, dead)',
   },
   {
@@ -87,7 +78,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'claims',
     hot: false,
     load: () => import('./commands/claims.js'),
-    usage: 'claims [--all]',
     summary: 'list claims of this repository and host (--all: everywhere)',
   },
   {
@@ -95,7 +85,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'claims',
     hot: false,
     load: () => import('./commands/check.js'),
-    usage: 'check RESOURCE',
     summary: 'who holds a resource (exit 3 when another live session does)',
   },
   {
@@ -103,7 +92,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/state.js'),
-    usage: 'state get|set|clear [KEY] [JSON]',
     summary: "read or change this session's gated state",
   },
   {
@@ -111,7 +99,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/handoff.js'),
-    usage: 'handoff put NAME [FILE|-] | get NAME [--from S]',
     summary: 'write an identity-stamped handoff / read one, proving who wrote it',
   },
   {
@@ -119,7 +106,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/path.js'),
-    usage: 'path NAME',
     summary: "a private per-session path for a tool's own file",
   },
   {
@@ -127,7 +113,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'git',
     hot: false,
     load: () => import('./commands/commit.js'),
-    usage: 'commit -m MSG [--] PATH…',
     summary: 'commit exactly these paths, never what others staged',
   },
   {
@@ -135,7 +120,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'git',
     hot: false,
     load: () => import('./commands/snapshot.js'),
-    usage: 'snapshot [--session S]',
     summary: 'save uncommitted work to a private ref',
   },
   {
@@ -143,7 +127,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'git',
     hot: false,
     load: () => import('./commands/snapshots.js'),
-    usage: 'snapshots [--session S]',
     summary: 'list snapshots',
   },
   {
@@ -151,7 +134,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'git',
     hot: false,
     load: () => import('./commands/restore.js'),
-    usage: 'restore SNAPSHOT [--into DIR]',
     summary: 'restore a snapshot into a new worktree or an empty directory',
   },
   {
@@ -159,7 +141,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'git',
     hot: false,
     load: () => import('./commands/sweep.js'),
-    usage: 'sweep [--dry-run]',
     summary: 'pre-reboot save: snapshot every dirty worktree, flag collisions and stale copies',
   },
   {
@@ -167,7 +148,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'git',
     hot: false,
     load: () => import('./commands/conflicts.js'),
-    usage: 'conflicts [--against BRANCH]',
     summary: 'predict conflicts between live sessions and with the target branch',
   },
   {
@@ -175,7 +155,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'git',
     hot: false,
     load: () => import('./commands/land.js'),
-    usage: 'land [--into BRANCH] [--ff|--merge|--squash]',
     summary: "publish this session's branch, fenced by its ticket claim",
   },
   {
@@ -183,7 +162,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/adopt.js'),
-    usage: 'adopt SESSION',
     summary: "take over a dead or ended session's claims and worktree",
   },
   {
@@ -191,7 +169,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/setup.js'),
-    usage: 'setup [--agent NAME]… [--user] [--command CMD] [--dry-run] [--yes] | setup --undo [--keep-edited]',
     summary: "set up a repository: the agents' hooks, the guard, a commented lanes.toml (--undo puts it back)",
   },
   {
@@ -199,7 +176,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/guard.js'),
-    usage: 'guard install [--protect BRANCH] | uninstall | status',
     summary: 'git hooks: stop plain commits of claimed paths; protect branches',
   },
   {
@@ -207,7 +183,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/gc.js'),
-    usage: 'gc [--dry-run] [--limit N]',
     summary: "end this host's dead sessions: snapshot their work, release their claims",
   },
   {
@@ -215,7 +190,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/doctor.js'),
-    usage: 'doctor [--fix]',
     summary: 'find dead sessions, orphan worktrees, stale claims, shared worktrees; fix what is safe',
   },
   {
@@ -223,7 +197,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'claims',
     hot: false,
     load: () => import('./commands/port.js'),
-    usage: 'port NAME',
     summary: 'lease a TCP port to this session',
   },
   {
@@ -231,7 +204,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'claims',
     hot: false,
     load: () => import('./commands/ports.js'),
-    usage: 'ports',
     summary: 'list leased ports of this machine',
   },
   {
@@ -239,7 +211,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'sessions',
     hot: false,
     load: () => import('./commands/env.js'),
-    usage: 'env [--shell sh|fish|json|dotenv] [--check]',
     summary: "the session's environment (ports, TMPDIR, templated names)",
   },
   EXEC,
@@ -248,7 +219,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'claims',
     hot: false,
     load: () => import('./commands/seat.js'),
-    usage: 'seat add|rm|ls|reset',
     summary: "the agents' logins (seats) sessions lease, and which ran out until when",
   },
   {
@@ -256,7 +226,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/hooks.js'),
-    usage: 'hooks install|uninstall|status AGENT…',
     summary: "lanes' hooks in Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, OpenCode",
   },
   {
@@ -264,7 +233,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/mcp.js'),
-    usage: 'mcp [--agent AGENT]',
     summary: 'serve lanes to an agent over the Model Context Protocol (stdio)',
   },
   {
@@ -272,7 +240,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'fleet',
     hot: false,
     load: () => import('./commands/ui.js'),
-    usage: 'ui [--port N] [--host H] [--open]',
     summary: 'a live web dashboard of the fleet on 127.0.0.1 (URL with a per-run token)',
   },
   HOOK,
@@ -282,7 +249,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/store.js'),
-    usage: 'store status|migrate|copy',
     summary: 'the store: SQLite file or PostgreSQL team store',
   },
   {
@@ -290,7 +256,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'admin',
     hot: false,
     load: () => import('./commands/demo.js'),
-    usage: 'demo',
     summary: 'show each protection working in a temporary repository',
   },
 ];

@@ -66,6 +66,17 @@ function checkBranchName(text: string, name: string): void {
   if (why) throw bad(text, why, 'name a branch git accepts (see git check-ref-format --branch), e.g. branch:feature/x');
 }
 
+/**
+ * The order a person reads a session's claims in (lanes ls shows its first few): what it works on
+ * (its ticket, its paths, its branch), then any other kind, ports last (a number says least).
+ */
+export const CLAIM_KIND_RANK: Readonly<Record<string, number>> = { ticket: 0, path: 1, branch: 2, port: 4 };
+export const OTHER_KIND_RANK = 3;
+
+export function claimRank(kind: string): number {
+  return Object.hasOwn(CLAIM_KIND_RANK, kind) ? CLAIM_KIND_RANK[kind]! : OTHER_KIND_RANK;
+}
+
 export function formatResource(r: Pick<ResourceRef, 'kind' | 'name'>): string {
   return `${r.kind}:${r.name}`;
 }

@@ -53,7 +53,8 @@ export interface LanesSessions {
   /** Sessions not ended (dead ones included); every session with `all`. */
   list(options?: { all?: boolean }): Promise<SessionView[]>;
   /**
-   * As list(), with at most `claimsShown` claims each (the first, in key order) and each one's
+   * As list(), with at most `claimsShown` claims each (the first as a person reads them: ticket,
+   * paths, branch, other kinds, ports; core/resource.ts claimRank) and each one's
    * count: claims are counted, not read whole (`lanes ls --all`).
    */
   rows(options: { all?: boolean; claimsShown: number }): Promise<SessionRow[]>;

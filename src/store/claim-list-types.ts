@@ -18,7 +18,10 @@ export interface ClaimListStore {
     after?: ClaimKey;
     limit?: number;
   }): Promise<HeldClaim[]>;
-  /** The first `perSession` claims of each of these sessions (as listClaims orders them), in one read. */
+  /**
+   * The first `perSession` claims of each of these sessions in one read, in the order a person
+   * reads them (core/resource.ts claimRank: ticket, path, branch, other kinds, port), then key order.
+   */
   firstClaims(sessionIds: string[], perSession: number): Promise<HeldClaim[]>;
   /** How many claims each of these sessions holds (counted in the index by session); those holding none are absent. */
   claimCounts(sessionIds: string[]): Promise<Map<string, number>>;

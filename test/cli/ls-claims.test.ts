@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openLanes } from '../../src/index.js';
-import { claimsToFill } from '../../src/cli/commands/ls.js';
+import { CLAIM_LINES, claimsToFill } from '../../src/cli/commands/ls.js';
 import { gitRepo, lanes, lanesEnv, node } from '../helpers/env.js';
 
 test('ls --json streams every claim of every session, byte for byte the whole list; the table counts what overflows', async () => {
@@ -41,18 +41,36 @@ test('ls --json streams every claim of every session, byte for byte the whole li
   }
 
   // The table: a session whose claims overflow the column says how many it holds, and shows the
-  // first ones; one whose claims fit shows them all, as ever.
+  // first ones (wrapped onto CLAIM_LINES lines); one whose claims fit shows them all, its ticket
+  // and paths first (the lock sorts before them in key order).
   const width = 120;
   const table = await lanes(['ls'], { env: { ...env, COLUMNS: String(width) }, cwd: repo });
   assert.equal(table.code, 0, table.stderr);
-  const line = (id: string) => table.stdout.split('\n').find((l) => l.startsWith(id)) ?? '';
+  const lines = table.stdout.split('\n');
+  const line = (id: string) => lines.find((l) => l.startsWith(id)) ?? '';
   assert.match(line(big), /2500 claims: path:src\/m0\/f0\.ts path:src\/m0\/f1001\.ts/);
-  assert.ok(line(big).length <= width, 'no line past the width');
-  assert.match(line(few), /lock:a "quoted" é path:docs\/ ticket:T-1$/);
+  assert.ok(
+    lines.every((l) => l.length <= width),
+    'no line past the width',
+  );
+  assert.match(line(few), /ticket:T-1 path:docs\/ lock:a "quoted" é$/);
   assert.doesNotMatch(line(none), /claims/);
-  // However wide the column, what it shows of the first claims read is what it showed of all of them.
+  // However wide the column, what it shows of the first claims read is what it showed of all of
+  // them: its lines (the row's first and those under it, blank before the column) read as one.
   const wide = await lanes(['ls', '--all'], { env: { ...env, COLUMNS: '2000' }, cwd: repo });
-  const cell = (wide.stdout.split('\n').find((l) => l.startsWith(big)) ?? '').replace(/^.*2500 claims: /, '');
+  const rows = wide.stdout.split('\n');
+  const at = rows.findIndex((l) => l.startsWith(big));
+  const column = rows[at]!.indexOf('2500 claims: ');
+  const under: string[] = [];
+  for (const l of rows.slice(at + 1)) {
+    if (l.search(/\S/) !== column) break;
+    under.push(l);
+  }
+  assert.equal(under.length, CLAIM_LINES - 1, 'wrapped onto every line the column has');
+  const cell = [rows[at]!, ...under]
+    .map((l) => l.slice(column))
+    .join(' ')
+    .replace(/^2500 claims: /, '');
   assert.ok(cell.endsWith('…'), 'cut at the column');
   const inOrder = bigClaims.map((c) => `path:${c.name}`).join(' ');
   assert.ok(inOrder.startsWith(cell.slice(0, -1)), 'the first claims, in order');

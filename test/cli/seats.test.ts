@@ -142,8 +142,9 @@ test("--seat: the session's command runs on the seat's login and without any bil
   assert.equal(a.why, 'rate_limit');
   assert.ok(a.until! > Date.now() + 110 * 60_000 && a.until! < Date.now() + 125 * 60_000, 'the reset the error named');
   const listed = await lanes(['ls'], { env: w.env, cwd: w.repo });
+  // Wrapped at 80 columns under the table (its lines after the first indented): read as one.
   assert.match(
-    listed.stdout,
+    listed.stdout.replace(/\n {2}/g, ' '),
     /seat a \(claude-code\) ran out \(rate_limit\); lanes uses it again after \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
   );
   const named = await w.run(['start', '--agent', 'claude-code', '--seat', 'a', '--', 'true']);

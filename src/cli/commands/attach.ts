@@ -16,7 +16,11 @@ export const command: CommandSpec = {
     'A session started with --background has no terminal: its output is in the log `lanes ls --json` names.',
   ].join('\n'),
   options: {
-    record: { type: 'boolean', help: "(used by lanes new itself) keep stdin as the session's pane log" },
+    record: {
+      type: 'boolean',
+      internal: true,
+      help: "(used by lanes new itself) keep stdin as the session's pane log",
+    },
   },
   minPositionals: 1,
   maxPositionals: 1,

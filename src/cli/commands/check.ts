@@ -7,7 +7,7 @@ import { printJson } from '../output.js';
 export const command: CommandSpec = {
   name: 'check',
   summary: 'Say who holds a resource (or anything overlapping it). Exit 3 when another live session does, else 0.',
-  usage: 'check RESOURCE [--json]',
+  usage: 'check RESOURCE [--scope repo] [--json]',
   options: { scope: { type: 'string', arg: 'repo', help: 'scope machine-wide kinds to the repository' } },
   minPositionals: 1,
   maxPositionals: 1,

@@ -8,7 +8,7 @@ import { printJson } from '../output.js';
 export const command: CommandSpec = {
   name: 'claim',
   summary: 'Claim resources for this session, all or none. Prints one fencing token per resource.',
-  usage: 'claim RESOURCE… [--wait[=DURATION]] [--scope repo] [--json]',
+  usage: 'claim RESOURCE… [--wait[=DURATION]] [--scope repo] [--session S] [--json]',
   description: [
     'RESOURCE is kind:name: ticket:SEAT-42, path:src/billing/ (a trailing / is a directory, which covers',
     'everything under it), branch:NAME, file:/abs/path or file:~/… (a fixed file of this machine, such as',

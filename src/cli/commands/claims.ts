@@ -53,7 +53,8 @@ export const command: CommandSpec = {
             formatAge(now - w.wait.since),
             w.live ? stateColor('live') : stateColor('dead'),
           ]),
-          { keep: ['WAITING SESSION'], drop: ['SINCE'], shorten: { 'WAITS FOR': 'end', 'HELD BY': 'end' } },
+          // What it waits for and who holds it, wrapped: the point of the table.
+          { keep: ['WAITING SESSION'], drop: ['SINCE'], wrap: { 'WAITS FOR': 3, 'HELD BY': 3 } },
         ) + '\n',
       );
     if (claims.length === 0) return EXIT.ok;
@@ -69,7 +70,8 @@ export const command: CommandSpec = {
           formatAge(now - c.claim.acquiredAt),
           c.claim.scope,
         ]),
-        { keep: ['SESSION'], drop: ['SCOPE', 'SINCE', 'TICKET'], shorten: { RESOURCE: 'middle' } },
+        // The resource is what a person releases or waits for: wrapped, never cut.
+        { keep: ['SESSION'], drop: ['SCOPE', 'SINCE', 'TICKET'], wrap: { RESOURCE: 3 } },
       ),
     );
     return EXIT.ok;

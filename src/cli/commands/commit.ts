@@ -9,7 +9,7 @@ export const command: CommandSpec = {
   name: 'commit',
   summary:
     "Commit exactly the named files and directories onto this worktree's branch, and nothing anyone else staged.",
-  usage: 'commit -m MSG | -F FILE [--session S] [--] PATH…',
+  usage: 'commit -m|--message MSG | -F|--file FILE [--session S] [--json] [--] PATH…',
   description: [
     'Additions, modifications, deletions and renames (name both sides, or a directory holding them) of the',
     "named paths as they are on disk. The commit is built in a private index under git's own index.lock, the",

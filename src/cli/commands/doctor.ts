@@ -1,6 +1,7 @@
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { pc, printJson } from '../output.js';
+import { recordWidth, wrap } from '../layout.js';
 import { hookLanesCommand } from '../lanes-command.js';
 
 export const command: CommandSpec = {
@@ -27,6 +28,10 @@ export const command: CommandSpec = {
     const report = await lanes.doctor(fix ? { fix, lanesCommand: hookLanesCommand() } : { fix });
     if (io.json) printJson(io.stdout, report);
     else {
+      // A finding is a message, not a table row: wrapped at a terminal, whole in a pipe (layout.ts recordWidth).
+      const width = recordWidth(process.stdout);
+      const say = (line: string, indent = '    ') =>
+        io.stdout(`${width === null ? line : wrap(line, width, indent)}\n`);
       for (const f of report.findings) {
         const tag = f.fixed
           ? pc.green('fixed')
@@ -35,8 +40,8 @@ export const command: CommandSpec = {
             : f.severity === 'warning'
               ? pc.yellow('warning')
               : pc.dim('info');
-        io.stdout(`${tag}  ${f.kind}: ${f.message}${f.fixed ? ` -> ${f.fixed}` : ''}\n`);
-        if (f.unfixable) io.stdout(`       not fixed: ${f.unfixable}\n`);
+        say(`${tag}  ${f.kind}: ${f.message}${f.fixed ? ` -> ${f.fixed}` : ''}`);
+        if (f.unfixable) say(`       not fixed: ${f.unfixable}`, '');
       }
       if (report.open === 0) io.stdout(report.findings.length ? 'healthy (information only)\n' : 'all healthy\n');
     }

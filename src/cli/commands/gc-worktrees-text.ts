@@ -33,11 +33,16 @@ export function worktreeGcText(r: WorktreeGcReport, now: number, cwd: string): s
     const rel = relative(cwd, p);
     return rel && rel.length < p.length ? rel : p;
   };
+  const width = terminalWidth();
+  // Every line of prose wrapped at the width, never cut.
+  const say = (line: string) => `${wrap(line, width, '  ')}\n`;
   let out = '';
   const endedNow = r.ended.items.filter((i) => i.outcome === 'reaped' || i.outcome === 'would-reap');
   if (endedNow.length)
-    out += `${r.dryRun ? 'would end' : 'ended'} ${endedNow.length} dead session(s) first, their work snapshotted: ${endedNow.map((i) => i.session).join(', ')}\n`;
-  if (r.items.length === 0) out += `no worktrees made by lanes in ${r.repository}\n`;
+    out += say(
+      `${r.dryRun ? 'would end' : 'ended'} ${endedNow.length} dead session(s) first, their work snapshotted: ${endedNow.map((i) => i.session).join(', ')}`,
+    );
+  if (r.items.length === 0) out += say(`no worktrees made by lanes in ${r.repository}`);
   else {
     const rows = r.items.map((i) => [
       OUTCOME[i.outcome],
@@ -48,30 +53,36 @@ export function worktreeGcText(r: WorktreeGcReport, now: number, cwd: string): s
       i.unsaved ? `${i.unsaved} file(s)` : '-',
       i.lastActivity === null ? '?' : `${formatAge(now - i.lastActivity)} ago`,
     ]);
+    // What was done to which worktree and what it held unsaved stay whole; how old and big go first.
     out += new Table(['DONE', 'WORKTREE', 'BRANCH', 'MERGED', 'SIZE', 'UNSAVED', 'ACTIVE'], rows, {
+      width,
       drop: ['BRANCH'],
-      keep: ['DONE', 'WORKTREE'],
+      spare: ['ACTIVE', 'MERGED', 'SIZE'],
+      keep: ['DONE', 'UNSAVED'],
+      shorten: { WORKTREE: 'path' },
     }).toString();
     // Each note whole, under the table: why a worktree was kept, or what failed, is never cut.
-    const width = terminalWidth();
     for (const i of r.items.filter((x) => note(x)))
-      out += `${wrap(`${pc.dim('•')} ${shown(i.path)}: ${note(i)}`, width, '    ')}\n`;
+      // Its lines hang past the bullet (layout.ts wrap).
+      out += `${wrap(`${pc.dim('•')} ${shown(i.path)}: ${note(i)}`, width)}\n`;
     const count = (o: WorktreeGcItem['outcome']) => r.items.filter((i) => i.outcome === o).length;
     const parts = r.dryRun
       ? [`${count('would-remove')} to remove`, `${count('would-reclaim')} to reclaim`]
       : [`${count('removed')} removed`, `${count('reclaimed')} reclaimed`];
     parts.push(`${count('kept')} kept`);
     if (count('failed')) parts.push(pc.red(`${count('failed')} failed`));
-    out += `${r.dryRun ? 'would free' : 'freed'} ${prettyBytes(r.freedBytes)} (${parts.join(', ')})\n`;
+    out += say(`${r.dryRun ? 'would free' : 'freed'} ${prettyBytes(r.freedBytes)} (${parts.join(', ')})`);
   }
-  if (r.notMadeByLanes) out += `${r.notMadeByLanes} other worktree(s) were not made by lanes: left alone\n`;
+  if (r.notMadeByLanes) out += say(`${r.notMadeByLanes} other worktree(s) were not made by lanes: left alone`);
   if (r.processesUnreadable > 0)
-    out += pc.yellow(
-      process.getuid?.() === 0
-        ? `${r.processesUnreadable} process(es) could not be read even as root (/proc mounted with hidepid, or another PID namespace): a worktree only they use was not seen as used\n`
-        : `${r.processesUnreadable} process(es) of other users could not be read (run as root to see them): a worktree only they use was not seen as used\n`,
+    out += say(
+      pc.yellow(
+        process.getuid?.() === 0
+          ? `${r.processesUnreadable} process(es) could not be read even as root (/proc mounted with hidepid, or another PID namespace): a worktree only they use was not seen as used`
+          : `${r.processesUnreadable} process(es) of other users could not be read (run as root to see them): a worktree only they use was not seen as used`,
+      ),
     );
   if (!r.processesChecked)
-    out += pc.yellow("processes' working directories could not be read here: only lanes sessions kept a worktree\n");
+    out += say(pc.yellow("processes' working directories could not be read here: only lanes sessions kept a worktree"));
   return out;
 }

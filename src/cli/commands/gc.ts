@@ -10,7 +10,7 @@ export const command: CommandSpec = {
   summary:
     "End this host's dead sessions (work snapshotted, claims released); with --worktrees, remove their worktrees too.",
   usage:
-    'gc [--dry-run] [--limit N] [--json]\ngc --worktrees [--dry-run] [--merged] [--older-than D] [--reclaim] [--json]',
+    'gc [--dry-run] [--limit N] [--json]\ngc --worktrees [--dry-run] [--merged] [--older-than D] [--reclaim] [--delete-ignored] [--json]',
   description: [
     'A session is dead when its owner process is gone (or, on a team store, its lease lapsed) but it',
     'never ended: an agent killed, crashed or closed without its session-end hook. Each dead session of',

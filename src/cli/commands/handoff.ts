@@ -52,7 +52,7 @@ function readInput(source: string): Buffer {
 export const command: CommandSpec = {
   name: 'handoff',
   summary: "Hand data between steps of a session (or to another session) with the writer's identity stamped in.",
-  usage: 'handoff put NAME [FILE|-] | handoff get NAME [--from SESSION]  [--json]',
+  usage: 'handoff put NAME [FILE|-] | handoff get NAME [--from SESSION] [--session S] [--json]',
   description: [
     "put writes FILE (or stdin) atomically into this session's private directory (0700, files 0600), in an",
     'envelope holding the session id, pid, host, cwd, a sequence number, the time and a SHA-256.',

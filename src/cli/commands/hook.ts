@@ -19,13 +19,17 @@ export const command: CommandSpec = {
   summary: "Answer one agent hook call (the agent's JSON on stdin); installed by `lanes hooks install`.",
   usage: 'hook AGENT EVENT < payload.json',
   // A getter: built only for --help, not in every tool call (it lists every agent's events).
+  // One agent a line: an indented line stays a line of its own (layout.ts reflow).
   get description() {
     return (
       `AGENT: ${AGENTS.join(', ')}. EVENT: the agent's event as written by \`lanes hooks install\`:\n` +
       Object.values(ADAPTERS)
-        .map((a) => `${a.name}: ${a.events.join(' ')}`)
+        .map(
+          (a) =>
+            `  ${a.name}${a.name === 'opencode' ? " (through lanes' OpenCode plugin)" : ''}: ${a.events.join(' ')}`,
+        )
         .join('\n') +
-      "\n(opencode's are called by lanes' OpenCode plugin).\n" +
+      '\n\n' +
       "Always exits 0 and answers in the agent's own output format. A deny always carries a reason.\n" +
       'Anything unexpected (bad JSON, unknown event, an unreachable store) fails open: the call is\n' +
       'allowed and one line on stderr says why.\n' +

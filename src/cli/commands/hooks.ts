@@ -22,7 +22,7 @@ export const command: CommandSpec = {
   summary:
     "Install, remove or show lanes' hooks in the agents' configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, OpenCode).",
   usage:
-    'hooks install AGENT… [--user] [--dry-run] [--command CMD] | hooks uninstall AGENT… [--user] [--dry-run] | hooks status [--json]',
+    'hooks install AGENT… [--user] [--dry-run] [--command CMD] [--statusline] [--no-worktree-hooks] | hooks uninstall AGENT… [--user] [--dry-run] | hooks status [--json]',
   description: [
     `AGENT: ${AGENTS.join(', ')}, or all. Project config by default (.claude/settings.json, .codex/hooks.json,`,
     '.gemini/settings.json, .cursor/hooks.json, .github/hooks/lanes.json, the OpenCode plugin',
@@ -105,7 +105,8 @@ export const command: CommandSpec = {
                       : 'not installed',
               r.active ? { yes: 'yes', no: 'NO', unknown: 'probably (see below)' }[r.active.runs] : '',
             ]),
-            { shorten: { config: 'middle', 'lanes hooks': 'end' } },
+            // Which events are missing is what to act on: wrapped, never cut.
+            { keep: ['agent', 'runs here'], shorten: { config: 'path' }, wrap: { 'lanes hooks': 3 } },
           ),
         );
         for (const r of withActive) {

@@ -4,7 +4,7 @@ import { formatResource } from '../../core/resource.js';
 import type { SessionRow } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { printJsonPaged } from '../json-list.js';
-import { terminalWidth } from '../layout.js';
+import { terminalWidth, wrap } from '../layout.js';
 import { Table, sessionStateText } from '../output.js';
 import { utcMinute } from '../../core/duration.js';
 import { nested } from '../../core/nesting.js';
@@ -39,26 +39,32 @@ export const command: CommandSpec = {
       );
       return EXIT.ok;
     }
-    // The CLAIMS column is at most the terminal's width: a session's first claimsShown fill more.
-    const claimsShown = claimsToFill(terminalWidth());
+    // The CLAIMS column is at most CLAIM_LINES lines of the terminal's width: a session's first claimsShown fill more.
+    const width = terminalWidth();
+    const claimsShown = claimsToFill(width);
     const { sessions, hidden, moreDead } = all
       ? { sessions: await lanes.sessions.rows({ all, claimsShown }), hidden: 0, moreDead: 0 }
       : await lanes.sessions.overview({ claimsShown });
-    const more =
+    const more = wrapLines(
       (moreDead
         ? `${moreDead} more dead session(s) holding claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them after saving their work)\n`
         : '') +
-      (hidden
-        ? `${hidden} dead session(s) without claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them)\n`
-        : '');
+        (hidden
+          ? `${hidden} dead session(s) without claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them)\n`
+          : ''),
+      width,
+    );
     // A seat that ran out stays in view until its reset (issue 29): the sessions on it wait or moved.
     const out = (await lanes.seats.list()).filter((s) => s.state === 'exhausted');
-    const seatsOut = out
-      .map(
-        (s) =>
-          `seat ${s.name} (${s.agent}) ran out${s.exhaustedWhy ? ` (${s.exhaustedWhy})` : ''}; lanes uses it again after ${utcMinute(s.until ?? 0)} (lanes seat ls; lanes seat reset ${s.name} once it has quota)\n`,
-      )
-      .join('');
+    const seatsOut = wrapLines(
+      out
+        .map(
+          (s) =>
+            `seat ${s.name} (${s.agent}) ran out${s.exhaustedWhy ? ` (${s.exhaustedWhy})` : ''}; lanes uses it again after ${utcMinute(s.until ?? 0)} (lanes seat ls; lanes seat reset ${s.name} once it has quota)\n`,
+        )
+        .join(''),
+      width,
+    );
     if (sessions.length === 0) {
       io.stdout((all ? 'no sessions\n' : more || 'no sessions (ended ones: lanes ls --all)\n') + seatsOut);
       return EXIT.ok;
@@ -76,13 +82,19 @@ export const command: CommandSpec = {
       s.worktree ?? s.cwd,
       claimsText(s),
     ];
+    // What a person acts on stays whole: the id, the claims (wrapped, ticket and paths first: the
+    // library reads them in that order) and the worktree by its last parts; the agent and label
+    // go before those are cut, the owner's pid and the age first.
     const table = new Table(
       ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'],
       nested(sessions).map(row),
       {
+        width,
         keep: ['SESSION'],
         drop: ['PID', 'AGE'],
-        shorten: { CLAIMS: 'end', WORKTREE: 'middle', LABEL: 'end', TICKET: 'end', AGENT: 'end' },
+        spare: ['AGENT', 'LABEL'],
+        shorten: { WORKTREE: 'path', LABEL: 'end', TICKET: 'end', AGENT: 'end' },
+        wrap: { CLAIMS: CLAIM_LINES },
       },
     );
     for (const chunk of table.chunks()) {
@@ -94,12 +106,24 @@ export const command: CommandSpec = {
   },
 };
 
+/** The CLAIMS column wraps onto at most this many lines (the last one cut with an ellipsis). */
+export const CLAIM_LINES = 3;
+
 /**
- * How many of a session's claims fill a column of `width`: a claim shows as at least `k:n` and a
- * space, so this many overflow it, and the column shows what it would of all of them.
+ * How many of a session's claims fill a column of `width` and CLAIM_LINES lines: a claim shows as
+ * at least `k:n` and a space, so this many overflow it, and the column shows what it would of all
+ * of them (up to a terminal 4,000 columns wide).
  */
 export function claimsToFill(width: number): number {
-  return Math.min(1000, Math.floor(width / 4) + 1);
+  return Math.min(3000, Math.floor((width * CLAIM_LINES) / 4) + 1);
+}
+
+/** Lines of prose under the table, each wrapped at the width (never cut, as a cell would be). */
+function wrapLines(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((l) => wrap(l, width, '  '))
+    .join('\n');
 }
 
 /** A session's claims as the CLAIMS column shows them; when they overflow it, how many there are first. */

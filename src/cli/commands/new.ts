@@ -18,7 +18,7 @@ export const command: CommandSpec = {
   name: 'new',
   summary: 'Start an agent on a ticket in its own worktree, detached in tmux; returns at once with how to attach.',
   usage:
-    'new TICKET [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--label L] [--base REF] [--seat NAME|auto] [--background] [--cd] [--json] [-- CMD ARGS…]',
+    'new TICKET [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--resume|--fresh] [--label L] [--base REF] [--seat NAME|auto] [--background] [--cd] [--json] [-- CMD ARGS…]',
   description: [
     'Claims TICKET (refused, with its holder, when a live session has it: nothing is started), makes the',
     "session's worktree and branch lanes/<slug> (with .worktreeinclude, and lanes' project hooks), and starts",
@@ -52,9 +52,15 @@ export const command: CommandSpec = {
       help: "run the agent on a seat (a login: lanes seat); auto: the agent's least used free one",
     },
     cd: { type: 'boolean', help: "leave your shell in the new worktree (needs `lanes shell-init`'s function)" },
-    'run-as': { type: 'string', arg: 'SESSION', help: '(used by lanes new itself) run CMD as SESSION, its owner' },
+    'run-as': {
+      type: 'string',
+      arg: 'SESSION',
+      internal: true,
+      help: '(used by lanes new itself) run CMD as SESSION, its owner',
+    },
     'env-from': {
       type: 'string',
+      internal: true,
       arg: 'SOCKET',
       help: '(used by lanes new itself) where to read the environment to run CMD with',
     },

@@ -7,7 +7,7 @@ export const command: CommandSpec = {
   name: 'path',
   summary:
     'Print a private per-session path for NAME, for a tool that must write its own file (its directory is created 0700).',
-  usage: 'path NAME [--json]',
+  usage: 'path NAME [--session S] [--json]',
   description:
     'Point a tool that insists on a fixed path (e.g. ~/.tool/meta.json) at $(lanes path meta.json) instead:\ntwo sessions then never share the file.',
   options: { session: { type: 'string', arg: 'S', help: 'the session (default $LANES_SESSION)' } },

@@ -18,6 +18,7 @@ export const command: CommandSpec = {
         table(
           ['PORT', 'NAME', 'SESSION', 'STATE'],
           rows.map((r) => [r.port, r.name, r.session, stateColor(r.state)]),
+          { keep: ['PORT', 'SESSION'], wrap: { NAME: 2 } },
         ),
       );
     return EXIT.ok;

@@ -8,7 +8,7 @@ export const command: CommandSpec = {
   name: 'release',
   summary:
     'Release claims of this session. Exit 1 when one of them was not held by it (the others are still released).',
-  usage: 'release RESOURCE… [--json]',
+  usage: 'release RESOURCE… [--session S] [--json]',
   options: { session: { type: 'string', arg: 'S', help: 'act as session S instead of $LANES_SESSION' } },
   minPositionals: 1,
   async run(args, io) {

@@ -174,6 +174,7 @@ function seatTable(seats: SeatView[], hosts: boolean): string {
         .map(([k, v]) => `${k}=${v}`)
         .join(' '),
     ]),
-    { shorten: { SELECTS: 'middle', SESSIONS: 'end' } },
+    // Whose it is and until when: wrapped, never cut.
+    { keep: ['SEAT'], wrap: { STATE: 2, SESSIONS: 3, SELECTS: 2 } },
   );
 }

@@ -32,7 +32,8 @@ export const command: CommandSpec = {
           s.parent?.slice(0, 10) ?? '-',
           s.ref,
         ]),
-        { drop: ['ON'], shorten: { REF: 'middle', SNAPSHOT: 'middle' } },
+        // The snapshot's name is what adopt and restore take; its ref is that name under refs/lanes/snapshots/.
+        { keep: ['SNAPSHOT', 'COMMIT'], drop: ['ON'], spare: ['AGE'], shorten: { REF: 'path' } },
       ),
     );
     return EXIT.ok;

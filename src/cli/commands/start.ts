@@ -14,7 +14,8 @@ import { endRun } from '../end-run.js';
 export const command: CommandSpec = {
   name: 'start',
   summary: 'Register a session and print its id. With `-- CMD`, run CMD as that session and end it when CMD exits.',
-  usage: 'start [--worktree [--base REF]] [--ticket T [--join]] [--agent NAME] [--label L] [--pid PID] [-- CMD ARGS…]',
+  usage:
+    'start [--worktree [--base REF] [--cd]] [--ticket T [--join]] [--agent NAME] [--label L] [--seat NAME|auto] [--pid PID] [--json] [-- CMD ARGS…]',
   description: [
     'Without CMD the owner is the process that called lanes (its parent: usually your shell; launchers such as',
     'npx, npm exec and env in between are skipped) or --pid;',

@@ -12,7 +12,7 @@ import { tmux, tmuxHas, tmuxOf } from '../tmux.js';
 export const command: CommandSpec = {
   name: 'stop',
   summary: 'Ask the agent of a session lanes started to exit, wait for it, then snapshot and end the session.',
-  usage: 'stop SESSION [--timeout DURATION] [--force] [--json]',
+  usage: 'stop SESSION [--timeout DURATION] [--force] [--no-save] [--json]',
   description: [
     "Sends SIGTERM to the session's owner (the lanes wrapper forwards it to the agent) and waits, saying so",
     'each second, up to --timeout (default 30s) for the agent to exit and the wrapper to end the session',

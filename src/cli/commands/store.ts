@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { readStdinJson } from '../stdin-json.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
-import { printJson, table } from '../output.js';
+import { printJson } from '../output.js';
+import { hanging, terminalWidth, wrap } from '../layout.js';
 
 export const command: CommandSpec = {
   name: 'store',
@@ -67,25 +68,9 @@ export const command: CommandSpec = {
       const s = await storeStatus(location);
       if (io.json) printJson(io.stdout, s);
       else {
-        io.stdout(
-          table(
-            ['store', 'backend', 'schema', 'sessions (open/ended)', 'claims', 'state', 'gates held'],
-            [
-              [
-                s.location,
-                s.driver ? `${s.backend} (${s.driver})` : s.backend,
-                s.schemaVersion,
-                `${s.counts.open}/${s.counts.ended}`,
-                s.counts.claims,
-                s.counts.stateRecords,
-                s.counts.gatesHeld,
-              ],
-            ],
-            { shorten: { store: 'middle' } },
-          ),
-        );
+        io.stdout(statusText(s, terminalWidth()));
         const line = brokerLine(s);
-        if (line) io.stdout(`${line}\n`);
+        if (line) io.stdout(`${wrap(line, terminalWidth(), '  ')}\n`);
       }
       return 0;
     }
@@ -111,6 +96,23 @@ async function broker(): Promise<number> {
     }
   };
   return runBroker(input as BrokerInput, process.env, log);
+}
+
+/**
+ * One store, one value a line (a table of one row cut its values to fit its headers): the location
+ * and the driver wrapped, never cut.
+ */
+export function statusText(s: StoreStatus, width: number): string {
+  const rows: [string, string][] = [
+    ['store', s.location],
+    ['backend', s.driver ? `${s.backend} (${s.driver})` : s.backend],
+    ['schema', String(s.schemaVersion)],
+    ['sessions', `${s.counts.open} open, ${s.counts.ended} ended`],
+    ['claims', String(s.counts.claims)],
+    ['state', `${s.counts.stateRecords} record(s)`],
+    ['gates held', String(s.counts.gatesHeld)],
+  ];
+  return rows.map(([k, v]) => `${hanging(k, v, 10, width, '')}\n`).join('');
 }
 
 /** How a team store is reached from this host: its broker (clients, server connections) or directly. */

@@ -1,6 +1,7 @@
 import { EXIT } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
 import { pc, printJson, table } from '../output.js';
+import { terminalWidth, wrap } from '../layout.js';
 
 export const command: CommandSpec = {
   name: 'sweep',
@@ -53,17 +54,20 @@ export const command: CommandSpec = {
                 ? '(dry run)'
                 : '',
           ]),
+          // The snapshot is what a person adopts: wrapped, never cut; the worktree by its last parts.
           {
-            keep: ['SESSION'],
+            keep: ['SESSION', 'VERDICT'],
             drop: ['AHEAD', 'TICKET', 'STATE'],
-            shorten: { WORKTREE: 'middle', SNAPSHOT: 'middle' },
+            shorten: { WORKTREE: 'path' },
+            wrap: { SNAPSHOT: 2 },
           },
         ),
       );
+      // Each note and flag whole under the table, wrapped (the command to adopt the work is in it).
+      const say = (line: string) => io.stdout(`${wrap(line, terminalWidth(), '  ')}\n`);
       for (const i of report.items)
-        if (i.verdict !== 'clean') io.stdout(`${i.worktree}: ${i.note}${i.adopt ? `; adopt with: ${i.adopt}` : ''}\n`);
-      for (const f of report.flags)
-        io.stdout(`${pc.red(f.kind === 'collision' ? 'COLLISION' : 'STALE COPY')} ${f.message}\n`);
+        if (i.verdict !== 'clean') say(`${i.worktree}: ${i.note}${i.adopt ? `; adopt with: ${i.adopt}` : ''}`);
+      for (const f of report.flags) say(`${pc.red(f.kind === 'collision' ? 'COLLISION' : 'STALE COPY')} ${f.message}`);
       io.stdout(
         report.flags.length
           ? `${report.flags.length} flagged; nothing was published\n`

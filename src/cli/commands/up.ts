@@ -3,7 +3,8 @@ import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { resolveStore } from '../../index.js';
 import { launch } from '../launch.js';
-import { printJson } from '../output.js';
+import { errorText, printJson } from '../output.js';
+import { recordWidth } from '../layout.js';
 import { launchedJson, launchedText } from './new.js';
 import { TASK_OPTIONS, goOnOf, taskFor } from '../task-option.js';
 import { askOnTerminal } from '../go-on.js';
@@ -12,7 +13,7 @@ export const command: CommandSpec = {
   name: 'up',
   summary: 'Start one agent per ticket (lanes new for each), each in its own worktree and tmux session.',
   usage:
-    'up TICKET… [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--base REF] [--seat NAME|auto] [--background] [--json] [-- CMD ARGS…]',
+    'up TICKET… [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--resume|--fresh] [--base REF] [--seat NAME|auto] [--background] [--json] [-- CMD ARGS…]',
   description: [
     'For each TICKET in turn, what `lanes new TICKET` does. A ticket that cannot start (held by a live',
     'session, …) is said with its reason and the others still start; exit 1 when one did not.',
@@ -72,7 +73,7 @@ export const command: CommandSpec = {
         const error = e as Error & { code?: string; hint?: string };
         out.push({ ticket, error: { code: error.code ?? 'E_INTERNAL', message: error.message } });
         if (!io.json)
-          io.stderr(`lanes: ${ticket} not started: ${error.message}${error.hint ? `\n  fix: ${error.hint}` : ''}\n`);
+          io.stderr(errorText(`lanes: ${ticket} not started:`, error.message, error.hint, recordWidth(process.stderr)));
       }
     }
     if (io.json) printJson(io.stdout, out);

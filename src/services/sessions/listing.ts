@@ -2,6 +2,7 @@
 // liveness, and their claims, read so that a session's claims cost the rows shown, not all it holds.
 import { existsSync } from 'node:fs';
 import type { SessionState } from '../../core/liveness.js';
+import { claimRank } from '../../core/resource.js';
 import type { ClaimRecord, DeadBrief, SessionRecord } from '../../store/types.js';
 import type { LanesContext, SessionLiveness } from '../context.js';
 
@@ -39,7 +40,7 @@ export async function list(ctx: LanesContext, options: { all?: boolean } = {}): 
 
 /**
  * Sessions not ended (every session with `all`) with at most `claimsShown` claims each (the first
- * in key order) and how many each holds: the claims of the sessions that hold any are counted in
+ * as a person reads them: ticket, paths, branch, others, ports) and how many each holds: the claims of the sessions that hold any are counted in
  * the index, never read whole (`lanes ls --all` at any number of claims).
  */
 export async function rows(ctx: LanesContext, options: { all?: boolean; claimsShown: number }): Promise<SessionRow[]> {
@@ -67,7 +68,7 @@ export async function* claimPages(ctx: LanesContext, id: string, size = 1000): A
   }
 }
 
-/** The first `shown` claims of each session (all of them without a bound), and each one's count. */
+/** The first `shown` claims of each session as a person reads them (all of them without a bound), and each one's count. */
 async function firstClaims(
   ctx: LanesContext,
   ids: string[],
@@ -76,6 +77,8 @@ async function firstClaims(
   if (ids.length === 0) return { first: new Map(), counts: new Map() };
   if (shown === Infinity) {
     const first = bySession(await ctx.store.listClaims({ sessionIds: ids }));
+    // In the order firstClaims reads them (a stable sort: key order within a kind's rank).
+    for (const c of first.values()) c.sort((a, b) => claimRank(a.kind) - claimRank(b.kind));
     return { first, counts: new Map([...first].map(([id, c]) => [id, c.length])) };
   }
   if (shown === 0) return { first: new Map(), counts: await ctx.store.claimCounts(ids) };

@@ -9,6 +9,7 @@ import { releasedOf, releaseUnchanged } from './claim-release.js';
 import { granted } from '../shared/journal-entries.js';
 import { insertStarted, sessionIn } from './sessions.js';
 import { toClaim, toSession, type ClaimRow, type SessionRow } from '../shared/rows.js';
+import { claimRankSql } from '../shared/claim-order.js';
 import type { ClaimRecord, ClaimResult, ClaimStore, Grant, OwnerJudge, SessionRecord } from '../types.js';
 
 /** What lanes_claim() (claim-functions.ts) returns. */
@@ -238,11 +239,13 @@ export function pgClaims(conn: PgConn): Omit<ClaimStore, 'conflictingClaims'> {
 
     async firstClaims(sessionIds, perSession) {
       if (sessionIds.length === 0) return [];
-      // Each session's first claims from its own range of the index, not a sort of all of theirs.
+      // Each session's first claims from its own range of the index (a top-N sort of its claims
+      // alone: the order a person reads them in is not the key's), not a sort of all of theirs.
       const rows = await conn.query<ClaimRow>(
         `SELECT c.* FROM unnest($1::text[]) WITH ORDINALITY AS s(id, i)
-         CROSS JOIN LATERAL (SELECT * FROM ${conn.t('claims')} WHERE session_id = s.id ORDER BY ${ORDER} LIMIT $2) c
-         ORDER BY s.i, ${ORDER.replace(/\b(scope|kind|name)\b/g, 'c.$1')}`,
+         CROSS JOIN LATERAL (SELECT * FROM ${conn.t('claims')} WHERE session_id = s.id
+           ORDER BY ${claimRankSql('kind')}, ${ORDER} LIMIT $2) c
+         ORDER BY s.i, ${claimRankSql('c.kind')}, ${ORDER.replace(/\b(scope|kind|name)\b/g, 'c.$1')}`,
         [[...new Set(sessionIds)], perSession],
       );
       return rows.map(toClaim);

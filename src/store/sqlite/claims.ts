@@ -4,6 +4,7 @@ import { conflictingRows } from './claim-reads.js';
 import type { SqliteConn } from './conn.js';
 import { insertStarted, sessionRow, ticketOf } from './sessions.js';
 import { toClaim, unchanged } from '../shared/rows.js';
+import { claimRankSql } from '../shared/claim-order.js';
 import { granted, released as releasedEntry } from '../shared/journal-entries.js';
 import { appendJournalRows } from './journal.js';
 import type { ClaimRow } from '../shared/rows.js';
@@ -156,7 +157,10 @@ export function sqliteClaims(conn: SqliteConn): ClaimStore {
 
     firstClaims(sessionIds, perSession) {
       return conn.run(() => {
-        const first = conn.stmt('SELECT * FROM claims WHERE session_id = ? ORDER BY scope, kind, name LIMIT ?');
+        // Read whole through the index by session and sorted: the order is not the key's.
+        const first = conn.stmt(
+          `SELECT * FROM claims WHERE session_id = ? ORDER BY ${claimRankSql('kind')}, scope, kind, name LIMIT ?`,
+        );
         return [...new Set(sessionIds)].flatMap((id) => (first.all(id, perSession) as ClaimRow[]).map(toClaim));
       });
     },
