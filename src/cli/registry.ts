@@ -4,6 +4,7 @@
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
 import type { CommandEntry } from './command.js';
 import { FLEET_COMMANDS } from './registry-fleet.js';
+import { DIFF } from './registry-git.js';
 import { EXEC, HOOK, STATUSLINE } from './registry-hot.js';
 
 export type { CommandEntry } from './command.js';
@@ -143,6 +144,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/sweep.js'),
     summary: 'pre-reboot save: snapshot every dirty worktree, flag collisions and stale copies',
   },
+  DIFF,
   {
     name: 'conflicts',
     group: 'git',

@@ -7,6 +7,7 @@ import type { SessionState } from '../core/liveness.js';
 import type { EndOptions, EndResult } from './sessions/end-session.js';
 import type { SessionGlance } from './sessions/glance.js';
 import type { SessionProgress } from './worktrees/progress.js';
+import type { SessionDiff } from './worktrees/session-diff.js';
 import type { AttachOptions, SessionRow, SessionView } from './sessions/sessions.js';
 import type { CreatedWorktree } from './worktrees/worktrees.js';
 import type { TeardownOutcome } from './sessions/setup.js';
@@ -27,6 +28,12 @@ export interface LanesSessions {
   predecessor(ticket: string): Promise<Predecessor | null>;
   /** What a dead or ended session left (its worktree if there, uncommitted files, branch, last snapshot). */
   left(name: string): Promise<Predecessor>;
+  /**
+   * A session's work against where its branch left the main branch (their merge-base), committed and
+   * uncommitted (untracked files as added), read without touching any index; from its branch (and
+   * last snapshot) when its worktree is gone. With `patch`, each file's hunks.
+   */
+  diff(name: string, options?: { patch?: boolean }): Promise<SessionDiff>;
   /** The predecessor's worktree to go on in: as it is, or made again on its branch with its last snapshot put back. */
   resumeWorktree(p: Predecessor): Promise<{ path: string; notes: string[] }>;
   /**

@@ -126,6 +126,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       resumeWorktree: async (p) => (await import('./sessions/predecessor.js')).resumeWorktree(ctx, p),
       left: async (name) =>
         (await import('./sessions/predecessor.js')).leftBy(ctx, snapshots, await sessions.get(name)),
+      diff: async (name, o) => (await import('./worktrees/session-diff.js')).diffOf(ctx, snapshots, name, o),
       acting: (o = {}) => actingSession(ctx, o.env === undefined ? env['LANES_SESSION'] || null : o.env, o.from),
       attach: (o) => sessions.attach(o),
       setTerminal: (id, terminal) => store.updateSession(id, { terminal }),

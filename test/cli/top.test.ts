@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CLI, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { fixture, hook } from '../helpers/hooks.js';
 import { needs } from '../helpers/needs.js';
@@ -8,7 +10,7 @@ import { needs } from '../helpers/needs.js';
 // Issue 45, item 8: `lanes top`, a live view of the fleet in a terminal, driven through a real tmux
 // (send-keys, capture-pane) at 80 columns: the five groups with ticket, label, agent and what each
 // is about; a change made by another process reaches the screen without a key; r shows the report,
-// d a session's work, s stops a session after asking, q quits.
+// d a session's work (lanes diff --stat), s stops a session after asking, q quits.
 
 const haveTmux = (() => {
   try {
@@ -40,7 +42,9 @@ test(
     };
     const working = JSON.parse(
       (await lanes(['new', 'SHOP-1', '--label', 'cart', '--background', '--json', '--', 'sleep', '600'], opts)).stdout,
-    ) as { session: string };
+    ) as { session: string; worktree: string };
+    // Its work, shown by d (lanes diff --stat): an untracked file.
+    writeFileSync(join(working.worktree, 'note.txt'), 'note\n');
     // An agent waiting for its person (its Notification hook: a permission prompt).
     const waiting = 'aaaaaaaa-0000-4000-8000-00000000000a';
     await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, waiting), opts);
@@ -75,8 +79,11 @@ test(
     }
     await until(/› SHOP-1 +cart/);
     tmux('send-keys', '-t', 'top:', 'd');
-    await until(/branch lanes\/shop-1: 0 uncommitted file/);
+    await until(/branch lanes\/shop-1: 1 uncommitted file/);
+    await until(/A note\.txt \* +\| 1 \+/);
+    assert.match(screen(), /1 file changed, 1 insertion\(\+\), 0 deletions\(-\); \* 1 uncommitted/);
     tmux('send-keys', '-t', 'top:', 'q');
+    await until(/Working \(1\)/);
     // Stop it: asked first, then ended.
     tmux('send-keys', '-t', 'top:', 's');
     await until(/stop cart\? its agent is asked to exit/);
