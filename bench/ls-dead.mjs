@@ -8,7 +8,7 @@
 // with unsaved work, one clean), the others removed. Filled through the store API
 // (bench/scale-seed.ts). Before and after in one run: --dist NEW,OLD with --roots NEW_ROOT,OLD_ROOT
 // (each root's bench/scale-seed.ts fills its own stores: older code refuses a newer schema).
-// Usage: node bench/ls-dead.mjs [--runs 11] [--sessions 1000,20000] [--dist D1,D2] [--roots R1,R2] [--all-runs 5]
+// Usage: node bench/ls-dead.mjs [--runs 11] [--sessions 1000,20000] [--dist D1,D2] [--roots R1,R2] [--all-runs 5] [--on-disk 2]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -18,6 +18,7 @@ import { ROOT, percentile, scratch, table } from './lib.mjs';
 const opt = (name, dflt) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : dflt);
 const RUNS = Number(opt('--runs', 11));
 const ALL_RUNS = Number(opt('--all-runs', 5)); // ls --all at 20,000 rows takes seconds: fewer
+const ON_DISK = Number(opt('--on-disk', 2)); // how many of s-dead250 (dirty) and s-dead350 (clean) exist
 const SIZES = opt('--sessions', '1000,20000').split(',').map(Number);
 const DISTS = opt('--dist', join(ROOT, 'dist')).split(',');
 const ROOTS = opt('--roots', DISTS.map(() => ROOT).join(',')).split(',');
@@ -94,8 +95,9 @@ for (const n of SIZES) {
     recordDead: true,
   };
   // Two of the dead sessions' own worktrees are still there: s-dead250 with unsaved work, s-dead350 clean.
-  sh(`git worktree add -q --detach ${wts}/s-dead250 && git worktree add -q --detach ${wts}/s-dead350`, repo);
-  writeFileSync(join(wts, 's-dead250', 'unsaved.txt'), 'x\n');
+  if (ON_DISK > 0) sh(`git worktree add -q --detach ${wts}/s-dead250`, repo);
+  if (ON_DISK > 1) sh(`git worktree add -q --detach ${wts}/s-dead350`, repo);
+  if (ON_DISK > 0) writeFileSync(join(wts, 's-dead250', 'unsaved.txt'), 'x\n');
   const targets = DISTS.map((dist, d) => {
     const store = join(base, `store-${n}-${d}.db`);
     const seeded = spawnSync(
@@ -170,5 +172,5 @@ console.log(
   ),
 );
 console.log(
-  `\n9 live, 60% of the rest dead (recorded), 40% ended; 112 dead holding a claim; 2 dead sessions' worktrees on disk (1 dirty); ${RUNS} rounds (ls --all at 20,000: ${ALL_RUNS}), alternating; COLUMNS=160, stdout to /dev/null; load average ${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)}; target: ls <= 1.5x node -e 0 at 1,000 and 20,000`,
+  `\n9 live, 60% of the rest dead (recorded), 40% ended; 112 dead holding a claim; ${ON_DISK} dead sessions' worktrees on disk (the first dirty); ${RUNS} rounds (ls --all at 20,000: ${ALL_RUNS}), alternating; COLUMNS=160, stdout to /dev/null; load average ${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)}; target: ls <= 1.5x node -e 0 at 1,000 and 20,000`,
 );
