@@ -26,6 +26,10 @@ interface Spec {
   journal?: number;
   /** Paths each live session's agent edited (state `lanes:touched` and the index): pkgD/tI_K.ts. */
   touched?: number;
+  /** Every `every`th dead session (the `every/2`th, …) works in its own worktree, DIR/<id> (bench/ls-dead.mjs). */
+  ownWorktrees?: { dir: string; every: number };
+  /** Record the dead sessions dead (store.recordDead), as the first listing after their deaths did. */
+  recordDead?: boolean;
 }
 
 const [location, specText] = process.argv.slice(2);
@@ -42,6 +46,10 @@ const store = await openStore(location);
 const now = await store.now();
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const sessions: SessionRecord[] = [];
+const own = (id: string, kind: string, i: number) =>
+  kind === 'dead' && spec.ownWorktrees && i % spec.ownWorktrees.every === spec.ownWorktrees.every >> 1
+    ? `${spec.ownWorktrees.dir}/${id}`
+    : spec.worktree;
 const add = (id: string, kind: 'live' | 'dead' | 'ended', i: number) =>
   sessions.push({
     id,
@@ -49,8 +57,8 @@ const add = (id: string, kind: 'live' | 'dead' | 'ended', i: number) =>
     agent: 'claude-code',
     ticket: `T-${i}`,
     repo: spec.repo,
-    worktree: spec.worktree,
-    cwd: spec.worktree,
+    worktree: own(id, kind, i - spec.live),
+    cwd: own(id, kind, i - spec.live),
     owner: kind === 'dead' ? { ...me, startTime: 'gone' } : kind === 'live' ? owners[i % owners.length]! : me,
     command: null,
     createdAt: now - 3_600_000 + i,
@@ -136,5 +144,11 @@ await store.load(
 );
 // The index follows the state, as the hooks keep it (not part of a dump: derived).
 if (spec.touched) for (const [i, x] of live.entries()) await store.indexTouched(x.id, spec.repo, touchedOf(i), true);
+// Through the store API, as a listing records the deaths it proves (their session.died entries too).
+const dead = spec.recordDead ? sessions.filter((x) => x.endedAt === null && x.owner.startTime === 'gone') : [];
+for (let i = 0; i < dead.length; i += 1000)
+  await store.recordDead(
+    dead.slice(i, i + 1000).map((x) => ({ id: x.id, lastSeenAt: x.lastSeenAt, owner: x.owner, why: 'pid reused' })),
+  );
 await store.close();
 console.log(JSON.stringify({ sessions: sessions.length, claims: claims.length, journal: journal.length }));

@@ -6,9 +6,11 @@ import type { GateStore } from './gate-types.js';
 import type { ClaimListStore } from './claim-list-types.js';
 import type { ChangeStore } from './change-types.js';
 import type { DumpStore } from './dump-types.js';
+import type { DeadStore } from './dead-types.js';
 
 export type { ChangeMark, ChangeStore } from './change-types.js';
 export type { DumpStore, StoreDump } from './dump-types.js';
+export type { DeadAttention, DeadStore } from './dead-types.js';
 import type { OwnerIdentity } from '../core/process-identity.js';
 import type { ResourceRef } from '../core/resource.js';
 import type { HeldClaim } from '../core/claim-plan.js';
@@ -113,13 +115,6 @@ export type NewSession = Omit<
 > & { parent?: string | null; task?: string | null };
 
 /** A session proven dead as it was read: recorded only if it has not changed since. */
-export interface DeadBrief {
-  id: string;
-  createdAt: number;
-  host: string;
-  worktree: string | null;
-}
-
 export interface DeadMark {
   id: string;
   lastSeenAt: number;
@@ -165,13 +160,11 @@ export interface StoreInfo {
 // The interface comes in parts, one per kind of record, so that each backend builds each part on
 // its connection and assembles its Store from them (no method forwarding in between).
 
-export interface SessionStore {
+export interface SessionStore extends DeadStore {
   insertSession(session: NewSession): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | null>;
   /** In order of creation; includeDead: false leaves out the open sessions recorded dead (the hot path's read). */
   listSessions(options: { includeEnded: boolean; includeDead?: boolean }): Promise<SessionRecord[]>;
-  /** The open sessions recorded dead, in order of creation, in brief: what `lanes ls` chooses among. */
-  recordedDead(): Promise<DeadBrief[]>;
   /** Several sessions by id, in order of creation (unknown ids are left out). */
   getSessions(ids: string[]): Promise<SessionRecord[]>;
   /**

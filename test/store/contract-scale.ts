@@ -8,6 +8,8 @@ import type { ResourceRef } from '../../src/core/resource.js';
 import type { ClaimRecord, SessionRecord, Store } from '../../src/store/types.js';
 import { DEAD_PID, judge, session } from './fixtures.js';
 
+export { deadContract } from './contract-dead.js';
+
 const REPO = 'repo:/r/.git';
 const key = (c: ResourceRef) => `${c.scope} ${c.kind} ${c.name}`;
 
@@ -127,7 +129,8 @@ export function scaleContract(store: () => Store): void {
     assert.equal((await s.recordDead([mark(a)])).length, 1);
     assert.deepEqual(await open(), ['b']);
     assert.equal((await s.getSession('a'))?.deadWhy, 'pid gone');
-    assert.deepEqual(await s.recordedDead(), [{ id: 'a', createdAt: a.createdAt, host: 'h', worktree: '/r' }]);
+    const recorded = await s.deadAttention({ host: 'h', worktrees: ['/r'], limit: 5, exclude: [] });
+    assert.deepEqual([recorded.dead, recorded.first.map((x) => x.id)], [1, ['a']]);
     assert.deepEqual(
       (await s.getSessions(['b', 'nope', 'a'])).map((x) => x.id),
       ['a', 'b'],

@@ -8,7 +8,7 @@ import type { Store } from '../../src/store/types.js';
 import type { ResourceRef } from '../../src/core/resource.js';
 import { gateOwnerContract } from './contract-gates.js';
 import { foldedClaimsContract, startClaimingContract } from './contract-start.js';
-import { scaleContract } from './contract-scale.js';
+import { deadContract, scaleContract } from './contract-scale.js';
 import { attentionContract } from './contract-attention.js';
 import { touchedContract } from './contract-touched.js';
 import { seatsContract } from './contract-seats.js';
@@ -285,7 +285,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     gateOwnerContract(() => store);
     startClaimingContract(() => store);
     foldedClaimsContract(() => store);
-    scaleContract(() => store);
+    for (const more of [scaleContract, deadContract]) more(() => store);
     attentionContract(() => store);
     touchedContract(() => store);
     seatsContract(() => store);

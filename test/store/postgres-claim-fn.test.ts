@@ -40,7 +40,7 @@ test(
       const store = await PostgresStore.open(url);
       try {
         assert.equal(store.info.schemaVersion, PG_SCHEMA_VERSION);
-        assert.equal(PG_SCHEMA_VERSION, 11);
+        assert.equal(PG_SCHEMA_VERSION, 12);
         const ref = { scope: REPO, kind: 'ticket', name: 'T' };
         const blocked = await store.acquireClaims('new', [ref], judge);
         assert.equal(blocked.ok, false, 'the claim made before the upgrade still blocks');
@@ -191,6 +191,44 @@ test(
     } finally {
       await c.end();
       await store.close();
+      await drop();
+    }
+  },
+);
+
+test(
+  'a version 11 store gets the index of the recorded dead by worktree (12): its dead are counted and chosen',
+  { skip: PG_SKIP },
+  async () => {
+    const { url, schema, drop } = pgSchemaUrl();
+    const c = await client();
+    try {
+      const s = `"${schema}"`;
+      for (const m of PG_MIGRATIONS.slice(0, 11)) await c.query(m(s));
+      await c.query(`INSERT INTO ${s}.meta (key, value) VALUES ('schema_version', '11')`);
+      // Recorded dead as version 11 recorded them (dead_seen_at = last_seen_at); 'c' holds a claim.
+      await c.query(
+        `INSERT INTO ${s}.sessions (id, cwd, worktree, host, boot_id, pid, start_time, created_at, last_seen_at, dead_seen_at, dead_why)
+         VALUES ('a', '/w', '/w', 'h', 'b', 100, '1', 1, 5, 5, 'gone'), ('b', '/v', '/v', 'h', 'b', 101, '1', 2, 5, 5, 'gone'),
+           ('c', '/v', '/v', 'h', 'b', 102, '1', 3, 5, 5, 'gone'), ('d', '/w', '/w', 'h', 'b', 103, '1', 4, 5, NULL, NULL)`,
+      );
+      await c.query(`INSERT INTO ${s}.claims VALUES ('${REPO}', 'path', 'x.ts', 'c', 1, 1)`);
+      const store = await PostgresStore.open(url);
+      try {
+        assert.equal(store.info.schemaVersion, PG_SCHEMA_VERSION);
+        const index = await c.query(
+          `SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'sessions_dead_by_worktree'`,
+          [schema],
+        );
+        assert.equal(index.rows.length, 1);
+        assert.deepEqual(await store.deadWorktrees('h'), ['/v', '/w']);
+        const got = await store.deadAttention({ host: 'h', worktrees: ['/w'], limit: 50, exclude: [] });
+        assert.deepEqual([got.dead, got.attention, got.first.map((x) => x.id)], [3, 2, ['a', 'c']]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await c.end();
       await drop();
     }
   },

@@ -28,7 +28,7 @@ function version3Store(file: string, keep: number): void {
 
 for (const keep of [2, 0])
   test(`a version 3 store is upgraded at open: claims, tokens and journal numbers carry over (${keep} entries left)`, async () => {
-    assert.equal(SCHEMA_VERSION, 9);
+    assert.equal(SCHEMA_VERSION, 10);
     const file = join(tmp(), 'lanes.db');
     version3Store(file, keep);
     const store = SqliteStore.open(file);
@@ -60,3 +60,26 @@ for (const keep of [2, 0])
       db.close();
     }
   });
+
+test('a version 9 store gets the index of the recorded dead by worktree: its dead are counted and chosen', async () => {
+  const file = join(tmp(), 'lanes.db');
+  const db = rawSqlite(file);
+  db.pragma('journal_mode = WAL');
+  for (const m of MIGRATIONS.slice(0, 9)) db.exec(m);
+  db.exec(`INSERT INTO meta (key, value) VALUES ('schema_version', '9')`);
+  // Recorded dead as version 9 recorded them (dead_seen_at = last_seen_at); 'c' holds a claim.
+  db.exec(`INSERT INTO sessions (id, cwd, worktree, host, boot_id, pid, start_time, created_at, last_seen_at, dead_seen_at, dead_why)
+    VALUES ('a', '/w', '/w', 'h', 'b', 100, '1', 1, 5, 5, 'gone'), ('b', '/v', '/v', 'h', 'b', 101, '1', 2, 5, 5, 'gone'),
+      ('c', '/v', '/v', 'h', 'b', 102, '1', 3, 5, 5, 'gone'), ('d', '/w', '/w', 'h', 'b', 103, '1', 4, 5, NULL, NULL)`);
+  db.exec(`INSERT INTO claims VALUES ('${REPO}', 'path', 'x.ts', 'c', 1, 1)`);
+  db.close();
+  const store = SqliteStore.open(file);
+  try {
+    assert.equal(store.info.schemaVersion, SCHEMA_VERSION);
+    assert.deepEqual(await store.deadWorktrees('h'), ['/v', '/w']);
+    const got = await store.deadAttention({ host: 'h', worktrees: ['/w'], limit: 50, exclude: [] });
+    assert.deepEqual([got.dead, got.attention, got.first.map((x) => x.id)], [3, 2, ['a', 'c']]);
+  } finally {
+    await store.close();
+  }
+});

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { SessionState } from '../../core/liveness.js';
 import { claimRank } from '../../core/resource.js';
-import type { ClaimRecord, DeadBrief, SessionRecord } from '../../store/types.js';
+import type { ClaimRecord, SessionRecord } from '../../store/types.js';
 import type { LanesContext, SessionLiveness } from '../context.js';
 
 export interface SessionView extends SessionRecord {
@@ -94,61 +94,72 @@ async function firstClaims(
 /**
  * What `lanes ls` shows by default: the live sessions, and the dead ones that still hold claims
  * or whose worktree has unsaved work no live session shares (gc would snapshot it), the first
- * `deadShown` of them; the other dead ones are only counted. One git status per such worktree,
- * not per session; views are built for the rows shown only.
+ * `deadShown` of them; the other dead ones are only counted. The recorded dead are counted and
+ * chosen in the store's indexes (thousands of them after months of nights: none is read unless
+ * shown); one git status per worktree where they may have left work, not per session.
  */
 export async function overview(
   ctx: LanesContext,
   options: { deadShown?: number; claimsShown?: number } = {},
 ): Promise<{ sessions: SessionRow[]; hidden: number; moreDead: number }> {
-  // The sessions not recorded dead in full (few: the live ones and the newly dead), those recorded
-  // dead in brief, which sessions hold claims (not the claims); then the rows shown in full.
-  const [candidates, recorded, holders] = await Promise.all([
+  const limit = options.deadShown ?? 50;
+  // The sessions not recorded dead in full (few: the live ones and the newly dead), which sessions
+  // hold claims (not the claims), and the worktrees where a recorded dead one holding none worked.
+  const [candidates, holders, deadWorktrees] = await Promise.all([
     ctx.store.listSessions({ includeEnded: false, includeDead: false }),
-    ctx.store.recordedDead(),
     ctx.store.claimHolders(),
+    ctx.store.deadWorktrees(ctx.host),
   ]);
+  // Judging records the newly dead; they are counted from here, and left out of the store's answer
+  // (whether their recording succeeded or not: it is best effort).
   const states = await ctx.statesOf(candidates);
   const held = new Set(holders);
   const live = candidates.filter((x) => states.get(x.id)?.state === 'live');
-  const dead = new Map<string, DeadBrief>(recorded.map((d) => [d.id, d]));
-  for (const x of candidates)
-    if (states.get(x.id)?.state !== 'live')
-      dead.set(x.id, { id: x.id, createdAt: x.createdAt, host: x.owner.host, worktree: x.worktree });
-  const deadList = [...dead.values()].sort(byCreation);
-  const here = (x: { host: string; worktree: string | null }) => x.host === ctx.host && x.worktree !== null;
-  const liveWorktrees = new Set(
-    live.filter((x) => here({ host: x.owner.host, worktree: x.worktree })).map((x) => x.worktree),
-  );
+  const fresh = candidates.filter((x) => states.get(x.id)?.state !== 'live');
+  const here = (x: SessionRecord) => x.owner.host === ctx.host && x.worktree !== null;
+  const liveWorktrees = new Set(live.filter(here).map((x) => x.worktree));
   const worktrees = new Set(
-    deadList
-      .filter((x) => !held.has(x.id) && here(x) && !liveWorktrees.has(x.worktree))
-      .map((x) => x.worktree as string),
+    [...deadWorktrees, ...fresh.filter((x) => !held.has(x.id) && here(x)).map((x) => x.worktree as string)].filter(
+      (wt) => !liveWorktrees.has(wt),
+    ),
   );
-  const dirty = new Set<string>();
-  if (worktrees.size > 0) {
-    const { status } = await import('../../git/status.js');
-    for (const wt of worktrees) if (existsSync(wt) && (await status(wt).catch(() => [])).length > 0) dirty.add(wt);
-  }
-  const attention = deadList.filter((x) => held.has(x.id) || (here(x) && dirty.has(x.worktree as string)));
-  const shownDead = attention.slice(0, options.deadShown ?? 50);
-  const inFull = new Map(candidates.map((x) => [x.id, x]));
-  const fetched = await ctx.store.getSessions(shownDead.filter((x) => !inFull.has(x.id)).map((x) => x.id));
-  const shownList = [...live, ...shownDead.map((x) => inFull.get(x.id)), ...fetched]
-    // one ended between the reads is left out
-    .filter((x): x is SessionRecord => x !== undefined && (inFull.has(x.id) || x.endedAt === null))
-    .sort(byCreation);
-  const shownStates = new Map([...states, ...(await ctx.statesOf(fetched))]);
+  const dirty = await dirtyOf(worktrees);
+  const recorded = await ctx.store.deadAttention({
+    host: ctx.host,
+    worktrees: [...dirty],
+    limit,
+    exclude: fresh.map((x) => x.id),
+  });
+  const freshAttention = fresh.filter((x) => held.has(x.id) || (here(x) && dirty.has(x.worktree as string)));
+  // The store's first `limit` and every newly dead one needing attention hold the first `limit` of all.
+  const shownDead = [...freshAttention, ...recorded.first].sort(byCreation).slice(0, limit);
+  const shownList = [...live, ...shownDead].sort(byCreation);
+  const shownStates = new Map([...states, ...(await ctx.statesOf(recorded.first))]);
   const { first, counts } = await firstClaims(
     ctx,
     shownList.filter((x) => held.has(x.id)).map((x) => x.id),
     options.claimsShown,
   );
+  const attention = recorded.attention + freshAttention.length;
   return {
     sessions: shownList.map((x) => toRow(x, shownStates.get(x.id)!, first.get(x.id) ?? [], counts.get(x.id) ?? 0)),
-    hidden: deadList.length - attention.length,
-    moreDead: attention.length - shownDead.length,
+    hidden: recorded.dead + fresh.length - attention,
+    moreDead: attention - shownDead.length,
   };
+}
+
+/** Which of these worktrees have unsaved work: a git status each (a few at once) of those on disk. */
+async function dirtyOf(worktrees: Set<string>): Promise<Set<string>> {
+  const there = [...worktrees].filter((wt) => existsSync(wt));
+  if (there.length === 0) return new Set();
+  const { status } = await import('../../git/status.js');
+  const dirty = new Set<string>();
+  const next = async (): Promise<void> => {
+    for (let wt = there.pop(); wt !== undefined; wt = there.pop())
+      if ((await status(wt).catch(() => [])).length > 0) dirty.add(wt);
+  };
+  await Promise.all([next(), next(), next(), next()]);
+  return dirty;
 }
 
 function byCreation(a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number {

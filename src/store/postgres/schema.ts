@@ -130,6 +130,11 @@ export const PG_MIGRATIONS: ((s: string) => string)[] = [
   CREATE INDEX sessions_by_conversation ON ${s}.sessions (conversation) WHERE conversation IS NOT NULL;
   CREATE INDEX sessions_teardown_due ON ${s}.sessions (env_slug) WHERE setup_state IN ('done', 'tearing', 'failed');
   `,
+  // 12 (as SQLite's tenth): the recorded dead by host and worktree (dead.ts), for `lanes ls`.
+  (s) => `
+  CREATE INDEX sessions_dead_by_worktree ON ${s}.sessions (host, worktree)
+    WHERE ended_at IS NULL AND dead_seen_at = last_seen_at;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

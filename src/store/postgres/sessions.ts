@@ -6,7 +6,7 @@ import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import { conversationBound, sessionEnded, sessionStarted } from '../shared/journal-entries.js';
 import { CLEARED_BY_ACTIVITY } from '../shared/attention.js';
 import { appendPgJournal } from './journal.js';
-import type { NewSession, SessionLifeKeys, SessionRecord, SessionStore } from '../types.js';
+import type { DeadStore, NewSession, SessionLifeKeys, SessionRecord, SessionStore } from '../types.js';
 
 /** A session read in the caller's transaction; `lock` holds its row (FOR UPDATE) until it commits. */
 export async function sessionIn(conn: PgConn, q: Q, id: string, lock = false): Promise<SessionRecord | null> {
@@ -38,7 +38,7 @@ export async function insertStarted(conn: PgConn, q: Q, s: NewSession, now: numb
  * Sessions on PostgreSQL. A session's row is locked (FOR UPDATE) while it is ended or re-attached,
  * as while it claims (claims.ts), so a session can never be granted a claim after it ended.
  */
-export function pgSessions(conn: PgConn): Omit<SessionStore, SessionLifeKeys> {
+export function pgSessions(conn: PgConn): Omit<SessionStore, SessionLifeKeys | keyof DeadStore> {
   return {
     insertSession(s) {
       return conn.tx((q, now) => insertStarted(conn, q, s, now));
@@ -102,14 +102,6 @@ export function pgSessions(conn: PgConn): Omit<SessionStore, SessionLifeKeys> {
           : 'WHERE ended_at IS NULL';
       const rows = await conn.query<SessionRow>(`SELECT * FROM ${conn.t('sessions')} ${where} ORDER BY created_at, id`);
       return rows.map(toSession);
-    },
-
-    async recordedDead() {
-      const rows = await conn.query<{ id: string; created_at: string; host: string; worktree: string | null }>(
-        `SELECT id, created_at, host, worktree FROM ${conn.t('sessions')}
-         WHERE ended_at IS NULL AND dead_seen_at = last_seen_at ORDER BY created_at, id`,
-      );
-      return rows.map((r) => ({ id: r.id, createdAt: Number(r.created_at), host: r.host, worktree: r.worktree }));
     },
 
     async getSessions(ids) {

@@ -4,6 +4,7 @@ import { pgSeats } from './seats.js';
 import type { PgOptions } from './conn.js';
 import { pgSessions } from './sessions.js';
 import { pgSessionLife } from './session-life.js';
+import { pgDead } from './dead.js';
 import { pgClaims } from './claims.js';
 import { pgClaimReads } from './claim-reads.js';
 import { pgGates } from './gates.js';
@@ -41,6 +42,7 @@ export const PostgresStore = {
       close: () => conn.close(),
       ...pgSessions(conn),
       ...pgSessionLife(conn),
+      ...pgDead(conn),
       ...pgClaims(conn),
       ...pgClaimReads(conn),
       ...pgGates(conn),

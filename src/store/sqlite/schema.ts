@@ -134,6 +134,13 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX sessions_by_conversation ON sessions (conversation) WHERE conversation IS NOT NULL;
   CREATE INDEX sessions_teardown_due ON sessions (env_slug) WHERE setup_state IN ('done', 'tearing', 'failed');
   `,
+  // The recorded dead by host and worktree (dead.ts): `lanes ls` finds the worktrees where dead
+  // sessions may have left unsaved work, and the dead sessions in the dirty ones, in this index
+  // instead of reading every dead session (thousands, after months of nights).
+  `
+  CREATE INDEX sessions_dead_by_worktree ON sessions (host, worktree)
+    WHERE ended_at IS NULL AND dead_seen_at = last_seen_at;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

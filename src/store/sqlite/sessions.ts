@@ -5,7 +5,7 @@ import { SESSION_COLUMNS, sessionValues, toClaim, toSession, unchanged } from '.
 import type { ClaimRow, SessionRow } from '../shared/rows.js';
 import { conversationBound, sessionEnded, sessionStarted } from '../shared/journal-entries.js';
 import { appendJournalRows } from './journal.js';
-import type { NewSession, SessionLifeKeys, SessionRecord, SessionStore } from '../types.js';
+import type { DeadStore, NewSession, SessionLifeKeys, SessionRecord, SessionStore } from '../types.js';
 import { CLEARED_BY_ACTIVITY } from '../shared/attention.js';
 
 /** A session as the current transaction sees it (claims reads holders with it too). */
@@ -41,7 +41,7 @@ export function insertStarted(conn: SqliteConn, s: NewSession, now: number): Ses
 }
 
 /** Sessions on one SQLite connection; every read-modify-write is one IMMEDIATE transaction. */
-export function sqliteSessions(conn: SqliteConn): Omit<SessionStore, SessionLifeKeys> {
+export function sqliteSessions(conn: SqliteConn): Omit<SessionStore, SessionLifeKeys | keyof DeadStore> {
   return {
     insertSession(s) {
       return conn.immediate((now) => insertStarted(conn, s, now));
@@ -122,19 +122,6 @@ export function sqliteSessions(conn: SqliteConn): Omit<SessionStore, SessionLife
           : 'sessions WHERE ended_at IS NULL';
       return conn.run(() =>
         (conn.stmt(`SELECT * FROM ${from} ORDER BY created_at, id`).all() as SessionRow[]).map(toSession),
-      );
-    },
-
-    recordedDead() {
-      return conn.run(() =>
-        (
-          conn
-            .stmt(
-              `SELECT id, created_at, host, worktree FROM sessions INDEXED BY sessions_recorded_dead
-               WHERE ended_at IS NULL AND dead_seen_at = last_seen_at ORDER BY created_at, id`,
-            )
-            .all() as { id: string; created_at: number; host: string; worktree: string | null }[]
-        ).map((r) => ({ id: r.id, createdAt: r.created_at, host: r.host, worktree: r.worktree })),
       );
     },
 

@@ -2,6 +2,7 @@ import { SqliteConn } from './conn.js';
 import type { SqliteOptions } from './conn.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSessionLife } from './session-life.js';
+import { sqliteDead } from './dead.js';
 import { sqliteClaims } from './claims.js';
 import { sqliteGates } from './gates.js';
 import { sqliteDump } from './dump.js';
@@ -30,6 +31,7 @@ export const SqliteStore = {
       close: () => conn.run(() => conn.close()),
       ...sqliteSessions(conn),
       ...sqliteSessionLife(conn),
+      ...sqliteDead(conn),
       ...sqliteClaims(conn),
       ...sqliteGates(conn),
       ...sqliteDump(conn),
