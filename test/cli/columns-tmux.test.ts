@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { CLI, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { needs } from '../helpers/needs.js';
+import { tmuxMissing } from '../helpers/tmux.js';
 
 // Issue 47, item 5: output that fits and keeps what matters, read off a real terminal (a tmux pane,
 // colours on) 60, 80 and 120 columns wide. A session in its worktree holds a ticket, a path and
@@ -13,15 +14,6 @@ import { needs } from '../helpers/needs.js';
 // No line may be wider than the pane (the pane would fold it: capture-pane -J joins it back), and
 // what a person acts on is whole: the ticket and path claims in ls, the driver in store status,
 // every doctor finding and gc note, the error's fix line.
-
-const haveTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'pipe' });
-    return null;
-  } catch {
-    return 'tmux is not installed (apt-get install tmux)';
-  }
-})();
 
 const COMMANDS: Record<string, string[]> = {
   ls: ['ls'],
@@ -66,7 +58,7 @@ const joined = (lines: string[]) => lines.map((l, i) => (i === 0 ? l : l.trim())
 
 test(
   'at 60, 80 and 120 columns in a real terminal, tables and messages keep what matters whole',
-  { skip: needs('tmux', haveTmux) },
+  { skip: needs('tmux', tmuxMissing) },
   async () => {
     const env = lanesEnv();
     env['TMUX_TMPDIR'] = tmp('lanes-tmux-');

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CLI, gitRepo, lanes, lanesEnv, owner, tmp } from '../helpers/env.js';
 import { needs } from '../helpers/needs.js';
+import { tmuxMissing } from '../helpers/tmux.js';
 import type { SessionDiff } from '../../src/index.js';
 
 // lanes diff (issue 49, item 1): a session's work against the merge-base of its branch and main,
@@ -177,16 +178,7 @@ test('piped: never paged', async () => {
   assert.equal(existsSync(mark), false, 'no pager started on a pipe');
 });
 
-const haveTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'pipe' });
-    return null;
-  } catch {
-    return 'tmux is not installed (apt-get install tmux)';
-  }
-})();
-
-test('on a terminal (a tmux pane at 80x24): a long diff is paged', { skip: needs('tmux', haveTmux) }, async () => {
+test('on a terminal (a tmux pane at 80x24): a long diff is paged', { skip: needs('tmux', tmuxMissing) }, async () => {
   const w = await world();
   const dir = tmp();
   const { pager, mark } = markingPager(dir);

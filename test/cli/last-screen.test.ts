@@ -1,23 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { needs } from '../helpers/needs.js';
+import { tmuxMissing } from '../helpers/tmux.js';
 
 // Issue 45, item 5: the last screen is kept. An agent lanes new started in tmux prints, then dies:
 // its pane closes at once, but what it showed is in its pane log (private, bounded), which the
 // report names and `lanes attach` of the dead session shows.
-
-const haveTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'pipe' });
-    return null;
-  } catch {
-    return 'tmux is not installed (apt-get install tmux)';
-  }
-})();
 
 async function until(what: string, ok: () => Promise<boolean>, ms = 15_000): Promise<void> {
   for (const end = Date.now() + ms; !(await ok());) {
@@ -28,7 +19,7 @@ async function until(what: string, ok: () => Promise<boolean>, ms = 15_000): Pro
 
 test(
   'an agent that dies in tmux leaves its last screen: named by the report, shown by lanes attach, bounded',
-  { skip: needs('tmux', haveTmux) },
+  { skip: needs('tmux', tmuxMissing) },
   async () => {
     const repo = gitRepo();
     const env: Record<string, string> = { ...lanesEnv(), TMUX_TMPDIR: tmp('lanes-tmux-') };

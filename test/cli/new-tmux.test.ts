@@ -5,21 +5,14 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { needs } from '../helpers/needs.js';
+import { tmuxMissing } from '../helpers/tmux.js';
 
 // Issue 27, item 1: lanes new/up start an agent on its ticket in its own worktree, detached in a
 // real tmux (a private server: TMUX_TMPDIR), owned by lanes' wrapper; stop ends it with its work
 // saved; --background without tmux; a clear error where tmux is missing. The "agent" is a shell
 // that says which session it runs as and waits.
 
-const haveTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'pipe' });
-    return null;
-  } catch {
-    return 'tmux is not installed (apt-get install tmux)';
-  }
-})();
-const skip = needs('tmux', haveTmux);
+const skip = needs('tmux', tmuxMissing);
 const AGENT = ['--', 'sh', '-c', 'echo "as $LANES_SESSION in $PWD"; exec sleep 300'];
 
 function world() {

@@ -6,24 +6,16 @@ import { join } from 'node:path';
 import { CLI, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { fixture, hook } from '../helpers/hooks.js';
 import { needs } from '../helpers/needs.js';
+import { tmuxMissing } from '../helpers/tmux.js';
 
 // Issue 45, item 8: `lanes top`, a live view of the fleet in a terminal, driven through a real tmux
 // (send-keys, capture-pane) at 80 columns: the five groups with ticket, label, agent and what each
 // is about; a change made by another process reaches the screen without a key; r shows the report,
 // d a session's work (lanes diff --stat), s stops a session after asking, q quits.
 
-const haveTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'pipe' });
-    return null;
-  } catch {
-    return 'tmux is not installed (apt-get install tmux)';
-  }
-})();
-
 test(
   'lanes top at 80 columns: groups, live updates, report, work, stop, quit',
-  { skip: needs('tmux', haveTmux) },
+  { skip: needs('tmux', tmuxMissing) },
   async () => {
     const repo = gitRepo();
     const env: Record<string, string> = { ...lanesEnv(), TMUX_TMPDIR: tmp('lanes-tmux-'), LANES_TOP_EVERY_MS: '200' };

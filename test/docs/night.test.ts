@@ -5,20 +5,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { join } from 'node:path';
 import { CLI, ROOT, gitRepo, lanes, lanesEnv, run, tmp } from '../helpers/env.js';
 import { needs } from '../helpers/needs.js';
+import { tmuxMissing } from '../helpers/tmux.js';
 
 // Issue 47, item 2: the README's "A night with lanes" is run exactly as written, so the front door
 // cannot rot. The evening block in a real terminal (a tmux pane: lanes setup asks, a person
 // answers y), with a stand-in for Claude Code (test/fixtures/night-claude.sh) on PATH and an empty
 // HOME but for ~/.claude; then, once both agents have finished, the morning block in a plain shell.
-
-const haveTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'pipe' });
-    return null;
-  } catch {
-    return 'tmux is not installed (apt-get install tmux)';
-  }
-})();
 
 /** The README's shell blocks of one section, in order. */
 function blocksOf(section: string): string[] {
@@ -31,7 +23,7 @@ function blocksOf(section: string): string[] {
 
 test(
   "the README's night, as written: setup, up, the agents' work, report, land, gc",
-  { skip: needs('tmux', haveTmux), timeout: 180_000 },
+  { skip: needs('tmux', tmuxMissing), timeout: 180_000 },
   async () => {
     const [evening, morning, ...rest] = blocksOf('A night with lanes');
     assert.ok(evening && morning && rest.length === 0, 'two blocks: the evening and the morning');
