@@ -10,8 +10,13 @@ export function saysDiskFull(message: string): boolean {
   return NO_SPACE.test(message);
 }
 
-/** `the disk holding /w is full (12 KiB free of 1.0 MiB)`. */
-export function diskFullText(path: string): string {
+/**
+ * `the disk holding /w is full (12 KiB free of 1.0 MiB)`; where git or the OS said the user's
+ * quota was the limit (`message`), that instead: the disk itself may have room.
+ */
+export function diskFullText(path: string, message = ''): string {
+  if (/quota exceeded|EDQUOT/i.test(message))
+    return `your disk quota on the filesystem holding ${path} is used up (disk quota exceeded)`;
   let space = '';
   try {
     const s = statfsSync(path);

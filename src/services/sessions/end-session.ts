@@ -86,7 +86,7 @@ export async function endSession(
       const why = (e as Error).message;
       throw new LanesError(
         'E_SNAPSHOT',
-        `could not snapshot ${wt}, so session ${id} is not ended and keeps its claims: ${saysDiskFull(why) ? diskFullText(wt) : why.split('\n')[0]}`,
+        `could not snapshot ${wt}, so session ${id} is not ended and keeps its claims: ${saysDiskFull(why) ? diskFullText(wt, why) : why.split('\n')[0]}`,
         {
           hint: `nothing in the worktree was changed; fix the cause and end again, or end it unsaved with \`lanes end ${id} --skip-snapshot\` (the files stay in the worktree, in no ref)`,
         },
