@@ -65,6 +65,13 @@ export interface Launched {
   seat: SeatLease | null;
   /** What lanes did about the ticket's last session (resumed it, or started anew beside it). */
   notes: string[];
+  /**
+   * Where the start's time went, ms per phase (performance.now()): checks (tmux, the task, the
+   * ticket's last session), ticket, worktree (config, git worktree add, .worktreeinclude), trust
+   * (its lanes.toml), register, setup, seat, hooks (carried), tmux (or the background spawn),
+   * wrapper (until it owns the session), settle (the wait that sees an agent exiting at once).
+   */
+  timings: Record<string, number>;
 }
 
 /**
@@ -96,6 +103,13 @@ export function commandFor(agent: string | null, cmd: string[]): string[] {
 }
 
 export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> {
+  const timings: Record<string, number> = {};
+  let t = performance.now();
+  const lap = (phase: string) => {
+    const now = performance.now();
+    timings[phase] = now - t;
+    t = now;
+  };
   let cmd = commandFor(o.agent, o.cmd);
   // Refused before anything is made: a task the agent cannot take, or an empty or huge one.
   const agent = o.task ? checkTask(o.task, o.agent, cmd) : o.agent;
@@ -105,6 +119,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     going.how === 'resume' && going.predecessor ? await prepareResume(lanes, going.predecessor, agent, cmd) : null;
   const notes = resume?.notes ?? (going.how === 'fresh' && going.predecessor ? [freshNote(going.predecessor)] : []);
   if (resume) cmd = resume.cmd;
+  lap('checks');
   const started = await lanes.sessions.start({
     pid: process.pid,
     label: o.label,
@@ -115,7 +130,9 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     ...(resume
       ? { worktree: resume.path, resumeFrom: going.predecessor!.session.id }
       : { newWorktree: { base: o.base } }),
+    timings,
   });
+  t = performance.now();
   const made = started.worktreeMade ?? { path: resume!.path, branch: resume!.branch, slug: resume!.slug };
   const id = started.id;
   const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
@@ -128,8 +145,10 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
   try {
     // The seat before anything runs: none to be had (each exhausted or in use) starts nothing.
     if (o.seat) seat = await lanes.seats.lease(id, o.seat, { command: cmd });
+    lap('seat');
     // The agent starts in the worktree with lanes' project hooks, as `lanes start --worktree` gives them.
     hooks = await carryHooksInto(lanes, made.path);
+    lap('hooks');
     const run = [process.execPath, cli, 'new', '--run-as', id];
     if (o.background) {
       const wrapper = [...run, '--', ...cmd];
@@ -167,9 +186,12 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
       const record = [process.execPath, cli, 'attach', id, '--record'].map(shellQuote).join(' ');
       tmux(['pipe-pane', '-o', '-t', `=${name}:`, `exec ${record}`], withoutSession());
     }
+    lap('tmux');
     await ownedByWrapper(lanes, id);
     handoff?.close();
+    lap('wrapper');
     await notGoneAtOnce(lanes, id);
+    lap('settle');
   } catch (e) {
     handoff?.close();
     // Nothing left running or behind: its tmux session closed (or its wrapper killed), the session
@@ -190,7 +212,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     throw e;
   }
   const session = (await lanes.sessions.get(id)) as SessionRecord;
-  return { session, worktree: made.path, branch: made.branch, terminal, attach, hooks, seat, notes };
+  return { session, worktree: made.path, branch: made.branch, terminal, attach, hooks, seat, notes, timings };
 }
 
 /** An agent that exits at once (a command not found, a bad flag) is said, not reported as started. */

@@ -110,18 +110,12 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
     repository: () => ctx.repo(),
     config: async (worktree) => publicConfig(await loadConfig(ctx, worktree)),
     sessions: {
-      start: async (o) => {
-        const started = await (await import('./sessions/start-session.js')).startSession(ctx, sessions, claims, o);
-        // A session going on with another's work takes over its setup, or sets up anew where its teardown ran.
-        const passed = o.resumeFrom ? await store.passSetup(o.resumeFrom, started.id) : false;
-        if (started.worktreeMade || (o.resumeFrom && !passed))
-          await (
-            await import('./sessions/setup.js')
-          ).setUp(ctx, started, await loadConfig(ctx, started.worktree), environmentOf, (reason) =>
-            end(started.id, { reason, removeWorktree: started.worktreeMade !== null, asOwner: true }),
-          );
-        return started;
-      },
+      start: async (o) =>
+        (await import('./sessions/start-session.js')).startAndSetUp(ctx, sessions, claims, o, {
+          passSetup: (from, to) => store.passSetup(from, to),
+          environmentOf,
+          end,
+        }),
       predecessor: async (ticket) => (await import('./sessions/predecessor.js')).predecessorOf(ctx, snapshots, ticket),
       resumeWorktree: async (p) => (await import('./sessions/predecessor.js')).resumeWorktree(ctx, p),
       left: async (name) =>

@@ -34,6 +34,8 @@ export const command: CommandSpec = {
     `directory, never put on the command line where other users' ps reads it: ${Object.entries(TASK_DELIVERY)
       .map(([a, how]) => `${a}: ${how}`)
       .join('; ')}. An agent lanes cannot hand a task to is refused before anything is made.`,
+    '--json: the session, worktree, branch, terminal, task, and `timings`: the ms of each phase of the start',
+    '(checks, ticket, worktree, trust, register, setup, seat, hooks, tmux, wrapper, settle).',
   ].join('\n'),
   options: {
     agent: { type: 'string', arg: 'AGENT', help: 'the agent to start (its usual command unless -- CMD)' },
@@ -112,6 +114,8 @@ export function launchedJson(r: Launched) {
     seat: r.seat ? { name: r.seat.seat.name, slot: r.seat.slot, token: r.seat.token } : null,
     task: r.session.task,
     notes: r.notes,
+    // Rounded to 0.1 ms: where the start's time went, phase by phase (launch.ts says which).
+    timings: Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, Math.round(v * 10) / 10])),
   };
 }
 

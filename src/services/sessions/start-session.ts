@@ -6,12 +6,15 @@ import { repositoryOf as repositoryOfWorktree } from '../trust/approvals.js';
 import { formatResource } from '../../core/resource.js';
 import type { ResourceRef } from '../../core/resource.js';
 import { repoOfScope } from '../../store/shared/journal-entries.js';
-import type { ClaimRecord, Grant, SessionRecord } from '../../store/types.js';
+import type { ClaimRecord, Grant, NewSession, SessionRecord } from '../../store/types.js';
+import type { LoadedConfig } from '../config.js';
 import type { ClaimService } from '../claims/claims.js';
 import type { LanesContext } from '../context.js';
 import { describeHolder, describeSession } from '../describe.js';
 import type { CreatedWorktree } from '../worktrees/worktrees.js';
 import type { SessionService, StartOptions } from './sessions.js';
+import type { EnvironmentOf } from './setup.js';
+import type { EndOptions } from './end-session.js';
 
 // A ticket is claimed before the work starts (the second incident: nobody had claimed the ticket,
 // nothing flagged that two sessions worked on it). `start --ticket T` registers the session and
@@ -36,6 +39,8 @@ export interface StartWithWorktree extends StartOptions {
    * (slug and teardown due) is handed over, or setup runs anew where its teardown already ran.
    */
   resumeFrom?: string;
+  /** Filled with the ms each phase took (lanes new --json's timings): ticket, worktree, trust, register. */
+  timings?: Record<string, number>;
 }
 
 /**
@@ -47,11 +52,21 @@ export async function startSession(
   sessions: SessionService,
   claims: ClaimService,
   options: StartWithWorktree,
-): Promise<StartedSession & { worktreeMade: CreatedWorktree | null }> {
+): Promise<StartedSession & { worktreeMade: CreatedWorktree | null; config: LoadedConfig | null }> {
+  const timings = options.timings ?? {};
+  let t = performance.now();
+  const lap = (phase: string) => {
+    const now = performance.now();
+    timings[phase] = (timings[phase] ?? 0) + (now - t);
+    t = now;
+  };
   if (!options.newWorktree) {
     // Going on in a predecessor's worktree runs its setup again where its teardown ran.
-    if (options.resumeFrom && options.worktree) await allowedHere(ctx, options.worktree, null);
-    return { ...(await register(ctx, sessions, claims, options)), worktreeMade: null };
+    const config = options.resumeFrom && options.worktree ? await allowedHere(ctx, options.worktree, null) : null;
+    lap('trust');
+    const started = await register(ctx, sessions, claims, options);
+    lap('register');
+    return { ...started, worktreeMade: null, config };
   }
   if (options.ticket && !options.join) {
     const { ref, holders } = await claims.check(`ticket:${options.ticket}`);
@@ -66,26 +81,77 @@ export async function startSession(
         live.map((h) => ({ held: h.claim, holder: h.session })),
       );
   }
+  lap('ticket');
   const { createSessionWorktree, discardSessionWorktree } = await import('../worktrees/worktrees.js');
+  // While git checks the files out (most of a start's time, spent in git): the session's record
+  // (its owner proven), the store opened and the trust gate's code loaded. Only reads: nothing
+  // of the session exists before the checkout succeeded and its lanes.toml was found allowed.
+  let prepared: { path: string; record: NewSession } | null = null;
   const made = await createSessionWorktree(ctx, {
     ticket: options.ticket ?? null,
     label: options.label ?? null,
     base: options.newWorktree.base ?? null,
+    whileCheckingOut: async (path) => {
+      const [record] = await Promise.all([
+        sessions.record({ ...options, worktree: path }),
+        ctx.store.now(),
+        import('../config.js'),
+        import('../trust/gate.js'),
+      ]);
+      prepared = { path, record };
+    },
   });
+  lap('worktree');
+  let config: LoadedConfig;
   try {
     // Its lanes.toml (the --base tree's, the copy .worktreeinclude made) runs nothing unallowed:
     // refused, nothing stays (no session, no claim; the worktree and branch just made go again).
-    await allowedHere(ctx, made.path, options.newWorktree.base ?? null);
+    config = await allowedHere(ctx, made.path, options.newWorktree.base ?? null);
   } catch (e) {
     await discardSessionWorktree(ctx, made).catch(() => undefined);
     throw e;
   }
+  lap('trust');
   try {
-    return { ...(await register(ctx, sessions, claims, { ...options, worktree: made.path })), worktreeMade: made };
+    const ready = prepared as { path: string; record: NewSession } | null;
+    const record = ready?.path === made.path ? ready.record : undefined;
+    const started = await register(ctx, sessions, claims, { ...options, worktree: made.path }, record);
+    lap('register');
+    return { ...started, worktreeMade: made, config };
   } catch (e) {
     await discardSessionWorktree(ctx, made).catch(() => undefined);
     throw e;
   }
+}
+
+/**
+ * startSession, then the session's setup: a session going on with another's work takes over its
+ * setup, or sets up anew where its teardown ran. Set up with the config the trust gate read and
+ * allowed (not read a second time: setUp checks that same text again before it runs).
+ */
+export async function startAndSetUp(
+  ctx: LanesContext,
+  sessions: SessionService,
+  claims: ClaimService,
+  o: StartWithWorktree,
+  deps: {
+    passSetup: (from: string, to: string) => Promise<boolean>;
+    environmentOf: EnvironmentOf;
+    end: (id: string, o: EndOptions) => Promise<unknown>;
+  },
+): Promise<StartedSession & { worktreeMade: CreatedWorktree | null }> {
+  const { config, ...started } = await startSession(ctx, sessions, claims, o);
+  const t = performance.now();
+  const passed = o.resumeFrom ? await deps.passSetup(o.resumeFrom, started.id) : false;
+  if (started.worktreeMade || (o.resumeFrom && !passed)) {
+    const { setUp } = await import('./setup.js');
+    const { loadConfig } = await import('../config.js');
+    await setUp(ctx, started, config ?? (await loadConfig(ctx, started.worktree)), deps.environmentOf, (reason) =>
+      deps.end(started.id, { reason, removeWorktree: started.worktreeMade !== null, asOwner: true }),
+    );
+  }
+  if (o.timings) o.timings['setup'] = performance.now() - t;
+  return started;
 }
 
 async function register(
@@ -93,8 +159,9 @@ async function register(
   sessions: SessionService,
   claims: ClaimService,
   options: StartOptions,
+  prepared?: NewSession,
 ): Promise<StartedSession> {
-  const record = await sessions.record(options);
+  const record = prepared ?? (await sessions.record(options));
   // Said after the session exists: a failure to read it must not undo a registered session.
   const sharers = async (s: SessionRecord) =>
     s.worktree === null
@@ -177,11 +244,11 @@ async function refusal(
  * not allowed. The fix names what the user can read: the main worktree's file when it is the same
  * content, else the revision the worktree was made from.
  */
-async function allowedHere(ctx: LanesContext, worktree: string, base: string | null): Promise<void> {
+async function allowedHere(ctx: LanesContext, worktree: string, base: string | null): Promise<LoadedConfig> {
   const { loadConfig } = await import('../config.js');
   const { blockedBy } = await import('../trust/gate.js');
   const config = await loadConfig(ctx, worktree);
-  if (!blockedBy(ctx.env, config.repoFile, ALL_RUNS)) return;
+  if (!blockedBy(ctx.env, config.repoFile, ALL_RUNS)) return config;
   const { requireAllowed } = await import('../trust/gate.js');
   const main = mainWorktreeOf(repositoryOfWorktree(worktree));
   const mainFile = main ? join(main, 'lanes.toml') : null;
@@ -189,6 +256,7 @@ async function allowedHere(ctx: LanesContext, worktree: string, base: string | n
   await requireAllowed(ctx, config, ALL_RUNS, "a session's start in a new worktree", {
     ...(same ? { file: mainFile! } : { rev: base ?? 'HEAD' }),
   });
+  return config;
 }
 
 const ALL_RUNS = ['setup', 'teardown', 'env'] as const;

@@ -26,7 +26,18 @@ export interface CreatedWorktree {
  */
 export async function createSessionWorktree(
   ctx: LanesContext,
-  options: { ticket?: string | null; label?: string | null; base?: string | null; by?: string },
+  options: {
+    ticket?: string | null;
+    label?: string | null;
+    base?: string | null;
+    by?: string;
+    /**
+     * Work of the caller's that needs the path but not the files (reading, preparing), run while
+     * git checks the files out: on two cores the checkout is mostly waiting for git. Nothing it does
+     * may outlast a failed checkout; its error fails the start after the checkout (then discarded).
+     */
+    whileCheckingOut?: (path: string) => Promise<void>;
+  },
 ): Promise<CreatedWorktree> {
   const repo = await ctx.repo();
   if (!repo)
@@ -55,10 +66,18 @@ export async function createSessionWorktree(
     const path = join(root, slug);
     const branch = `lanes/${slug}`;
     if (existsSync(path)) continue;
+    // `-b` refuses an existing branch, so git itself checks the name is free (one call, no race).
+    const checkout = addWorktree(ctx.cwd, path, branch, base);
+    const beside = options.whileCheckingOut?.(path);
+    // Settled whatever the checkout does: a failure of the work beside is said after the checkout.
+    const besideDone = beside?.then(
+      () => null,
+      (e: unknown) => ({ e }),
+    );
     try {
-      // `-b` refuses an existing branch, so git itself checks the name is free (one call, no race).
-      await addWorktree(ctx.cwd, path, branch, base);
+      await checkout;
     } catch (e) {
+      await besideDone;
       if (existsSync(path) || (await branchExists(ctx.cwd, branch))) continue;
       if (!options.base && !(await revParse(ctx.cwd, 'HEAD'))) {
         throw new LanesError('E_USAGE', 'the repository has no commits yet to base a worktree on', {
@@ -66,6 +85,11 @@ export async function createSessionWorktree(
         });
       }
       throw e;
+    }
+    const besideFailed = await besideDone;
+    if (besideFailed) {
+      await discardSessionWorktree(ctx, { path, branch }).catch(() => undefined);
+      throw besideFailed.e;
     }
     // What lets cleanup (lanes gc --worktrees) tell lanes' worktrees from anyone else's.
     try {
