@@ -1,7 +1,15 @@
-// The commands that start and stop a fleet (issue 27): part of the one list in registry.ts.
+// The commands that set up, start and stop a fleet (issues 27, 47): part of the one list in registry.ts.
 import type { CommandEntry } from './command.js';
 
 export const FLEET_COMMANDS: readonly CommandEntry[] = [
+  // First: a repository is set up once, before its first night.
+  {
+    name: 'setup',
+    group: 'fleet',
+    hot: false,
+    load: () => import('./commands/setup.js'),
+    summary: "set up a repository: the agents' hooks, the guard, a commented lanes.toml (--undo puts it back)",
+  },
   {
     name: 'new',
     group: 'fleet',

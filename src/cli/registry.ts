@@ -167,13 +167,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "take over a dead or ended session's claims and worktree",
   },
   {
-    name: 'setup',
-    group: 'admin',
-    hot: false,
-    load: () => import('./commands/setup.js'),
-    summary: "set up a repository: the agents' hooks, the guard, a commented lanes.toml (--undo puts it back)",
-  },
-  {
     name: 'guard',
     group: 'admin',
     hot: false,
