@@ -25,7 +25,7 @@ const noDisk = ['node:fs', 'node:fs/promises', 'fs'].map((name) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.bench-tmp/**', '.ci/node/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.bench-tmp/**'] },
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX },

@@ -11,7 +11,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { Child, ROOT, gitRepo, run, tmp } from '../helpers/env.js';
 import type { RunResult } from '../helpers/env.js';
 import { fixture } from '../helpers/hooks.js';
@@ -45,10 +45,12 @@ function cleanEnv(): Record<string, string> {
       continue;
     env[k] = v;
   }
-  env['PATH'] = (process.env['PATH'] ?? '')
-    .split(delimiter)
-    .filter((d) => d && !inCheckout.some((c) => d.startsWith(c)))
-    .join(delimiter);
+  // The Node running the tests first (a user's `node` on PATH): the bin's `#!/usr/bin/env node`
+  // must not find an older one the machine has (lanes refuses Node 20).
+  env['PATH'] = [
+    dirname(process.execPath),
+    ...(process.env['PATH'] ?? '').split(delimiter).filter((d) => d && !inCheckout.some((c) => d.startsWith(c))),
+  ].join(delimiter);
   return env;
 }
 
