@@ -12,13 +12,14 @@ const DEAD = (s: string) => `${s}ended_at IS NULL AND ${s}dead_seen_at = ${s}las
 const BY_WORKTREE = 'sessions INDEXED BY sessions_dead_by_worktree';
 
 // One step of the index per worktree (a skip scan), then whether a dead session there holds no
-// claim (the first such one answers).
+// claim (the first such one answers). Plain ? parameters, bound in order: Node 22.13's node:sqlite
+// refuses a numbered one (?1) used twice ("column index out of range").
 const WORKTREES = `WITH RECURSIVE w(wt) AS (
-    SELECT min(worktree) FROM ${BY_WORKTREE} WHERE host = ?1 AND worktree IS NOT NULL AND ${DEAD('')}
-    UNION ALL SELECT (SELECT min(worktree) FROM ${BY_WORKTREE} WHERE host = ?1 AND worktree > w.wt AND ${DEAD('')})
+    SELECT min(worktree) FROM ${BY_WORKTREE} WHERE host = ? AND worktree IS NOT NULL AND ${DEAD('')}
+    UNION ALL SELECT (SELECT min(worktree) FROM ${BY_WORKTREE} WHERE host = ? AND worktree > w.wt AND ${DEAD('')})
     FROM w WHERE w.wt IS NOT NULL)
   SELECT wt FROM w WHERE wt IS NOT NULL AND EXISTS (
-    SELECT 1 FROM ${BY_WORKTREE.replace('sessions', 'sessions s')} WHERE s.host = ?1 AND s.worktree = w.wt AND ${DEAD('s.')}
+    SELECT 1 FROM ${BY_WORKTREE.replace('sessions', 'sessions s')} WHERE s.host = ? AND s.worktree = w.wt AND ${DEAD('s.')}
       AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.session_id = s.id))`;
 
 // Those needing attention: the dead among the claims' holders (one index step per holder), and the
@@ -29,13 +30,13 @@ const ATTENTION = `WITH RECURSIVE h(id) AS (SELECT min(session_id) FROM claims
     UNION ALL SELECT (SELECT min(session_id) FROM claims WHERE session_id > h.id) FROM h WHERE h.id IS NOT NULL),
   a(id) AS (SELECT s.id FROM h CROSS JOIN sessions s ON s.id = h.id WHERE ${DEAD('s.')}
     UNION SELECT s.id FROM ${BY_WORKTREE.replace('sessions', 'sessions s')}
-      WHERE s.host = ?1 AND s.worktree IN (SELECT value FROM json_each(?2)) AND ${DEAD('s.')}),
-  x(id) AS (SELECT id FROM a WHERE id NOT IN (SELECT value FROM json_each(?3)))`;
+      WHERE s.host = ? AND s.worktree IN (SELECT value FROM json_each(?)) AND ${DEAD('s.')}),
+  x(id) AS (SELECT id FROM a WHERE id NOT IN (SELECT value FROM json_each(?)))`;
 
 export function sqliteDead(conn: SqliteConn): DeadStore {
   return {
     deadWorktrees(host) {
-      return conn.run(() => (conn.stmt(WORKTREES).all(host) as { wt: string }[]).map((r) => r.wt));
+      return conn.run(() => (conn.stmt(WORKTREES).all(host, host, host) as { wt: string }[]).map((r) => r.wt));
     },
 
     deadAttention({ host, worktrees, limit, exclude }) {
@@ -57,7 +58,7 @@ export function sqliteDead(conn: SqliteConn): DeadStore {
             .n;
           const first = conn
             .stmt(
-              `${ATTENTION} SELECT s.* FROM x CROSS JOIN sessions s ON s.id = x.id ORDER BY s.created_at, s.id LIMIT ?4`,
+              `${ATTENTION} SELECT s.* FROM x CROSS JOIN sessions s ON s.id = x.id ORDER BY s.created_at, s.id LIMIT ?`,
             )
             .all(host, wts, ex, limit) as SessionRow[];
           return { dead, attention, first: first.map(toSession) };
