@@ -18,16 +18,20 @@ test('what leaves the machine: stripped values and token-shaped words hidden, no
   const message = `Claude needs your permission to use Bash: curl -H "Authorization: Bearer ${jwt}" -d ${secret} https://x; export ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz`;
   await hook('claude-code', 'notification', { ...fixture('claude-code', 'notification', w.repo, ID), message }, opts);
   const [req] = await w.hookServer.count(1);
-  const text = req!.body.text!;
+  const text = req!.body.text ?? '';
+  const all = () => JSON.stringify(w.hookServer.requests.map((r) => r.body.text));
   for (const leak of [secret, jwt, 'sk-ant-api03', w.repo])
     assert.ok(!text.includes(leak), `${leak.slice(0, 20)} left the machine: ${text}`);
-  assert.match(text, /Bearer \[token hidden\]/);
-  assert.match(text, /\[\$MY_TOKEN hidden\]/);
-  assert.match(text, /Claude needs your permission to use Bash/);
+  assert.match(text, /Bearer \[token hidden\]/, all());
+  assert.match(text, /\[\$MY_TOKEN hidden\]/, all());
+  assert.match(text, /Claude needs your permission to use Bash/, all());
   // The desktop's notify-send runs beside the webhook: both are delivered before notify.sent.
-  await journaled(opts.env, 'notify.sent', 1);
+  const [sent] = await journaled(opts.env, 'notify.sent', 1);
+  // Waited for, not assumed: a loaded machine may write the journal entry first.
+  for (const end = Date.now() + 10_000; w.desktop.calls().length === 0 && Date.now() < end;)
+    await new Promise((r) => setTimeout(r, 50));
   const [call] = w.desktop.calls();
-  assert.ok(call, 'notify-send ran');
+  assert.ok(call, `notify-send ran (journaled: ${JSON.stringify(sent?.details)})`);
   assert.ok(!call!.join(' ').includes(secret) && !call!.join(' ').includes(jwt), 'nor on the desktop');
 
   const quiet = await setup();
@@ -40,6 +44,6 @@ test('what leaves the machine: stripped values and token-shaped words hidden, no
     quiet.opts,
   );
   const [bare] = await quiet.hookServer.count(1);
-  assert.match(bare!.body.text!, /is waiting for you\./);
-  assert.ok(!bare!.body.text!.includes('permission'), `no word of the agent's: ${bare!.body.text}`);
+  assert.match(bare!.body.text ?? '', /is waiting for you\./, bare!.body.text);
+  assert.ok(!(bare!.body.text ?? '').includes('permission'), `no word of the agent's: ${bare!.body.text}`);
 });
