@@ -10,6 +10,11 @@ export function saysDiskFull(message: string): boolean {
   return NO_SPACE.test(message);
 }
 
+/** Why a write under `path` failed, in one line: the full disk (or quota) said plainly, else git's or the OS's first line. */
+export function writeFailureText(path: string | null, message: string): string {
+  return path && saysDiskFull(message) ? diskFullText(path, message) : (message.split('\n')[0] ?? '');
+}
+
 /**
  * `the disk holding /w is full (12 KiB free of 1.0 MiB)`; where git or the OS said the user's
  * quota was the limit (`message`), that instead: the disk itself may have room.

@@ -1,6 +1,5 @@
-import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join, sep } from 'node:path';
+import { sep } from 'node:path';
 import { createPatch } from 'diff';
 import { agentName } from '../../agents/index.js';
 import { INSTALL_SPECS, applyChange, configFile, hookStatus } from '../../agents/install.js';
@@ -12,6 +11,7 @@ import { EXIT } from '../../core/errors.js';
 import { AGENTS } from '../../core/hook-event.js';
 import type { AgentName } from '../../core/hook-event.js';
 import { findRepository, untrackedOf } from '../../index.js';
+import { onPath } from '../setup/detect.js';
 import type { CommandSpec } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson, table } from '../output.js';
@@ -145,7 +145,7 @@ export const command: CommandSpec = {
           `git does not track ${untracked.map((f) => f.slice(projectRoot.length + 1)).join(', ')}: worktrees lanes makes (lanes start --worktree) get these hooks installed too, but worktrees other tools make (git worktree add, an agent's own) do not. Commit them, or install with --user.`,
         );
     }
-    if (action === 'install' && prefix === 'lanes' && !onPath('lanes')) {
+    if (action === 'install' && prefix === 'lanes' && onPath('lanes', process.env) === null) {
       notes.push(
         '`lanes` is not on PATH here, so the agents cannot run these hooks (they would fail open). Install lanes globally (npm install -g, or npm link in its checkout), or reinstall with --command "node /path/to/lanes/dist/cli.cjs".',
       );
@@ -199,18 +199,6 @@ function diffOf(c: ConfigChange): string {
     c.before === null ? '(new file)' : 'before',
     c.after === null ? '(deleted)' : 'after',
   );
-}
-
-function onPath(name: string): boolean {
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return true;
-    } catch {
-      // not here
-    }
-  }
-  return false;
 }
 
 /** A config's path as a person reads it in the table: ./ under the repository, ~/ under the home. */

@@ -1,4 +1,4 @@
-import { diskFullText, saysDiskFull } from '../../core/disk-full.js';
+import { writeFailureText } from '../../core/disk-full.js';
 import { EXIT, LanesError } from '../../core/errors.js';
 import type { Lanes } from '../../index.js';
 import { bootId, hostId } from '../../core/process-identity.js';
@@ -133,7 +133,7 @@ async function saveBeforeStopping(
     await lanes.snapshots.snapshot({ session: s.id, why: 'lanes stop (saved before the agent was asked to exit)' });
   } catch (e) {
     const raw = (e as Error).message;
-    const why = saysDiskFull(raw) && s.worktree ? diskFullText(s.worktree, raw) : (raw.split('\n')[0] ?? '');
+    const why = writeFailureText(s.worktree, raw);
     throw new LanesError(
       'E_SNAPSHOT',
       `could not save the work of ${s.label ?? s.ticket ?? s.id}, so its agent was not stopped: ${why}`,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { diskFullText, saysDiskFull } from '../../core/disk-full.js';
+import { writeFailureText } from '../../core/disk-full.js';
 import { LanesError } from '../../core/errors.js';
 import type { OwnerIdentity } from '../../core/process-identity.js';
 import { status } from '../../git/status.js';
@@ -86,7 +86,7 @@ export async function endSession(
       const why = (e as Error).message;
       throw new LanesError(
         'E_SNAPSHOT',
-        `could not snapshot ${wt}, so session ${id} is not ended and keeps its claims: ${saysDiskFull(why) ? diskFullText(wt, why) : why.split('\n')[0]}`,
+        `could not snapshot ${wt}, so session ${id} is not ended and keeps its claims: ${writeFailureText(wt, why)}`,
         {
           hint: `nothing in the worktree was changed; fix the cause and end again, or end it unsaved with \`lanes end ${id} --skip-snapshot\` (the files stay in the worktree, in no ref)`,
         },
