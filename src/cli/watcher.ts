@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { childProcess, crypto, net } from '../core/builtins.js';
 import { hostId } from '../core/process-identity.js';
 import { runtimeRoot } from '../core/paths.js';
@@ -41,16 +41,22 @@ export async function ensureWatcher(store: string, env: Env = process.env): Prom
   const v = (env['LANES_WATCH'] ?? '').toLowerCase();
   if (v === '0' || v === 'off' || v === 'false') return;
   try {
-    const socket = watcherSocket(store, env);
+    // A store file by its absolute path: the watcher runs in / (below), and finds its socket by it.
+    const at = /^postgres(ql)?:\/\//i.test(store) ? store : resolve(store);
+    const socket = watcherSocket(at, env);
     if (!socket || (await answers(socket))) return;
     const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
     const out: Record<string, string> = {};
     for (const [k, val] of Object.entries(env))
       if (val !== undefined && !['LANES_SESSION', 'LANES_RUN', 'TMUX', 'TMUX_PANE'].includes(k)) out[k] = val;
+    if (out['LANES_HOME']) out['LANES_HOME'] = resolve(out['LANES_HOME']);
+    // In / rather than the caller's directory: a watcher started from a run's worktree would sit in
+    // it for as long as it lives, and gc --worktrees never removes a worktree a process works in.
     const child = childProcess().spawn(process.execPath, [cli, 'watch'], {
       detached: true,
       stdio: 'ignore',
-      env: { ...out, LANES_STORE: store },
+      cwd: '/',
+      env: { ...out, LANES_STORE: at },
     });
     child.on('error', () => undefined);
     child.unref();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, lanes, lanesEnv, tmp, watching } from '../helpers/env.js';
 import { receiver } from '../notify/receiver.js';
@@ -47,6 +47,22 @@ async function deaths(opts: { env: Record<string, string>; cwd: string }, n: num
   }
 }
 
+/** The working directories of this world's watchers (lanes watch processes with its LANES_HOME). */
+function watcherDirs(home: string): string[] {
+  const dirs: string[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (cmd.at(-2) !== 'watch' && cmd.at(-1) !== 'watch') continue;
+      if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`LANES_HOME=${home}`)) continue;
+      dirs.push(readlinkSync(`/proc/${pid}/cwd`));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return dirs;
+}
+
 const start = async (opts: { env: Record<string, string>; cwd: string }, ticket: string, cmd: string) => {
   const r = await lanes(['new', ticket, '--background', '--json', '--', 'bash', '-c', cmd], opts);
   assert.equal(r.code, 0, r.stderr);
@@ -76,6 +92,11 @@ test('a killed agent is a death in the report for the whole window, whatever end
   process.kill(agentB, 'SIGKILL');
   const second = await deaths(opts, 2, 10_000);
   assert.ok(second.ms < 10_000, `seen after ${second.ms} ms`);
+  // The watcher a run started does not sit in that run's worktree: it would keep gc --worktrees
+  // from removing it for as long as it lives ("a process works inside it").
+  const dirs = watcherDirs(opts.env['LANES_HOME']!);
+  assert.ok(dirs.length > 0, 'a watcher runs');
+  for (const d of dirs) assert.ok(!d.includes('.lanes/'), `the watcher works in ${d}`);
   await hook.count(2, 10_000);
 
   // 3. The reap ends the dead session later: the report still tells both deaths.
