@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fixture, hook } from '../helpers/hooks.js';
-import { journaled, setup } from './notify-world.js';
+import { deliveriesRunning, journaled, setup } from './notify-world.js';
 
 // Issue 46, item 4: a notification carries only what the user asked to send.
 
@@ -46,4 +46,12 @@ test('what leaves the machine: stripped values and token-shaped words hidden, no
   const [bare] = await quiet.hookServer.count(1);
   assert.match(bare!.body.text ?? '', /is waiting for you\./, bare!.body.text);
   assert.ok(!(bare!.body.text ?? '').includes('permission'), `no word of the agent's: ${bare!.body.text}`);
+  // Both deliveries have finished writing to their homes before the test's clean-up removes them
+  // (a delivery still journaling made that removal fail with ENOTEMPTY in .ci/run).
+  await journaled(quiet.opts.env, 'notify.sent', 1);
+  for (const home of [w.env['LANES_HOME']!, quiet.env['LANES_HOME']!])
+    for (const deadline = Date.now() + 30_000; deliveriesRunning(home);) {
+      assert.ok(Date.now() < deadline, 'deliveries still running after 30 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
 });

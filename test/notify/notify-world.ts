@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLanes } from '../../src/index.js';
 import type { JournalEntry, JournalKind } from '../../src/index.js';
@@ -32,4 +33,11 @@ export async function journaled(env: Record<string, string>, kind: JournalKind, 
   } finally {
     await l.close({ heartbeat: false });
   }
+}
+
+/** Whether a `lanes notify deliver` started for this lanes home still runs (its events file is in LANES_HOME/notify until read). */
+export function deliveriesRunning(home: string): boolean {
+  const out = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout;
+  const delivering = out.split('\n').some((l) => /cli\.cjs notify deliver/.test(l));
+  return delivering || (existsSync(join(home, 'notify')) && readdirSync(join(home, 'notify')).length > 0);
 }

@@ -1,22 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lanes, node, owner } from '../helpers/env.js';
 import { fixture, hook } from '../helpers/hooks.js';
-import { journaled, setup } from './notify-world.js';
+import { deliveriesRunning, journaled, setup } from './notify-world.js';
 
 // Issue 26, items 3 and 4: what the agents' own events say (waiting for you, finished, denied,
 // died) shows on the session and is notified once, on the desktop (a stand-in notify-send) and a
 // webhook (a real local HTTP server), journaled; a hook never waits for either.
-
-/** Whether a `lanes notify deliver` started for this lanes home still runs (its events file is in LANES_HOME/notify until read). */
-function deliveriesRunning(home: string): boolean {
-  const out = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout;
-  const delivering = out.split('\n').some((l) => /cli\.cjs notify deliver/.test(l));
-  return delivering || (existsSync(join(home, 'notify')) && readdirSync(join(home, 'notify')).length > 0);
-}
 
 async function attentionOf(opts: { env: Record<string, string>; cwd: string }, id: string) {
   const r = await lanes(['ls', '--json'], opts);
