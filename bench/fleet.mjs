@@ -9,13 +9,22 @@
 //   refused  calls whose connection the server refused (too many clients), from the hooks' stderr;
 //            and the server log's "too many clients" lines in the window, when the log is readable
 // with the most server connections seen (pg_stat_activity, sampled) against max_connections.
-// Usage: node bench/fleet.mjs [--hosts 64] [--clients 4] [--seconds 60] [--modes direct,broker] [--store URL]
+// with each call's time against the hook's budget (the 10 s timeout lanes installs for PreToolUse).
+// --pace MS: each agent thinks a random 0..2×MS before each call, as agents do between tool calls (0: a
+// tight loop; 256+ hook processes at once then leave 2 cores so loaded that times mean little).
+// --client hook (default): each call is the real `lanes hook claude-code pre-tool-use`, a process of
+// its own; --client library: each host is one process whose agents call the library's hook
+// (bench/fleet-host.mjs) — the same decision and the same store connections, without a Node start-up
+// per call, so that 128 hosts fit on 2 cores.
+// Usage: node bench/fleet.mjs [--hosts 64] [--clients 4] [--seconds 60] [--pace 0] [--client hook|library]
+//   [--modes direct,broker] [--store URL]
 //   (the store defaults to LANES_TEST_PG_URL; each mode gets a fresh schema, dropped after)
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { libraryHosts, stopAll } from './fleet-library.mjs';
 import { ROOT, percentile, scratch, table } from './lib.mjs';
 
 const opt = (name, dflt) => {
@@ -25,6 +34,9 @@ const opt = (name, dflt) => {
 const HOSTS = Number(opt('--hosts', 64));
 const CLIENTS = Number(opt('--clients', 4));
 const SECONDS = Number(opt('--seconds', 60));
+const PACE = Number(opt('--pace', 0));
+const CLIENT = opt('--client', 'hook');
+const BUDGET_MS = 10_000;
 const MODES = opt('--modes', 'direct,broker').split(',');
 const STORE = opt('--store', process.env.LANES_TEST_PG_URL);
 const SERVER_LOG = opt('--server-log', '/var/log/postgresql/postgresql-15-lanes.log');
@@ -144,6 +156,55 @@ async function runMode(mode) {
   const counts = { denied: 0, loud: 0, silent: 0, other: 0, refused: 0 };
   const lat = [];
   const examples = {};
+  if (CLIENT === 'library')
+    await libraryHosts(
+      { hosts: HOSTS, clients: CLIENTS, seconds: SECONDS, pace: PACE },
+      hostEnv,
+      repo,
+      counts,
+      lat,
+      examples,
+    );
+  else await hookClients(hostEnv, repo, counts, lat, examples);
+  sampling = false;
+  await sampler;
+  const serverRefusals = serverLogRefusals(logFrom);
+  const brokers = [];
+  if (mode === 'broker')
+    for (let h = 0; h < HOSTS; h++) {
+      const root = join(base, `host-${h}`, 'run', 'broker');
+      if (!existsSync(root)) continue;
+      for (const key of execFileSync('ls', [root], { encoding: 'utf8' }).split('\n').filter(Boolean)) {
+        try {
+          brokers.push(JSON.parse(readFileSync(join(root, key, 'broker.json'), 'utf8')));
+        } catch {
+          // gone
+        }
+      }
+    }
+  stopAll(base);
+  await watch.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await watch.end();
+  lat.sort((a, b) => a - b);
+  return {
+    mode,
+    calls: lat.length,
+    ...counts,
+    serverRefusals,
+    brokerRefusals: brokers.reduce((n, b) => n + (b.pool?.refused ?? 0), 0),
+    brokers: brokers.length,
+    most,
+    max,
+    p50: percentile(lat, 50),
+    p95: percentile(lat, 95),
+    p99: percentile(lat, 99),
+    over: lat.filter((ms) => ms > BUDGET_MS).length,
+    examples,
+  };
+}
+
+/** --client hook: every call the real hook command, a process of its own. */
+async function hookClients(hostEnv, repo, counts, lat, examples) {
   // Every agent's session first (its session-start hook), then the S seconds of edits, all at once.
   const agents = [];
   for (let h = 0; h < HOSTS; h++) {
@@ -169,6 +230,8 @@ async function runMode(mode) {
       tool_name: 'Edit',
       tool_input: { file_path: join(repo, 'src', 'app.ts') },
     });
+    // An agent thinks before its first call too: a fleet's agents do not all call in one instant.
+    if (PACE > 0) await new Promise((res) => setTimeout(res, Math.random() * 2 * PACE));
     while (Date.now() < deadline) {
       const r = await sh(a.env, ['hook', 'claude-code', 'pre-tool-use'], edit, repo);
       const kind = classify(r);
@@ -176,43 +239,10 @@ async function runMode(mode) {
       if (REFUSAL.test(r.err)) counts.refused++;
       if (kind !== 'denied') examples[kind] ??= (r.err || r.out).trim().slice(0, 300);
       lat.push(r.ms);
+      if (PACE > 0) await new Promise((res) => setTimeout(res, Math.random() * 2 * PACE));
     }
   });
   await Promise.all(clients);
-  sampling = false;
-  await sampler;
-  const serverRefusals = serverLogRefusals(logFrom);
-  const brokers = [];
-  if (mode === 'broker')
-    for (let h = 0; h < HOSTS; h++) {
-      const root = join(base, `host-${h}`, 'run', 'broker');
-      if (!existsSync(root)) continue;
-      for (const key of execFileSync('ls', [root], { encoding: 'utf8' }).split('\n').filter(Boolean)) {
-        try {
-          const s = JSON.parse(readFileSync(join(root, key, 'broker.json'), 'utf8'));
-          brokers.push(s);
-          process.kill(s.pid, 'SIGTERM');
-        } catch {
-          // gone
-        }
-      }
-    }
-  await watch.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await watch.end();
-  lat.sort((a, b) => a - b);
-  return {
-    mode,
-    calls: lat.length,
-    ...counts,
-    serverRefusals,
-    brokerRefusals: brokers.reduce((n, b) => n + (b.pool?.refused ?? 0), 0),
-    brokers: brokers.length,
-    most,
-    max,
-    p50: percentile(lat, 50),
-    p95: percentile(lat, 95),
-    examples,
-  };
 }
 
 const rows = [];
@@ -222,7 +252,7 @@ for (const mode of MODES) {
   for (const [k, v] of Object.entries(r.examples)) console.log(`${mode}, a ${k} call: ${v}`);
 }
 console.log(
-  `\n${HOSTS} hosts x ${CLIENTS} agents, ${SECONDS} s each mode, every call an edit of a path another host claimed (right answer: deny)\n`,
+  `\n${HOSTS} hosts x ${CLIENTS} agents (${CLIENT} clients), ${SECONDS} s each mode, pace ${PACE} ms, every call an edit of a path another host claimed (right answer: deny)\n`,
 );
 console.log(
   table(
@@ -239,6 +269,8 @@ console.log(
       'server conns max',
       'p50 ms',
       'p95 ms',
+      'p99 ms',
+      `over ${BUDGET_MS / 1000} s`,
     ],
     rows.map((r) => [
       r.mode,
@@ -253,6 +285,8 @@ console.log(
       `${r.most} of ${r.max}`,
       r.p50.toFixed(0),
       r.p95.toFixed(0),
+      r.p99.toFixed(0),
+      r.over,
     ]),
   ),
 );

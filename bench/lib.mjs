@@ -9,7 +9,8 @@ const scratchDirs = [];
 // LANES_BENCH_KEEP=1 keeps them (to look at what a run left), and says where.
 process.on('exit', () => {
   if (process.env.LANES_BENCH_KEEP === '1') console.error(`kept: ${scratchDirs.join(' ')}`);
-  else for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
+  // maxRetries: a process the bench stopped (a broker) may still be writing its last file there.
+  else for (const d of scratchDirs) rmSync(d, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** A scratch directory, removed when the benchmark exits; on tmpfs when available (as XDG_RUNTIME_DIR is in real use). */

@@ -56,6 +56,53 @@ if (PG_URL) {
       await drop();
     }
   });
+  test('a long-lived store that went straight to the server (its broker late) goes through the broker once it answers', async () => {
+    const { url, drop } = pgSchemaUrl();
+    // A runtime of its own (no broker answers there yet) and a millisecond of patience: the store
+    // starts a broker but goes straight to the server, as on a host too loaded to start one in time.
+    const own = mkdtempSync(join(tmpdir(), 'lanes-broker-late-'));
+    const saved = { run: process.env['XDG_RUNTIME_DIR'], patience: process.env['LANES_BROKER_START_MS'] };
+    process.env['XDG_RUNTIME_DIR'] = own;
+    process.env['LANES_BROKER_START_MS'] = '1';
+    let store: PostgresStore | undefined;
+    const status = () => {
+      try {
+        const [key] = readdirSync(join(own, 'lanes', 'broker'));
+        return JSON.parse(readFileSync(join(own, 'lanes', 'broker', key as string, 'broker.json'), 'utf8')) as {
+          pid: number;
+          clients: number;
+        };
+      } catch {
+        return null;
+      }
+    };
+    try {
+      store = await PostgresStore.open(url);
+      assert.equal(store.info.connection, 'direct', 'the broker did not answer in time');
+      await store.insertSession(session('late'));
+      for (let i = 0; i < 500 && !status(); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(status(), 'the broker it started came up');
+      assert.equal(status()?.clients, 0, 'nobody uses it yet');
+      // The store looks for it again at most every 5 s (a hook's short life never does).
+      await new Promise((r) => setTimeout(r, 5200));
+      assert.equal((await store.getSession('late'))?.id, 'late');
+      let clients = 0;
+      for (let i = 0; i < 300 && clients === 0; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        clients = status()?.clients ?? 0;
+      }
+      assert.equal(clients, 1, 'the store is now a client of the broker');
+    } finally {
+      process.env['XDG_RUNTIME_DIR'] = saved.run;
+      if (saved.patience === undefined) delete process.env['LANES_BROKER_START_MS'];
+      else process.env['LANES_BROKER_START_MS'] = saved.patience;
+      await store?.close();
+      const pid = status()?.pid;
+      if (pid) process.kill(pid, 'SIGTERM');
+      await drop();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
   after(() => {
     // The broker would leave by itself after a minute without clients; the test stops it now.
     for (const key of readdirSync(join(runtime, 'lanes', 'broker'))) {

@@ -1,7 +1,9 @@
 import type * as Pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { LanesError } from '../../core/errors.js';
-import { brokerEndpoint, brokerGone, brokerTrouble } from './broker/endpoint.js';
+import { answers, brokerEndpoint, brokerGone, brokerTrouble } from './broker/endpoint.js';
+import { brokerExpected, lateBroker } from './broker/late.js';
+import { brokerPlace } from './broker/place.js';
 import { KeptClient } from './kept-client.js';
 import { IDLE_MS, loadPg, makePool } from './pg-module.js';
 import type { PgOptions } from './pg-module.js';
@@ -21,6 +23,8 @@ export type Q = <R extends QueryResultRow = QueryResultRow>(sql: string, args?: 
 export type { Statement } from './statement.js';
 
 const CONNECT_TRIES = 4;
+/** How often a store that missed its broker looks for it again (checkout). */
+const BROKER_AGAIN_MS = 5000;
 
 /** A pooler refused a named statement (missing or taken: 26000, 42P05): nothing ran. */
 function unnamedOnly(e: unknown): boolean {
@@ -65,7 +69,17 @@ export class PgConn {
         if (!brokerTrouble(e)) throw e;
       }
     }
-    return PgConn.connect(pg, target, options, null);
+    const expected = brokerExpected(target.connectionString, options.direct);
+    let conn: PgConn;
+    try {
+      conn = await PgConn.connect(pg, target, options, null);
+    } catch (e) {
+      const late = expected ? await lateBroker(e, target.connectionString) : null;
+      if (!late) throw e;
+      return PgConn.connect(pg, target, options, late);
+    }
+    if (expected) conn.brokerMissedAt = Date.now();
+    return conn;
   }
 
   private static async connect(
@@ -125,6 +139,7 @@ export class PgConn {
   }
 
   private async withClient<T>(fn: (c: PoolClient) => Promise<T>, phase: 'connect' | 'query'): Promise<T> {
+    if (this.brokerMissedAt && Date.now() - this.brokerMissedAt > BROKER_AGAIN_MS) await this.brokerAgain();
     const client = this.kept.take() ?? (await this.checkout());
     // A close() (or a new pool) while fn runs: the client goes back to the pool that waits for it.
     const generation = this.kept.generation;
@@ -145,6 +160,7 @@ export class PgConn {
    * function; bench/claims, where the clients' CPU is most of a cycle's cost).
    */
   private async rows<R extends QueryResultRow>(text: string, args: unknown[], name?: string): Promise<R[]> {
+    if (this.brokerMissedAt && Date.now() - this.brokerMissedAt > BROKER_AGAIN_MS) await this.brokerAgain();
     const client = this.kept.take() ?? (await this.checkout());
     const generation = this.kept.generation;
     let broken = false;
@@ -200,6 +216,8 @@ export class PgConn {
 
   /** Connected through this host's broker rather than to the server. */
   viaBroker = false;
+  /** When this store went straight to the server because the broker did not answer (0: it did not). */
+  private brokerMissedAt = 0;
 
   /** A statement named after its text (hashName), so a server connection holding the name holds the same statement. */
   statement(text: string): Statement {
@@ -245,6 +263,20 @@ export class PgConn {
         if (!isRetryableTx(cause) || attempt >= 8) throw e;
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
+    }
+  }
+
+  /**
+   * Straight to the server only because the broker did not answer in time (a loaded host, a broker
+   * starting): a long-lived process (the watcher, an MCP server, the page) goes through it once it
+   * answers, rather than hold a server connection of its own for the rest of its life.
+   */
+  private async brokerAgain(): Promise<void> {
+    this.brokerMissedAt = Date.now();
+    const place = brokerPlace(this.target.connectionString, process.env);
+    if (place && (await answers(place.socket))) {
+      await this.rerouted();
+      if (this.viaBroker) this.brokerMissedAt = 0;
     }
   }
 

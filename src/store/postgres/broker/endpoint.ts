@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { childProcess, net } from '../../../core/builtins.js';
 import { brokerPlace, brokerWanted } from './place.js';
@@ -31,13 +31,29 @@ export async function brokerEndpoint(connectionString: string, env: Env): Promis
   } catch {
     return null;
   }
-  const deadline = Date.now() + (Number(env['LANES_BROKER_START_MS']) || START_MS);
-  for (let pause = 5; Date.now() < deadline; pause = Math.min(pause * 2, 100)) {
+  // Waited for: the broker this call started, or the one another call is starting (ours then exits
+  // at once, finding the start lock taken: run.ts), for as long as one is on its way, up to twice
+  // START_MS (a loaded host starts a process slowly): going to the server instead takes one of its
+  // connections, which on a full server is a refusal.
+  const patience = Number(env['LANES_BROKER_START_MS']) || START_MS;
+  const started = Date.now();
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
     await new Promise((r) => setTimeout(r, pause));
     if (await answers(place.socket)) return place;
-    if (exited) return (await answers(place.socket)) ? place : null;
+    if ((exited && !startingElsewhere(place)) || Date.now() - started > 2 * patience) return null;
   }
-  return null;
+}
+
+/** Whether a live process holds a broker's start lock (run.ts: its pid, until that broker listens). */
+function startingElsewhere(place: BrokerPlace): boolean {
+  try {
+    const pid = Number(readFileSync(join(place.dir, 'starting'), 'utf8').trim());
+    if (!Number.isInteger(pid) || pid <= 0) return true; // created this instant, its pid not yet written
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** A broker's failure to reach the server is remembered for this long (broker/run.ts writes it). */

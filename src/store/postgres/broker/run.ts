@@ -11,8 +11,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:net';
-import { net } from '../../../core/builtins.js';
+import { crypto, net } from '../../../core/builtins.js';
 import { ensurePrivateDir } from '../../../core/private-dir.js';
+import { hostId } from '../../../core/process-identity.js';
 import { loadPg } from '../pg-module.js';
 import { answers } from './endpoint.js';
 import { brokerPlace } from './place.js';
@@ -68,6 +69,11 @@ export async function runBroker(input: BrokerInput, env: Env, log: (line: string
   }
 }
 
+/** This host and process, short: a fleet's brokers on one server differ by it. */
+function brokerTag(): string {
+  return crypto().createHash('sha256').update(`${hostId()}\0${process.pid}`).digest('hex').slice(0, 10);
+}
+
 /** The start lock: created exclusively with this pid; one whose pid is gone is taken over. */
 function takeStartLock(file: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -102,8 +108,9 @@ function takeStartLock(file: string): boolean {
 async function serve(input: BrokerInput, env: Env, log: (line: string) => void, socket: string): Promise<number> {
   const pool = new ServerPool(loadPg(), {
     connectionString: input.connectionString,
-    // The server names the host's broker (and which one) in pg_stat_activity.
-    applicationName: `lanes broker ${input.identity.slice(-8)}`,
+    // The server names the host's broker (which build, which host and process) in pg_stat_activity;
+    // brokers count each other by these names to share the server's connections (server-pool.ts).
+    applicationName: `lanes broker ${input.identity.slice(-8)} ${brokerTag()}`,
     max: num(env, 'LANES_BROKER_POOL', 2),
     idleMs: num(env, 'LANES_BROKER_CONN_IDLE_MS', 10_000),
     growAfterMs: num(env, 'LANES_BROKER_GROW_MS', 20),

@@ -1,41 +1,24 @@
 import type { Socket } from 'node:net';
 import type * as Pg from 'pg';
+import type { PoolStats, ServerConn, ServerPoolOptions } from './server-types.js';
+import {
+  CROWDED_FOR_MS,
+  CROWDED_IDLE_MS,
+  CROWDED_TURN_MS,
+  FLEET_SEEN_MS,
+  HEADROOM_FRESH_MS,
+  IDLE_SAMPLE_MS,
+  SAMPLE_EVERY_MS,
+  logIn,
+  serverRoom,
+} from './server-room.js';
 
 // The broker's few connections to the PostgreSQL server. Each is logged in by pg itself (every
 // authentication method and TLS mode the direct path has), then pg's parser is taken off its socket
 // and the broker passes whole transactions over it (pooler.ts). A connection is lent to one client
 // for one transaction and comes back idle; one that failed or was left mid-transaction is closed.
 
-export interface ServerConn {
-  socket: Socket;
-  /** When it was last given back (idle connections are closed after a while). */
-  idleSince: number;
-}
-
-export interface ServerPoolOptions {
-  connectionString: string;
-  /** What the server shows for these connections (pg_stat_activity.application_name). */
-  applicationName: string;
-  /** Most connections this broker holds (default 2). */
-  max: number;
-  /** An idle connection is closed after this long (default 10 s). */
-  idleMs: number;
-  /** A client waiting longer than this for a connection makes the pool try one more (default 20 ms). */
-  growAfterMs: number;
-  /** Opening another connection only while the server has at least this many free (default 8). */
-  headroom: number;
-  /** Where the pool says what clients wait for (the broker's log). */
-  log?: (line: string) => void;
-}
-
-export interface PoolStats {
-  open: number;
-  busy: number;
-  waiting: number;
-  /** Times the server refused a connection (too many clients): absorbed, never passed on. */
-  refused: number;
-  opened: number;
-}
+export type { PoolStats, ServerConn, ServerPoolOptions } from './server-types.js';
 
 type Waiter = { resolve: (c: ServerConn) => void; reject: (e: Error) => void; since: number };
 
@@ -47,6 +30,18 @@ export class ServerPool {
   private refusedUntil = 0;
   /** The server's free connections as last sampled (over an idle connection), and when. */
   private headroomSeen = { ok: false, at: 0 };
+  /**
+   * Until when the server counts as crowded (a sample under `headroom` free, or a refused log-in):
+   * then this broker keeps no connection it is not using, so brokers waiting for one get it.
+   */
+  private crowdedUntil = 0;
+  /** After giving a connection back to a crowded server, no new one before this. */
+  private yieldUntil = 0;
+  /** This broker's fair share of the server (its usable connections over the brokers it serves). */
+  private share = 1;
+  /** The server's usable connections, and the brokers seen on it lately (name → when): the fleet. */
+  private usable = Infinity;
+  private readonly fleet = new Map<string, number>();
   /** Parameters the server reported at log-in (a client is told them when it logs in to the broker). */
   parameters: Record<string, string> = {};
   readonly stats = { refused: 0, opened: 0 };
@@ -59,7 +54,7 @@ export class ServerPool {
     private readonly pg: typeof Pg,
     private readonly o: ServerPoolOptions,
   ) {
-    this.reaper = setInterval(() => this.closeIdle(), Math.max(250, Math.min(o.idleMs, 5000)));
+    this.reaper = setInterval(() => this.closeIdle(), CROWDED_IDLE_MS);
     this.reaper.unref();
   }
 
@@ -100,17 +95,30 @@ export class ServerPool {
 
   /** Gives back a connection that is idle (ReadyForQuery 'I', nothing pending). */
   release(c: ServerConn): void {
+    // A crowded server: this broker's turn with this connection is over. It goes back to the server
+    // for a broker that has none, and this one logs in again after a pause (its own clients wait
+    // that long), rather than take the slot straight back.
+    if (this.crowded && Date.now() - c.since > CROWDED_TURN_MS) {
+      this.busy = Math.max(0, this.busy - 1);
+      c.socket.end(TERMINATE);
+      this.yieldUntil = Date.now() + CROWDED_IDLE_MS * (0.5 + Math.random());
+      if (this.waiters.length) this.retryAfter(this.yieldUntil - Date.now());
+      return;
+    }
     const w = this.waiters.shift();
     if (w) {
+      const waited = Date.now() - w.since;
+      if (waited > 1000) this.o.log?.(`a client waited ${waited} ms for a server connection`);
       w.resolve(c);
       return;
     }
     this.busy = Math.max(0, this.busy - 1);
     c.idleSince = Date.now();
     this.idle.push(c);
-    // A quiet moment: learn whether the server could take another connection of this broker's
-    // later, when clients queue and no connection is idle to ask over (hasHeadroom).
-    if (this.o.max > 1 && Date.now() - this.headroomSeen.at > HEADROOM_FRESH_MS / 2) void this.hasHeadroom();
+    // A quiet moment: learn how full the server is — whether this broker may grow later, when
+    // clients queue and no connection is idle to ask over (hasHeadroom), and whether it is crowded
+    // (closeIdle then gives back what it does not use).
+    if (Date.now() - this.headroomSeen.at > SAMPLE_EVERY_MS) void this.hasHeadroom();
   }
 
   /** A connection that cannot be trusted (broken, left mid-transaction): closed, its place freed. */
@@ -132,8 +140,15 @@ export class ServerPool {
     this.growTimer.unref();
   }
 
+  /** Whether the server was found crowded lately (a test and `lanes store status` read it too). */
+  get crowded(): boolean {
+    return Date.now() < this.crowdedUntil || this.fleet.size > this.usable - this.o.headroom;
+  }
+
   private grow(): void {
-    if (this.open >= this.o.max || (this.open > 0 && Date.now() < this.refusedUntil)) return;
+    const most = Math.min(this.o.max, this.share);
+    if (this.open >= most || (this.open > 0 && Date.now() < this.refusedUntil)) return;
+    if (Date.now() < this.yieldUntil) return this.retryAfter(this.yieldUntil - Date.now());
     void this.connect(this.open > 0).then(
       (c) => {
         this.firstTries = 0;
@@ -156,15 +171,20 @@ export class ServerPool {
           this.waiters.push(w);
         if (this.waiters.length && this.firstTries === 0)
           this.o.log?.(`the server is full: ${this.waiters.length} client(s) wait for a first connection`);
-        if (this.waiters.length && !this.retryTimer) {
-          const delay = Math.min(400, 100 * 2 ** this.firstTries++) * (0.5 + Math.random() / 2);
-          this.retryTimer = setTimeout(() => {
-            this.retryTimer = undefined;
-            if (this.waiters.length) this.grow();
-          }, delay);
-        }
+        if (this.waiters.length)
+          this.retryAfter(Math.min(400, 100 * 2 ** this.firstTries++) * (0.5 + Math.random() / 2));
       },
     );
+  }
+
+  /** Tries for a connection again after `ms`, for the clients still waiting then. */
+  private retryAfter(ms: number): void {
+    if (this.retryTimer) return;
+    const again = () => {
+      this.retryTimer = undefined;
+      if (this.waiters.length) this.grow();
+    };
+    this.retryTimer = setTimeout(again, Math.max(1, ms));
   }
 
   /**
@@ -179,35 +199,21 @@ export class ServerPool {
         this.refusedUntil = Date.now() + 30_000;
         throw Object.assign(new Error('no headroom on the server'), { code: '53300' });
       }
-      const client = new this.pg.Client({
-        connectionString: this.o.connectionString,
-        application_name: this.o.applicationName,
-        keepAlive: true,
-      });
-      const params: Record<string, string> = {};
-      const connection = (client as unknown as { connection: PgConnection }).connection;
-      connection.on('parameterStatus', (m: { parameterName: string; parameterValue: string }) => {
-        params[m.parameterName] = m.parameterValue;
-      });
-      client.on('error', () => undefined);
+      let socket: Socket;
+      let params: Record<string, string>;
       try {
-        await client.connect();
+        ({ socket, params } = await logIn(this.pg, this.o.connectionString, this.o.applicationName));
       } catch (e) {
         if ((e as { code?: string }).code === '53300') {
           this.stats.refused++;
           this.refusedUntil = Date.now() + 30_000;
+          this.crowdedUntil = Date.now() + CROWDED_FOR_MS;
         }
         throw e;
       }
-      const socket = connection.stream;
-      if (!socket || typeof socket.removeAllListeners !== 'function')
-        throw new Error('pg changed: no socket on its connection');
-      // pg's parser off: from here the broker reads and writes this socket itself.
-      socket.removeAllListeners('data');
-      socket.on('error', () => undefined);
       this.stats.opened++;
       if (Object.keys(params).length) this.parameters = { ...params, application_name: 'lanes' };
-      const c: ServerConn = { socket, idleSince: Date.now() };
+      const c: ServerConn = { socket, idleSince: Date.now(), since: Date.now() };
       socket.once('close', () => this.forget(c));
       return c;
     } finally {
@@ -226,16 +232,29 @@ export class ServerPool {
     if (!c) return this.headroomSeen.ok && Date.now() - this.headroomSeen.at < HEADROOM_FRESH_MS;
     this.busy++;
     try {
-      const ok = (await freeConnections(c)) >= this.o.headroom;
-      this.headroomSeen = { ok, at: Date.now() };
+      const { free, usable, brokers } = await serverRoom(c);
+      const now = Date.now();
+      const ok = free >= this.o.headroom;
+      this.headroomSeen = { ok, at: now };
+      if (!ok) this.crowdedUntil = now + CROWDED_FOR_MS;
+      // The fleet: every broker seen on the server in the last minute, holding a connection then or
+      // not. More of them than the server has connections: they take turns however free it looks
+      // at this moment (it looks free because they take turns).
+      for (const b of brokers) this.fleet.set(b, now);
+      for (const [b, at] of this.fleet) if (now - at > FLEET_SEEN_MS) this.fleet.delete(b);
+      this.usable = usable;
+      this.share = Math.max(1, Math.floor(usable / Math.max(1, this.fleet.size)));
       return ok;
     } catch {
       this.headroomSeen = { ok: false, at: Date.now() };
       return false;
     } finally {
-      // Back to the idle list, or to a client that queued meanwhile.
+      // Back to the idle list (idle since when it was: asking is not using), or to a client that
+      // queued meanwhile.
+      const was = c.idleSince;
       if (!c.socket.destroyed) this.release(c);
       else this.busy = Math.max(0, this.busy - 1);
+      if (this.idle.includes(c)) c.idleSince = was;
     }
   }
 
@@ -247,10 +266,17 @@ export class ServerPool {
 
   private closeIdle(): void {
     const now = Date.now();
-    // The last one stays while clients come and go: the broker exits when idle itself (broker/run.ts).
-    for (let i = this.idle.length - 1; i >= 0 && this.idle.length > 1; i--) {
+    // A broker that holds a connection nobody uses asks now and then how full the server is: the
+    // moment it is crowded, the connection goes back to it (below) for a broker that has none.
+    if (this.idle.length && now - this.headroomSeen.at > IDLE_SAMPLE_MS) void this.hasHeadroom();
+    // The last one stays while clients come and go (the broker exits when idle itself: run.ts) —
+    // unless the server is crowded: then brokers share its connections in turn. One that waits for a
+    // first connection gets the one given back here; this broker logs in again for its next client.
+    const crowded = this.crowded;
+    const idleMs = crowded ? CROWDED_IDLE_MS : this.o.idleMs;
+    for (let i = this.idle.length - 1; i >= 0 && this.idle.length > (crowded ? 0 : 1); i--) {
       const c = this.idle[i] as ServerConn;
-      if (now - c.idleSince >= this.o.idleMs) {
+      if (now - c.idleSince >= idleMs) {
         this.idle.splice(i, 1);
         c.socket.end(TERMINATE);
       }
@@ -266,25 +292,9 @@ export class ServerPool {
   }
 }
 
-interface PgConnection {
-  stream: Socket;
-  on(event: 'parameterStatus', fn: (m: { parameterName: string; parameterValue: string }) => void): void;
-}
-
 const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4]);
-/** How long a headroom sample is trusted. */
-const HEADROOM_FRESH_MS = 4000;
-/** How long a client waits for the broker's first connection while the server is full. */
-const FIRST_CONNECT_WAIT_MS = Number(process.env['LANES_BROKER_FULL_WAIT_MS']) || 10_000;
-
 /**
- * Connections the server can still accept: max_connections less those reserved and those open,
- * in one simple query over a pooled connection (read here with the broker's own tiny reader).
+ * How long a client waits for the broker's first connection while the server is full: within the
+ * 10 s lanes gives an agent's hook (agents/claude-code/install.ts), with time left to answer.
  */
-async function freeConnections(c: ServerConn): Promise<number> {
-  const sql =
-    "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int" +
-    " - coalesce(current_setting('reserved_connections', true)::int, 0) - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int";
-  const { simpleQuery } = await import('./simple-query.js');
-  return Number(await simpleQuery(c.socket, sql));
-}
+const FIRST_CONNECT_WAIT_MS = Number(process.env['LANES_BROKER_FULL_WAIT_MS']) || 8000;
