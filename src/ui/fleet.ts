@@ -12,40 +12,16 @@ import { existsSync } from 'node:fs';
 import { platform } from '../core/platform/select.js';
 import { hostId } from '../core/process-identity.js';
 import { OutageWatch, isOutage, openLanes } from '../index.js';
-import type { ChangeMark, Lanes, LanesOptions } from '../index.js';
+import type { ChangeMark, Lanes } from '../index.js';
 import { FleetGit } from './fleet-git.js';
 import { FleetJournal } from './fleet-journal.js';
 import { toUiSession } from './fleet-map.js';
 import { FleetSessions } from './fleet-sessions.js';
-import type { Redactor } from './redact.js';
+import { PictureJson } from './picture-json.js';
+import type { FleetOptions, FleetStats } from './fleet-options.js';
 import type { FleetView } from './view-types.js';
 
-export interface FleetOptions {
-  /** Options for each per-repository library object (the store, env). */
-  base: LanesOptions;
-  redactor: Redactor;
-  /** How often the store's change mark is read (a new journal entry is seen within this). */
-  pollMs?: number;
-  /** How often the mark's fleet part is read (a change no journal entry records is seen within this). */
-  fleetEveryMs?: number;
-  /** The store is read again at most this often, however often it changes. */
-  readEveryMs?: number;
-  /** How often the live sessions are judged again (other hosts' leases; this host's pids looked up). */
-  livenessEveryMs?: number;
-  /** This host's owners' facts are read at least this often (5 s; 10 s where that is a `ps`); in between, their pids. */
-  proofEveryMs?: number;
-  /** Every worktree's git facts are read again at least this often (otherwise after activity). */
-  gitEveryMs?: number;
-  /** Conflict prediction at most this often after a change, and at least every `conflictsIdleMs`. */
-  conflictsEveryMs?: number;
-  conflictsIdleMs?: number;
-  /** Ended sessions shown: those ended within this window, at most `endedCap`. */
-  endedWindowMs?: number;
-  endedCap?: number;
-}
-
-/** What the server did, counted (tests: nothing is read again while nothing changes). */
-export type FleetStats = Record<'marks' | 'storeReads' | 'proofs' | 'gitReads' | 'publishes', number>;
+export type { FleetOptions, FleetStats } from './fleet-options.js';
 
 type Listener = (event: 'fleet' | 'journal', json: string) => void;
 
@@ -65,6 +41,8 @@ export class Fleet {
   private lastCompared = '';
   private version = 0;
   private pollTimer: NodeJS.Timeout | undefined;
+  /** When the mark last moved (the poll is quicker for a while after). */
+  private changedAt = 0;
   private readonly stop = new AbortController();
   private readonly hostName = hostId();
   private readonly outage = new OutageWatch((m) => process.stderr.write(`${m}\n`), 'lanes ui');
@@ -72,6 +50,7 @@ export class Fleet {
   private readonly sessions: FleetSessions;
   private readonly journal: FleetJournal;
   private readonly counts = { marks: 0, publishes: 0 };
+  private readonly picture: PictureJson;
 
   constructor(
     private readonly lanes: Lanes,
@@ -97,6 +76,7 @@ export class Fleet {
       },
     );
     this.journal = new FleetJournal(lanes);
+    this.picture = new PictureJson(options.redactor);
     const every = options.livenessEveryMs ?? 1000;
     this.sessions = new FleetSessions(lanes, this.git, {
       windowMs: options.endedWindowMs ?? 24 * 3600_000,
@@ -116,7 +96,7 @@ export class Fleet {
     this.publish();
     // The costliest read (git merge-tree per pair) does not hold up the first page.
     void this.git.runConflicts().catch(() => undefined);
-    this.pollLoop(this.options.pollMs ?? 250);
+    this.pollLoop();
   }
 
   /** Differs once the picture or the journal changed (what the report cache keys on). */
@@ -128,8 +108,15 @@ export class Fleet {
     return { ...this.counts, storeReads: this.sessions.reads, proofs: this.sessions.proofs, gitReads: this.git.reads };
   }
 
-  private pollLoop(ms: number): void {
+  /**
+   * Every 100 ms on SQLite (the mark is two counters SQLite keeps); on PostgreSQL, a query each,
+   * every 250 ms while quiet and every 100 ms for 5 s after a change (a busy fleet's next change
+   * is seen sooner; an idle page stays under 1% of a core: bench/ui-idle.mjs).
+   */
+  private pollLoop(): void {
     const next = () => {
+      const busy = this.lanes.storeInfo.backend === 'sqlite' || Date.now() - this.changedAt < 5000;
+      const ms = this.options.pollMs ?? (busy ? 100 : 250);
       this.pollTimer = setTimeout(async () => {
         // An outage is told once when it starts and once when it ends; the page keeps its last picture.
         await this.tick().then(
@@ -159,14 +146,10 @@ export class Fleet {
     return `{"at":${this.clock()},${this.lastJson.slice(1)}`;
   }
 
-  /**
-   * The picture's JSON without its clock (json() puts it first), redacted, and without its version
-   * either (what publish() compares): one stringify of a picture that can be half a megabyte.
-   */
+  /** The picture's JSON without its clock (json() puts it first), redacted, and without its version (picture-json.ts). */
   private body(version: number): { json: string; compared: string } {
     const { at: _at, version: _version, ...rest } = this.view(0, 0);
-    const compared = JSON.stringify(rest);
-    return { json: this.options.redactor.text(`{"version":${version},${compared.slice(1)}`), compared };
+    return this.picture.render(rest, version);
   }
 
   /** The library object of a repository (opened in one of its worktrees on this host), or null. */
@@ -213,13 +196,16 @@ export class Fleet {
     if (fleetDue) this.lastFleetMark = at;
     if (mark.journal !== this.mark.journal) await this.readJournal();
     if (mark.fleet !== null && mark.fleet !== this.mark.fleet) this.storeDue = true;
+    if (mark.journal !== this.mark.journal || this.storeDue) this.changedAt = at;
     this.setMark(mark);
     // A busy fleet changes at every tick: the store is read again at most every `readEveryMs`, and
-    // on a big store on a busy machine every twice the last read's duration, so the server keeps
-    // answering its pages (and a team server its hundred dashboards).
+    // never more than a third of the time (every three times the last read and publish took: a big
+    // store on a busy machine), so the server keeps answering its pages (and a team server its
+    // hundred dashboards) while a change reaches them within a few hundred ms.
     if (this.storeDue && at >= this.nextStoreRead) {
       await this.readStore();
-      this.nextStoreRead = at + Math.max(this.options.readEveryMs ?? 1000, 2 * (Date.now() - at));
+      this.publish();
+      this.nextStoreRead = at + Math.max(this.options.readEveryMs ?? 100, 3 * (Date.now() - at));
     } else if (at - this.lastProof >= (this.options.livenessEveryMs ?? 1000)) await this.prove(at);
     this.publish();
     void this.git.run(at).catch(() => undefined);

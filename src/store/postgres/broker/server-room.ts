@@ -11,7 +11,7 @@ export const HEADROOM_FRESH_MS = 4000;
 export const SAMPLE_EVERY_MS = 1000;
 export const IDLE_SAMPLE_MS = 2000;
 /** A crowded server is treated so for this long after it was last seen so. */
-export const CROWDED_FOR_MS = 5000;
+export const CROWDED_FOR_MS = 30_000;
 /** On a crowded server, a connection idle this long is given back to it. */
 export const CROWDED_IDLE_MS = 250;
 /** A broker seen on the server is counted in the fleet for this long. */
