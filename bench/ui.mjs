@@ -13,7 +13,7 @@
 // Usage: node bench/ui.mjs [--runs 3] [--updates 20]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT, percentile, scratch, table } from './lib.mjs';
@@ -22,6 +22,7 @@ const argv = process.argv;
 const opt = (name, dflt) => (argv.indexOf(name) > 0 ? argv[argv.indexOf(name) + 1] : dflt);
 const RUNS = Number(opt('--runs', 3));
 const UPDATES = Number(opt('--updates', 20));
+const PAGE_PROF = opt('--page-prof', '');
 const CLI = join(ROOT, 'dist', 'cli.cjs');
 const base = scratch('lanes-bench-ui-');
 const env = { ...process.env, NO_COLOR: '1', LANES_GC_AFTER_MS: 'off' };
@@ -90,6 +91,24 @@ function startUi(store) {
   });
 }
 
+/** The page's event stream, read here: the time each 'fleet' event arrives goes into `times`. */
+function listen(pageUrl, times) {
+  const u = new URL(pageUrl);
+  const req = httpGet(`${u.origin}/api/events?token=${u.searchParams.get('token')}`, (res) => {
+    let buf = '';
+    res.on('data', (d) => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf('\n\n')) >= 0) {
+        if (buf.slice(0, i).startsWith('event: fleet')) times.push(Date.now());
+        buf = buf.slice(i + 2);
+      }
+    });
+  });
+  req.on('error', () => undefined);
+  return req;
+}
+
 function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (k) => Number(status.match(new RegExp(`${k}:\\s+(\\d+)`))?.[1] ?? NaN);
@@ -150,15 +169,13 @@ for (const [i, spec] of STORES.entries()) {
     );
     first.push(await shown.jsonValue());
     await page.waitForSelector('[data-link="live"]', { timeout: 30_000 });
-    // A second listener on the page's event stream: when each picture arrives (the server's part of
-    // an update), apart from when it is on screen (the page's part).
-    await page.evaluate(() => {
-      const token = new URLSearchParams(location.search).get('token') ?? '';
-      window.__arrived = [];
-      new EventSource(`/api/events?token=${encodeURIComponent(token)}`).addEventListener('fleet', () =>
-        window.__arrived.push(Date.now()),
-      );
-    });
+    // A listener of the server's event stream in this process: when each picture is sent (the
+    // server's part of an update), apart from when it is on screen (the page's part).
+    const arrived = [];
+    const stream = listen(ui.url, arrived);
+    // --page-prof FILE: a CPU profile of the page over the big store's updates (Chromium's profiler).
+    const prof = PAGE_PROF && i === STORES.length - 1 && run === 0 ? await page.context().newCDPSession(page) : null;
+    if (prof) await prof.send('Profiler.enable').then(() => prof.send('Profiler.start'));
     for (let u = 0; u < UPDATES; u++) {
       const resource = `path:bench/r${run}u${u}/`;
       await lanes.claims.claim([resource], { session: ids[1] });
@@ -170,9 +187,11 @@ for (const [i, spec] of STORES.entries()) {
       );
       const on = await seen.jsonValue();
       updates.push(on - granted);
-      const came = await page.evaluate((t) => window.__arrived.find((a) => a >= t) ?? null, granted);
-      if (came !== null) wire.push(came - granted);
+      const came = arrived.find((a) => a >= granted);
+      if (came !== undefined) wire.push(came - granted);
     }
+    stream.destroy();
+    if (prof) writeFileSync(PAGE_PROF, JSON.stringify((await prof.send('Profiler.stop')).profile));
     await page.close();
   }
   const mem = memory(ui.proc.pid);

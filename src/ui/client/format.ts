@@ -34,10 +34,23 @@ function formats() {
  * (`Dec 6, 11:10 PM`) another day, with the year when it is more than half a year away.
  */
 export function clock(ms: number, now = Date.now()): string {
-  const f = formats();
-  if (f.day.format(ms) === f.day.format(now)) return f.time.format(ms);
-  return (Math.abs(now - ms) > HALF_YEAR ? f.year : f.date).format(ms);
+  // Written once per moment and minute of the reader's clock: Intl's formatting, three calls per
+  // moment, was the page's costliest work when a picture of 1,000 sessions came (bench/ui.mjs
+  // --page-prof); what "today" and "half a year away" mean moves only with the minute.
+  const minute = Math.floor(now / 60_000);
+  if (minute !== written.minute || written.text.size > 20_000) written = { minute, text: new Map() };
+  let text = written.text.get(ms);
+  if (text === undefined) {
+    const f = formats();
+    text =
+      f.day.format(ms) === f.day.format(now)
+        ? f.time.format(ms)
+        : (Math.abs(now - ms) > HALF_YEAR ? f.year : f.date).format(ms);
+    written.text.set(ms, text);
+  }
+  return text;
 }
+let written = { minute: 0, text: new Map<number, string>() };
 
 /** A moment on the page: `clock`, in a <time> that carries the exact instant. */
 export function Time(props: { at: number }) {

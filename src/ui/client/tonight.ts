@@ -1,7 +1,7 @@
 // "Tonight": the page opens on `lanes report` — what needs a person, each with its command, and
 // per ticket what landed and was refused. Read again when the fleet changes, at most every 10 s.
 import { html } from 'htm/preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { UiReport, UiReportName } from '../view-types.js';
 import { fetchReport } from './api.js';
 import { Time, TimedText } from './format.js';
@@ -34,6 +34,12 @@ export function TonightPanel(props: { version: number }) {
     return () => clearTimeout(t);
   }, [props.version]);
 
+  // The same picture until the report or its error changes: a page that gets a new fleet every few
+  // hundred ms does not redraw the night's tickets each time (Preact skips a vnode it drew already).
+  return useMemo(() => night(report, error), [report, error]);
+}
+
+function night(report: UiReport | null, error: string) {
   if (!report)
     return html`<section id="tonight">
       <h2>Tonight</h2>
