@@ -13,7 +13,7 @@
 //   - a change that is not: that session's owner killed until its row shows dead.
 // Target: <= 1% of a core with one page open on 1,000 sessions; first render <= 1 s.
 // Usage: node bench/ui-idle.mjs [--old OTHER/dist/cli.cjs] [--window 30] [--rounds 3] [--owners 50]
-//   [--loads 3] [--settle 15] [--busy 20 --beats 20 --claims 2] [--stores sqlite,postgres] [--pg URL]
+//   [--loads 3] [--pages 1] [--settle 15] [--busy 20 --beats 20 --claims 2] [--stores sqlite,postgres] [--pg URL]
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { chromium } from 'playwright-core';
@@ -26,6 +26,8 @@ const WINDOW_S = Number(opt('--window', 30));
 const ROUNDS = Number(opt('--rounds', 3));
 const OWNERS = Number(opt('--owners', 50));
 const LOADS = Number(opt('--loads', 3));
+// --pages N: pages open while the CPU is measured (the last load's and N - 1 more).
+const PAGES = Number(opt('--pages', 1));
 const SETTLE_S = Number(opt('--settle', 15));
 const BUSY_S = Number(opt('--busy', 20));
 const BEATS = Number(opt('--beats', 20));
@@ -91,6 +93,7 @@ async function measure(build, store) {
   const serverPg = store.kind === 'sqlite' ? null : pg;
   const r = { first: [] };
   let page;
+  const extra = [];
   try {
     for (let i = 0; i < LOADS; i++) {
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -107,6 +110,12 @@ async function measure(build, store) {
       if (i < LOADS - 1) await page.close();
     }
     await page.waitForSelector('[data-link="live"]', { timeout: 30_000 });
+    for (let i = 1; i < PAGES; i++) {
+      const more = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await more.goto(ui.url, { waitUntil: 'commit' });
+      await more.waitForSelector('[data-link="live"]', { timeout: 30_000 });
+      extra.push(more);
+    }
     // What follows a start settles first (the first conflict prediction, the page's report).
     await sleep(SETTLE_S * 1000);
     r.idle = await cpuWindow(ui, serverPg, () => sleep(WINDOW_S * 1000));
@@ -138,6 +147,7 @@ async function measure(build, store) {
     await page.waitForSelector(`tr[data-session="${started.id}"][data-state="dead"]`, { timeout: 30_000 });
     r.death = Date.now() - t1;
   } finally {
+    for (const p of extra) await p.close();
     await page?.close();
     await lanes.close({ heartbeat: false });
     ui.proc.kill('SIGINT');
@@ -185,7 +195,7 @@ const rows = (cols) =>
     }),
   );
 console.log(
-  `bench/ui-idle: ${ROUNDS} round(s), idle ${WINDOW_S} s, busy ${BUSY_S} s (${BEATS} heartbeats + ${CLAIMS} claims/s), ${OWNERS} owner processes, ${LOADS} page loads each; load average ${loadBefore} before, ${load()} after\n`,
+  `bench/ui-idle: ${ROUNDS} round(s), idle ${WINDOW_S} s, busy ${BUSY_S} s (${BEATS} heartbeats + ${CLAIMS} claims/s), ${OWNERS} owner processes, ${LOADS} page loads each, ${PAGES} page(s) open; load average ${loadBefore} before, ${load()} after\n`,
 );
 const phase = (p) => [
   [(r) => r[p]?.self, pct],

@@ -5,6 +5,8 @@
 # stdout: the server's URL and PgBouncer's URL, for a database and role of the tests.
 # Idempotent: an existing cluster "lanes" and a running PgBouncer are reused.
 set -euo pipefail
+# pgbouncer and the cluster tools live in sbin, which a non-login shell's PATH may lack.
+export PATH="$PATH:/usr/sbin:/sbin"
 PORT="${LANES_CI_PG_PORT:-54329}"
 PASSWORD="${LANES_CI_PG_PASSWORD:-lanes-pw-7Qx}"
 
