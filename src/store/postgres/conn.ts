@@ -74,7 +74,7 @@ export class PgConn {
     try {
       conn = await PgConn.connect(pg, target, options, null);
     } catch (e) {
-      const late = expected ? await lateBroker(e, target.connectionString) : null;
+      const late = expected && !via ? await lateBroker(e, target.connectionString) : null; // not twice
       if (!late) throw e;
       return PgConn.connect(pg, target, options, late);
     }
@@ -218,6 +218,7 @@ export class PgConn {
   viaBroker = false;
   /** When this store went straight to the server because the broker did not answer (0: it did not). */
   private brokerMissedAt = 0;
+  private closed = false;
 
   /** A statement named after its text (hashName), so a server connection holding the name holds the same statement. */
   statement(text: string): Statement {
@@ -266,11 +267,8 @@ export class PgConn {
     }
   }
 
-  /**
-   * Straight to the server only because the broker did not answer in time (a loaded host, a broker
-   * starting): a long-lived process (the watcher, an MCP server, the page) goes through it once it
-   * answers, rather than hold a server connection of its own for the rest of its life.
-   */
+  /** Direct only because the broker was late: a long-lived process (watcher, MCP server, page) goes
+   *  through it once it answers, not holding a server connection of its own for the rest of its life. */
   private async brokerAgain(): Promise<void> {
     this.brokerMissedAt = Date.now();
     const place = brokerPlace(this.target.connectionString, process.env);
@@ -283,16 +281,19 @@ export class PgConn {
   /** A new pool through this host's broker as it is now (a new one started), else straight to the server. */
   private async rerouted(): Promise<boolean> {
     const via = await brokerEndpoint(this.target.connectionString, process.env);
+    if (this.closed) return false; // closed meanwhile: no new pool nobody would end
     const old = this.pool;
     this.kept.drop();
     this.pool = this.remake(via);
     this.viaBroker = via !== null;
     this.named = !via;
-    await old.end().catch(() => undefined);
+    // Not waited for: a call holding a connection of the old pool gives it back within seconds.
+    void old.end().catch(() => undefined);
     return true;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.kept.drop();
     await this.pool.end();
   }

@@ -30,15 +30,13 @@ export class ServerPool {
   private refusedUntil = 0;
   /** The server's free connections as last sampled (over an idle connection), and when. */
   private headroomSeen = { ok: false, at: 0 };
-  /**
-   * Until when the server counts as crowded (a sample under `headroom` free, or a refused log-in):
-   * then this broker keeps no connection it is not using, so brokers waiting for one get it.
-   */
+  /** Until when the server counts as crowded (fewer than `headroom` free, or a log-in refused). */
   private crowdedUntil = 0;
   /** After giving a connection back to a crowded server, no new one before this. */
   private yieldUntil = 0;
-  /** This broker's fair share of the server (its usable connections over the brokers it serves). */
-  private share = 1;
+  /** This broker's fair share of the server (usable connections over brokers; unknown before a sample). */
+  private share = Infinity;
+  private stopped = false; // end() called: a connection given back after it (a sample, a log-in) is closed
   /** The server's usable connections, and the brokers seen on it lately (name → when): the fleet. */
   private usable = Infinity;
   private readonly fleet = new Map<string, number>();
@@ -95,6 +93,7 @@ export class ServerPool {
 
   /** Gives back a connection that is idle (ReadyForQuery 'I', nothing pending). */
   release(c: ServerConn): void {
+    if (this.stopped) return void c.socket.end(TERMINATE);
     // A crowded server: this broker's turn with this connection is over. It goes back to the server
     // for a broker that has none, and this one logs in again after a pause (its own clients wait
     // that long), rather than take the slot straight back.
@@ -140,7 +139,7 @@ export class ServerPool {
     this.growTimer.unref();
   }
 
-  /** Whether the server was found crowded lately (a test and `lanes store status` read it too). */
+  /** Whether brokers take turns now: the server crowded lately, or the fleet larger than it. */
   get crowded(): boolean {
     return Date.now() < this.crowdedUntil || this.fleet.size > this.usable - this.o.headroom;
   }
@@ -253,7 +252,7 @@ export class ServerPool {
       // queued meanwhile.
       const was = c.idleSince;
       if (!c.socket.destroyed) this.release(c);
-      else this.busy = Math.max(0, this.busy - 1);
+      else this.discard(c); // and a waiter gets a new one
       if (this.idle.includes(c)) c.idleSince = was;
     }
   }
@@ -284,6 +283,7 @@ export class ServerPool {
   }
 
   async end(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.reaper);
     if (this.growTimer) clearTimeout(this.growTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
