@@ -1,19 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Pg from 'pg';
 import { lanes, lanesEnv, tmp } from '../helpers/env.js';
-import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
+import { PG_SKIP, fillServer, pgSchemaUrl } from '../helpers/pg.js';
 
 // Issue 48, item 3: more hosts than the server has connections. Each host's broker keeps one server
 // connection while its clients come and go; on a crowded server that would starve a host whose
 // broker has none (it waits, then its calls fail open). A broker that finds the server crowded
 // gives back the connection it is not using, so the waiting one gets it: the server's connections
 // are shared in turn, not held.
-
-const pg = createRequire(import.meta.url)('pg') as typeof Pg;
 
 async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -56,18 +53,7 @@ test(
       pids.push(status(aDir).pid);
       assert.equal(status(aDir).pool.open, 1, "host A's broker holds its one connection, idle");
       // Every connection the server has left, taken (as the fleet's other hosts would).
-      for (;;) {
-        const c = new pg.Client({ connectionString: PG_URL });
-        c.on('error', () => undefined);
-        try {
-          await c.connect();
-        } catch (e) {
-          assert.equal((e as { code?: string }).code, '53300', String(e));
-          break;
-        }
-        held.push(c);
-        assert.ok(held.length < 1000, 'the server never said it was full');
-      }
+      await fillServer(held);
       // Host B has no broker yet: its call starts one, which finds the server full and waits.
       const call = lanes(['ls', '--json'], { env: b.env });
       const r = await call;

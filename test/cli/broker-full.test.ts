@@ -1,17 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Pg from 'pg';
 import { lanes, lanesEnv, tmp } from '../helpers/env.js';
-import { PG_SKIP, PG_URL, pgSchemaUrl } from '../helpers/pg.js';
+import { PG_SKIP, fillServer, pgSchemaUrl } from '../helpers/pg.js';
 
 // Issue 28, item 3: a fleet's brokers against one server. When the server has no connection left
 // (53300: other hosts hold them all), a host's broker holds its clients until one frees rather
 // than passing the refusal on (each call would fail open) or sending them straight to the server.
-
-const pg = createRequire(import.meta.url)('pg') as typeof Pg;
 
 async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -37,18 +34,7 @@ test(
       process.kill(first.pid, 'SIGTERM');
       await until('the first broker gone', () => !existsSync(join(dir, '.s.PGSQL.5432')));
       // Every connection the server has left, taken (as a busy fleet's other hosts would).
-      for (;;) {
-        const c = new pg.Client({ connectionString: PG_URL });
-        c.on('error', () => undefined);
-        try {
-          await c.connect();
-        } catch (e) {
-          assert.equal((e as { code?: string }).code, '53300', String(e));
-          break;
-        }
-        held.push(c);
-        assert.ok(held.length < 1000, 'the server never said it was full');
-      }
+      await fillServer(held);
       const call = lanes(['ls', '--json'], { env });
       const log = join(dir, 'broker.log');
       await until(

@@ -41,3 +41,23 @@ export function pgSchemaUrl(via = PG_URL): { url: string; schema: string; drop: 
     },
   };
 }
+
+/**
+ * Takes every connection the test server has left (as a busy fleet's other hosts would), into
+ * `held`, until the server refuses one as full (53300); the caller ends them.
+ */
+export async function fillServer(held: Pg.Client[]): Promise<void> {
+  const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+  for (;;) {
+    const c = new pg.Client({ connectionString: PG_URL });
+    c.on('error', () => undefined);
+    try {
+      await c.connect();
+    } catch (e) {
+      if ((e as { code?: string }).code !== '53300') throw e;
+      return;
+    }
+    held.push(c);
+    if (held.length >= 1000) throw new Error('the server never said it was full');
+  }
+}
