@@ -35,40 +35,53 @@ const WORD_FLOOR = 24;
 const PATH_FLOOR = 40;
 
 /**
- * A borderless, aligned table, drawn in time linear in its cells (cli-table3, used before, took
- * 46 s for 5,000 rows here). Widths are measured over every row first; `lines` then yields the
- * header and the rows in chunks, so a long listing streams out instead of being built whole.
- * Wider than the terminal, it leaves out the `drop` columns; then the `spare` ones while the rest
- * cannot fit at its floors (a `keep` column or one not named: whole; a path: its last two parts; a
- * wrapped column: its longest word; another named one: 8); then narrows the named ones to those
- * floors (widest first), then below them, then any column but the `keep` ones, then those: no
- * line is ever longer than the width.
+ * The first of a table's two passes: each row measured as it comes and let go (`lanes ls --all`
+ * reads its sessions a page at a time, twice: to measure, then to draw). What it keeps is a few
+ * numbers per column, and the distinct values of a 'path' column (its cut needs them once the
+ * widths are known).
  */
-export class Table {
-  private readonly widths: number[];
-  private readonly shown: number[];
-  private readonly where: ('end' | 'middle' | 'path')[];
-  private readonly lines: (number | undefined)[];
+export class TableMeasure {
+  private readonly natural: number[];
+  private readonly floor: number[];
+  private readonly paths = new Map<number, Set<string>>();
 
   constructor(
     private readonly head: string[],
-    private readonly rows: Cell[][],
-    fit: Fit = {},
+    private readonly fit: Fit = {},
   ) {
-    const natural = head.map((h) => widthOf(h));
-    const named = (i: number) => fit.shorten?.[head[i] ?? ''] !== undefined || fit.wrap?.[head[i] ?? ''] !== undefined;
+    this.natural = head.map((h) => widthOf(h));
     // What a column keeps before anything else is cut: measured only for paths and wrapped columns.
-    const floor = head.map((h) => (fit.keep?.includes(h) ? Infinity : 0));
-    for (const r of rows)
-      r.forEach((c, i) => {
-        const t = text(c);
-        natural[i] = Math.max(natural[i] ?? 0, widthOf(t));
-        const name = head[i] ?? '';
-        if (fit.shorten?.[name] === 'path')
-          floor[i] = Math.max(floor[i] ?? 0, Math.min(PATH_FLOOR, widthOf(pathTail(t))));
-        else if (fit.wrap?.[name] !== undefined)
-          for (const word of t.split(' ')) floor[i] = Math.max(floor[i] ?? 0, Math.min(WORD_FLOOR, widthOf(word)));
-      });
+    this.floor = head.map((h) => (fit.keep?.includes(h) ? Infinity : 0));
+    head.forEach((h, i) => {
+      if (fit.shorten?.[h] === 'path') this.paths.set(i, new Set());
+    });
+  }
+
+  add(row: readonly Cell[]): void {
+    row.forEach((c, i) => {
+      const t = text(c);
+      this.natural[i] = Math.max(this.natural[i] ?? 0, widthOf(t));
+      const name = this.head[i] ?? '';
+      const paths = this.paths.get(i);
+      if (paths) {
+        paths.add(t);
+        this.floor[i] = Math.max(this.floor[i] ?? 0, Math.min(PATH_FLOOR, widthOf(pathTail(t))));
+      } else if (this.fit.wrap?.[name] !== undefined)
+        for (const word of t.split(' '))
+          this.floor[i] = Math.max(this.floor[i] ?? 0, Math.min(WORD_FLOOR, widthOf(word)));
+    });
+  }
+
+  /**
+   * The columns shown and their widths. Wider than the terminal, the table leaves out the `drop`
+   * columns; then the `spare` ones while the rest cannot fit at its floors (a `keep` column or one
+   * not named: whole; a path: its last two parts; a wrapped column: its longest word; another
+   * named one: 8); then narrows the named ones to those floors (widest first), then below them,
+   * then any column but the `keep` ones, then those: no line is ever longer than the width.
+   */
+  layout(): TableLayout {
+    const { head, fit, natural, floor } = this;
+    const named = (i: number) => fit.shorten?.[head[i] ?? ''] !== undefined || fit.wrap?.[head[i] ?? ''] !== undefined;
     const floorOf = (i: number) =>
       Math.min(natural[i] ?? 0, named(i) ? Math.max(MIN_SHORTENED, floor[i] ?? 0) : Infinity);
     const width = fit.width ?? terminalWidth();
@@ -93,33 +106,40 @@ export class Table {
       [shown, () => 3],
     ] as const)
       narrow(cols, least, widths, () => total(shown, (i) => widths[i] ?? 0) - width);
-    this.where = head.map((h) => fit.shorten?.[h] ?? 'end');
-    this.lines = head.map((h) => fit.wrap?.[h]);
-    this.shown = shown;
-    this.widths = widths;
-    this.giveBack(natural);
+    const where = head.map((h) => fit.shorten?.[h] ?? 'end');
+    giveBack(shown, widths, natural, (col, w) => {
+      if (!this.paths.has(col)) return -1;
+      let used = widthOf(shorten(head[col] ?? '', w));
+      for (const p of this.paths.get(col) ?? []) used = Math.max(used, widthOf(shorten(p, w, 'path')));
+      return used;
+    });
+    return new TableLayout(
+      head,
+      shown,
+      widths,
+      where,
+      head.map((h) => fit.wrap?.[h]),
+    );
+  }
+}
+
+/** The second pass: a table's header and rows drawn at the widths measured. */
+export class TableLayout {
+  constructor(
+    private readonly head: string[],
+    private readonly shown: number[],
+    private readonly widths: number[],
+    private readonly where: ('end' | 'middle' | 'path')[],
+    private readonly lines: (number | undefined)[],
+  ) {}
+
+  header(): string {
+    return this.draw(this.head, true);
   }
 
-  /**
-   * A path cut shows whole parts, often narrower than its column: what it leaves unused goes to
-   * the columns narrowed below their natural width (a wrapped one then needs fewer lines).
-   */
-  private giveBack(natural: number[]): void {
-    for (const col of this.shown) {
-      if (this.where[col] !== 'path') continue;
-      const w = this.widths[col] ?? 0;
-      let used = widthOf(shorten(this.head[col] ?? '', w));
-      for (const r of this.rows) used = Math.max(used, widthOf(shorten(text(r[col]), w, 'path')));
-      let spare = w - used;
-      this.widths[col] = used;
-      for (const other of this.shown) {
-        const room = Math.min(spare, (natural[other] ?? 0) - (this.widths[other] ?? 0));
-        if (other === col || room <= 0) continue;
-        this.widths[other] = (this.widths[other] ?? 0) + room;
-        spare -= room;
-      }
-      this.widths[col] = (this.widths[col] ?? 0) + spare;
-    }
+  /** One row as the lines it takes (no newline at the end). */
+  row(cells: readonly Cell[]): string {
+    return this.draw(cells.map(text), false);
   }
 
   /** One cell as the lines it takes: wrapped onto at most its column's lines, else cut to one. */
@@ -132,7 +152,7 @@ export class Table {
     return [...lines.slice(0, most - 1), shorten(lines.slice(most - 1).join(' '), w)];
   }
 
-  private line(cells: string[], bold = false): string {
+  private draw(cells: string[], bold: boolean): string {
     const last = this.shown.length - 1;
     const columns = this.shown.map((col) =>
       bold ? [shorten(cells[col] ?? '', this.widths[col] ?? 0)] : this.cell(col, cells[col] ?? ''),
@@ -154,11 +174,29 @@ export class Table {
       );
     return out.join('\n');
   }
+}
+
+/**
+ * A borderless, aligned table, drawn in time linear in its cells (cli-table3, used before, took
+ * 46 s for 5,000 rows here): its rows measured (TableMeasure), then drawn in chunks.
+ */
+export class Table {
+  private readonly layout: TableLayout;
+
+  constructor(
+    head: string[],
+    private readonly rows: Cell[][],
+    fit: Fit = {},
+  ) {
+    const measure = new TableMeasure(head, fit);
+    for (const r of rows) measure.add(r);
+    this.layout = measure.layout();
+  }
 
   *chunks(rowsPerChunk = 1000): Generator<string> {
-    let out = this.line(this.head, true) + '\n';
+    let out = this.layout.header() + '\n';
     for (let i = 0; i < this.rows.length; i++) {
-      out += this.line((this.rows[i] ?? []).map(text)) + '\n';
+      out += this.layout.row(this.rows[i] ?? []) + '\n';
       if ((i + 1) % rowsPerChunk === 0) {
         yield out;
         out = '';
@@ -169,6 +207,33 @@ export class Table {
 
   toString(): string {
     return [...this.chunks()].join('');
+  }
+}
+
+/**
+ * A path cut shows whole parts, often narrower than its column: what it leaves unused (`used`: the
+ * widest cut of a path column at width w, -1 for another column) goes to the columns narrowed
+ * below their natural width (a wrapped one then needs fewer lines).
+ */
+function giveBack(
+  shown: number[],
+  widths: number[],
+  natural: number[],
+  used: (col: number, w: number) => number,
+): void {
+  for (const col of shown) {
+    const w = widths[col] ?? 0;
+    const usedHere = used(col, w);
+    if (usedHere < 0) continue;
+    let spare = w - usedHere;
+    widths[col] = usedHere;
+    for (const other of shown) {
+      const room = Math.min(spare, (natural[other] ?? 0) - (widths[other] ?? 0));
+      if (other === col || room <= 0) continue;
+      widths[other] = (widths[other] ?? 0) + room;
+      spare -= room;
+    }
+    widths[col] = (widths[col] ?? 0) + spare;
   }
 }
 

@@ -65,6 +65,18 @@ export interface LanesSessions {
    * count: claims are counted, not read whole (`lanes ls --all`).
    */
   rows(options: { all?: boolean; claimsShown: number }): Promise<SessionRow[]>;
+  /**
+   * As rows(), a page at a time (default 500 rows): in creation order, or with `nest` each
+   * subagent's session right under its parent's (`depth`). What is held is the listing's order
+   * and one page, for a listing of any length (`lanes ls --all` reads them twice: to measure the
+   * table, then to draw it).
+   */
+  rowPages(options: {
+    all?: boolean;
+    claimsShown: number;
+    nest?: boolean;
+    size?: number;
+  }): AsyncGenerator<{ row: SessionRow; depth: number }[]>;
   /** A session's claims a page at a time (default 1,000), in key order. */
   claimPages(id: string, size?: number): AsyncGenerator<ClaimRecord[]>;
   /** A live session at a glance (claims, other live sessions, overlapping edits), from the store alone; null when unknown or ended. */

@@ -87,6 +87,12 @@ export interface SessionRecord {
   envSlug: string | null;
 }
 
+/** A session as a listing's order needs it: its id and the session it was made for. */
+export interface SessionOutline {
+  id: string;
+  parent: string | null;
+}
+
 export type SetupState = 'done' | 'tearing' | 'torn' | 'failed' | 'passed';
 
 /** The part of SessionStore about a session's life beyond start and end (each backend's session-life.ts). */
@@ -167,6 +173,12 @@ export interface SessionStore extends DeadStore {
   listSessions(options: { includeEnded: boolean; includeDead?: boolean }): Promise<SessionRecord[]>;
   /** Several sessions by id, in order of creation (unknown ids are left out). */
   getSessions(ids: string[]): Promise<SessionRecord[]>;
+  /**
+   * Each session's id and parent (the open ones; every one with `includeEnded`) in order of
+   * creation, as listSessions orders them: a listing's order without its records (`lanes ls --all`
+   * then reads them a page at a time through getSessions).
+   */
+  sessionOutline(options: { includeEnded: boolean }): Promise<SessionOutline[]>;
   /**
    * Records sessions a judge proved dead, each only if still open with the same owner and lastSeenAt
    * as judged (else it is judged again next time), with how (`died`) and a session.died entry in the

@@ -119,6 +119,27 @@ export function scaleContract(store: () => Store): void {
     assert.equal(await s.touchSession('unknown', 60_000), false, 'unknown');
   });
 
+  it("the listing's order without its records: ids and parents in creation order, ended ones on request", async () => {
+    // ls --all reads the records a page at a time through getSessions, in this order.
+    const s = store();
+    await s.insertSession(session('a'));
+    await s.insertSession(session('b'));
+    await s.insertSession({ ...session('c'), parent: 'b' });
+    await s.insertSession(session('d'));
+    await s.endSession('d', 'done');
+    assert.deepEqual(await s.sessionOutline({ includeEnded: false }), [
+      { id: 'a', parent: null },
+      { id: 'b', parent: null },
+      { id: 'c', parent: 'b' },
+    ]);
+    const every = (await s.sessionOutline({ includeEnded: true })).map((x) => x.id);
+    assert.deepEqual(every, ['a', 'b', 'c', 'd']);
+    assert.deepEqual(
+      every,
+      (await s.listSessions({ includeEnded: true })).map((x) => x.id),
+    );
+  });
+
   it('a session proven dead is recorded once and left out of the hot read until something refreshes it', async () => {
     const s = store();
     const a = await s.insertSession(session('a', DEAD_PID));

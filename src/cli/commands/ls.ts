@@ -1,11 +1,12 @@
 import { EXIT } from '../../core/errors.js';
 import { formatAge } from '../../core/duration.js';
 import { formatResource } from '../../core/resource.js';
-import type { SessionRow } from '../../index.js';
+import type { Lanes, SessionRow } from '../../index.js';
 import type { CommandSpec } from '../command.js';
 import { printJsonPaged } from '../json-list.js';
 import { terminalWidth, wrap } from '../layout.js';
 import { Table, sessionStateText } from '../output.js';
+import { TableMeasure, type Cell, type Fit } from '../table.js';
 import { utcMinute } from '../../core/duration.js';
 import { nested } from '../../core/nesting.js';
 
@@ -16,8 +17,8 @@ export const command: CommandSpec = {
   description: [
     'By default: live sessions, and (the first 50) dead ones that still hold claims or have unsaved work',
     'in a worktree no live session shares; the other dead ones are counted (`lanes gc` ends them). --all lists every',
-    'session, ended ones too, streamed as it is drawn. --json lists every session not ended (with --all:',
-    'every session). STATE of a live session says what its agent signalled through its hooks: waiting (for',
+    'session, ended ones too, read a page at a time (any number of sessions in the memory of one page). --json',
+    'lists every session not ended (with --all: every session), streamed the same way. STATE of a live session says what its agent signalled through its hooks: waiting (for',
     'you: a permission prompt, a question, a turn stopped on an error), finished (its turn), denied (lanes',
     'denied a call this turn); else live. `lanes notify --help`: being told of these.',
   ].join('\n'),
@@ -28,23 +29,56 @@ export const command: CommandSpec = {
     const lanes = await io.lanes({ session: process.env['LANES_SESSION'] || null });
     const all = args.values['all'] === true;
     if (io.json) {
-      // Every claim of every session, as before, read and written a page at a time.
-      const rows = await lanes.sessions.rows({ all, claimsShown: 0 });
-      const held = new Set(rows.filter((r) => r.claimCount > 0).map((r) => r.id));
-      await printJsonPaged(
-        io,
-        rows.map(({ claimCount: _, ...view }) => view),
-        'claims',
-        (view) => (held.has(view.id) ? lanes.sessions.claimPages(view.id) : null),
+      // Every claim of every session, as before, read and written a page at a time; the sessions too.
+      const held = new Set<string>();
+      const views = async function* () {
+        for await (const page of lanes.sessions.rowPages({ all, claimsShown: 0 }))
+          yield page.map(({ row: { claimCount, ...view } }) => {
+            if (claimCount > 0) held.add(view.id);
+            return view;
+          });
+      };
+      await printJsonPaged(io, views(), 'claims', (view) =>
+        held.delete(view.id) ? lanes.sessions.claimPages(view.id) : null,
       );
       return EXIT.ok;
     }
     // The CLAIMS column is at most CLAIM_LINES lines of the terminal's width: a session's first claimsShown fill more.
     const width = terminalWidth();
     const claimsShown = claimsToFill(width);
-    const { sessions, hidden, moreDead } = all
-      ? { sessions: await lanes.sessions.rows({ all, claimsShown }), hidden: 0, moreDead: 0 }
-      : await lanes.sessions.overview({ claimsShown });
+    const seatsOut = wrapLines(await seatsOutText(lanes), width);
+    const now = await lanes.now();
+    const cells = (r: { row: SessionRow; depth: number }) => sessionCells(r, now, lanes.sessionId);
+    if (all) {
+      // Months of sessions in the memory of one page: read once to measure the table, then again
+      // to draw it; a listing of up to HELD_ROWS rows is held from the first read instead.
+      const pages = () => lanes.sessions.rowPages({ all: true, claimsShown, nest: true, size: 1000 });
+      const measure = new TableMeasure(HEAD, fitTo(width));
+      let held: Cell[][] | null = [];
+      let count = 0;
+      for await (const page of pages()) {
+        for (const r of page) {
+          const row = cells(r);
+          measure.add(row);
+          held = held && held.length < HELD_ROWS ? (held.push(row), held) : null;
+          count++;
+        }
+      }
+      if (count === 0) {
+        io.stdout('no sessions\n' + seatsOut);
+        return EXIT.ok;
+      }
+      const layout = measure.layout();
+      io.stdout(layout.header() + '\n');
+      const drawn = held ? [held] : mapPages(pages(), (page) => page.map(cells));
+      for await (const page of drawn) {
+        io.stdout(page.map((row) => layout.row(row) + '\n').join(''));
+        await io.drained();
+      }
+      io.stdout(seatsOut);
+      return EXIT.ok;
+    }
+    const { sessions, hidden, moreDead } = await lanes.sessions.overview({ claimsShown });
     const more = wrapLines(
       (moreDead
         ? `${moreDead} more dead session(s) holding claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them after saving their work)\n`
@@ -54,50 +88,11 @@ export const command: CommandSpec = {
           : ''),
       width,
     );
-    // A seat that ran out stays in view until its reset (issue 29): the sessions on it wait or moved.
-    const out = (await lanes.seats.list()).filter((s) => s.state === 'exhausted');
-    const seatsOut = wrapLines(
-      out
-        .map(
-          (s) =>
-            `seat ${s.name} (${s.agent}) ran out${s.exhaustedWhy ? ` (${s.exhaustedWhy})` : ''}; lanes uses it again after ${utcMinute(s.until ?? 0)} (lanes seat ls; lanes seat reset ${s.name} once it has quota)\n`,
-        )
-        .join(''),
-      width,
-    );
     if (sessions.length === 0) {
-      io.stdout((all ? 'no sessions\n' : more || 'no sessions (ended ones: lanes ls --all)\n') + seatsOut);
+      io.stdout((more || 'no sessions (ended ones: lanes ls --all)\n') + seatsOut);
       return EXIT.ok;
     }
-    const now = await lanes.now();
-    // A subagent's session right under the one it works for (core/nesting.ts), marked as such.
-    const row = ({ row: s, depth }: { row: SessionRow; depth: number }) => [
-      (depth > 0 ? `${'  '.repeat(depth - 1)}└ ` : '') + s.id + (s.id === lanes.sessionId ? ' *' : ''),
-      sessionStateText(s),
-      formatAge(now - s.createdAt),
-      s.agent,
-      s.ticket,
-      s.label,
-      `${s.owner.pid}@${s.owner.host}${s.terminal?.startsWith('tmux ') ? ` (${s.terminal})` : ''}`,
-      s.worktree ?? s.cwd,
-      claimsText(s),
-    ];
-    // What a person acts on stays whole: the id, the claims (wrapped, ticket and paths first: the
-    // library reads them in that order) and the worktree by its last parts; the agent and label
-    // go before those are cut, the owner's pid and the age first.
-    const table = new Table(
-      ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'],
-      nested(sessions).map(row),
-      {
-        width,
-        keep: ['SESSION'],
-        drop: ['PID', 'AGE'],
-        spare: ['AGENT', 'LABEL'],
-        shorten: { WORKTREE: 'path', LABEL: 'end', TICKET: 'end', AGENT: 'end' },
-        wrap: { CLAIMS: CLAIM_LINES },
-      },
-    );
-    for (const chunk of table.chunks()) {
+    for (const chunk of new Table(HEAD, nested(sessions).map(cells), fitTo(width)).chunks()) {
       io.stdout(chunk);
       await io.drained();
     }
@@ -105,6 +100,59 @@ export const command: CommandSpec = {
     return EXIT.ok;
   },
 };
+
+/** A session's row of the table: a subagent's right under the one it works for (core/nesting.ts), marked as such. */
+export function sessionCells(
+  { row: s, depth }: { row: SessionRow; depth: number },
+  now: number,
+  me: string | null,
+): Cell[] {
+  return [
+    (depth > 0 ? `${'  '.repeat(depth - 1)}└ ` : '') + s.id + (s.id === me ? ' *' : ''),
+    sessionStateText(s),
+    formatAge(now - s.createdAt),
+    s.agent,
+    s.ticket,
+    s.label,
+    `${s.owner.pid}@${s.owner.host}${s.terminal?.startsWith('tmux ') ? ` (${s.terminal})` : ''}`,
+    s.worktree ?? s.cwd,
+    claimsText(s),
+  ];
+}
+
+/** `ls --all` holds a listing of up to this many rows from its first read (else it reads them twice). */
+const HELD_ROWS = 5000;
+
+async function* mapPages<T, U>(pages: AsyncIterable<T>, f: (page: T) => U): AsyncGenerator<U> {
+  for await (const page of pages) yield f(page);
+}
+
+export const HEAD = ['SESSION', 'STATE', 'AGE', 'AGENT', 'TICKET', 'LABEL', 'PID', 'WORKTREE', 'CLAIMS'];
+
+/**
+ * What a person acts on stays whole: the id, the claims (wrapped, ticket and paths first: the
+ * library reads them in that order) and the worktree by its last parts; the agent and label go
+ * before those are cut, the owner's pid and the age first.
+ */
+export const fitTo = (width: number): Fit => ({
+  width,
+  keep: ['SESSION'],
+  drop: ['PID', 'AGE'],
+  spare: ['AGENT', 'LABEL'],
+  shorten: { WORKTREE: 'path', LABEL: 'end', TICKET: 'end', AGENT: 'end' },
+  wrap: { CLAIMS: CLAIM_LINES },
+});
+
+/** A seat that ran out stays in view until its reset (issue 29): the sessions on it wait or moved. */
+async function seatsOutText(lanes: Lanes): Promise<string> {
+  const out = (await lanes.seats.list()).filter((s) => s.state === 'exhausted');
+  return out
+    .map(
+      (s) =>
+        `seat ${s.name} (${s.agent}) ran out${s.exhaustedWhy ? ` (${s.exhaustedWhy})` : ''}; lanes uses it again after ${utcMinute(s.until ?? 0)} (lanes seat ls; lanes seat reset ${s.name} once it has quota)\n`,
+    )
+    .join('');
+}
 
 /** The CLAIMS column wraps onto at most this many lines (the last one cut with an ellipsis). */
 export const CLAIM_LINES = 3;

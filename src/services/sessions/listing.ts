@@ -2,27 +2,19 @@
 // liveness, and their claims, read so that a session's claims cost the rows shown, not all it holds.
 import { existsSync } from 'node:fs';
 import type { SessionState } from '../../core/liveness.js';
-import { claimRank } from '../../core/resource.js';
 import type { ClaimRecord, SessionRecord } from '../../store/types.js';
-import type { LanesContext, SessionLiveness } from '../context.js';
+import type { LanesContext } from '../context.js';
+import { rowPages } from './row-pages.js';
+import { bySession, firstClaims, toRow, toView, type SessionRow, type SessionView } from './session-rows.js';
 
-export interface SessionView extends SessionRecord {
-  state: SessionState;
-  /** Why it is dead or ended; '' when live. */
-  why: string;
-  claims: ClaimRecord[];
-}
-
-/** A session as a listing shows it: its first claims (`claims`) and how many it holds in all. */
-export interface SessionRow extends SessionView {
-  claimCount: number;
-}
+export type { SessionRow, SessionView } from './session-rows.js';
 
 /** The listings as the library offers them (lanes-api.ts LanesSessions). */
 export const listings = (ctx: LanesContext) => ({
   list: (o?: { all?: boolean }) => list(ctx, o),
   rows: (o: { all?: boolean; claimsShown: number }) => rows(ctx, o),
   claimPages: (id: string, size?: number) => claimPages(ctx, id, size),
+  rowPages: (o: { all?: boolean; claimsShown: number; nest?: boolean; size?: number }) => rowPages(ctx, o),
   overview: (o?: { deadShown?: number; claimsShown?: number }) => overview(ctx, o),
   judge: (sessions: SessionRecord[], now?: number) => judge(ctx, sessions, now),
 });
@@ -66,29 +58,6 @@ export async function* claimPages(ctx: LanesContext, id: string, size = 1000): A
     if (page.length < size) return;
     after = page.at(-1);
   }
-}
-
-/** The first `shown` claims of each session as a person reads them (all of them without a bound), and each one's count. */
-async function firstClaims(
-  ctx: LanesContext,
-  ids: string[],
-  shown = Infinity,
-): Promise<{ first: Map<string, ClaimRecord[]>; counts: Map<string, number> }> {
-  if (ids.length === 0) return { first: new Map(), counts: new Map() };
-  if (shown === Infinity) {
-    const first = bySession(await ctx.store.listClaims({ sessionIds: ids }));
-    // In the order firstClaims reads them (a stable sort: key order within a kind's rank).
-    for (const c of first.values()) c.sort((a, b) => claimRank(a.kind) - claimRank(b.kind));
-    return { first, counts: new Map([...first].map(([id, c]) => [id, c.length])) };
-  }
-  if (shown === 0) return { first: new Map(), counts: await ctx.store.claimCounts(ids) };
-  // One more than shown: a session holding no more is counted by what was read; the others in the index.
-  const first = bySession(await ctx.store.firstClaims(ids, shown + 1));
-  const more = [...first].filter(([, c]) => c.length > shown).map(([id]) => id);
-  const counts = new Map([...first].map(([id, c]) => [id, c.length]));
-  for (const [id, n] of more.length > 0 ? await ctx.store.claimCounts(more) : []) counts.set(id, n);
-  for (const c of first.values()) c.splice(shown);
-  return { first, counts };
 }
 
 /**
@@ -164,25 +133,6 @@ async function dirtyOf(worktrees: Set<string>): Promise<Set<string>> {
 
 function byCreation(a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number {
   return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function bySession(claims: ClaimRecord[]): Map<string, ClaimRecord[]> {
-  const m = new Map<string, ClaimRecord[]>();
-  for (const c of claims) {
-    const list = m.get(c.sessionId);
-    if (list) list.push(c);
-    else m.set(c.sessionId, [c]);
-  }
-  return m;
-}
-
-export function toView(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[]): SessionView {
-  return { ...s, state: live.state, why: live.verdict.why, claims };
-}
-
-// Counted and read apart: a claim granted or released in between must not make the count a lie.
-function toRow(s: SessionRecord, live: SessionLiveness, claims: ClaimRecord[], count: number): SessionRow {
-  return { ...toView(s, live, claims), claimCount: Math.max(count, claims.length) };
 }
 
 /** Liveness of these sessions now, as list() judges it (Lanes.sessions.judge). */

@@ -104,6 +104,14 @@ export function pgSessions(conn: PgConn): Omit<SessionStore, SessionLifeKeys | k
       return rows.map(toSession);
     },
 
+    async sessionOutline({ includeEnded }) {
+      const where = includeEnded ? '' : 'WHERE ended_at IS NULL';
+      const rows = await conn.query<{ id: string; parent_id: string | null }>(
+        `SELECT id, parent_id FROM ${conn.t('sessions')} ${where} ORDER BY created_at, id`,
+      );
+      return rows.map((r) => ({ id: r.id, parent: r.parent_id ?? null }));
+    },
+
     async getSessions(ids) {
       if (ids.length === 0) return [];
       const rows = await conn.query<SessionRow>(

@@ -125,6 +125,18 @@ export function sqliteSessions(conn: SqliteConn): Omit<SessionStore, SessionLife
       );
     },
 
+    sessionOutline({ includeEnded }) {
+      const where = includeEnded ? '' : 'WHERE ended_at IS NULL';
+      return conn.run(() =>
+        (
+          conn.stmt(`SELECT id, parent_id FROM sessions ${where} ORDER BY created_at, id`).all() as {
+            id: string;
+            parent_id: string | null;
+          }[]
+        ).map((r) => ({ id: r.id, parent: r.parent_id ?? null })),
+      );
+    },
+
     getSessions(ids) {
       // In chunks: SQLite binds at most 32,766 parameters per statement (the dashboard asks for
       // every open session's progress).
