@@ -1,8 +1,8 @@
 // The page: a header with the store and the connection, then the panels. The fleet arrives whole
-// from the event stream on every change (Preact redraws only what differs); journal entries arrive
-// one batch at a time.
+// from the event stream on every change, the sessions that did not change kept as they were
+// (share.ts: their rows are not drawn again); journal entries arrive one batch at a time.
 import { html } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiJournalEntry, UiSession } from '../view-types.js';
 import { act, events, fetchFleet } from './api.js';
 import { ConfirmDialog } from './confirm.js';
@@ -11,6 +11,7 @@ import { ConflictsPanel } from './conflicts.js';
 import { ClaimsPanel } from './claims.js';
 import { JournalPanel } from './journal.js';
 import { SessionsPanel } from './sessions.js';
+import { shareUnchanged } from './share.js';
 import { SnapshotsPanel } from './snapshots.js';
 import { TonightPanel } from './tonight.js';
 
@@ -51,7 +52,7 @@ export function App() {
     source.onerror = () => setLink('reconnecting');
     source.addEventListener('fleet', (e) => {
       const next = JSON.parse((e as MessageEvent<string>).data) as FleetView;
-      setFleet((now) => (now && now.version === next.version ? now : received(next)));
+      setFleet((now) => (now && now.version === next.version ? now : received(shareUnchanged(now, next))));
     });
     source.addEventListener('journal', (e) =>
       setNews((n) => [...n.slice(-50), JSON.parse((e as MessageEvent<string>).data) as UiJournalEntry[]]),
@@ -64,7 +65,8 @@ export function App() {
   }, []);
   const fleet = shown ? { ...shown, at: shown.at + (Date.now() - shown.receivedAt) } : null;
 
-  const ask = (action: ActionName, session: UiSession) => setPending({ action, session });
+  // The same function in every drawing: a row whose session did not change is not drawn again.
+  const ask = useCallback((action: ActionName, session: UiSession) => setPending({ action, session }), []);
   const confirm = async (body: Record<string, string>) => {
     const p = pending;
     setPending(null);

@@ -1,7 +1,8 @@
 // Who holds what and who waits for whom; waits refused because they would close a cycle.
 import { html } from 'htm/preact';
+import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
-import type { FleetView } from '../view-types.js';
+import type { FleetView, UiClaim, UiSession } from '../view-types.js';
 import { Time, TimedText, age, clock, detailsText, shownState } from './format.js';
 import { Path } from './path.js';
 import { Who } from './who.js';
@@ -13,8 +14,8 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
   const [all, setAll] = useState(false);
   // Newest first: what just changed is on top, within the rows shown.
   const held = fleet.sessions
-    .flatMap((s) => s.claims.map((c) => ({ ...c, session: s })))
-    .sort((a, b) => b.since - a.since);
+    .flatMap((s) => s.claims.map((c) => ({ claim: c, session: s })))
+    .sort((a, b) => b.claim.since - a.claim.since);
   const shown = all ? held : held.slice(0, SHOWN);
   return html`
     <section id="claims" aria-labelledby="claims-h">
@@ -34,19 +35,7 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
             </tr>
           </thead>
           <tbody>
-            ${shown.map(
-              (c) =>
-                // The holder and its state in cells of their own: read or copied, they never run together.
-                html`<tr data-claim=${c.resource}>
-                  <th scope="row" class="line"><${Path} path=${c.resource} /></th>
-                  <td data-label="Token">#${c.token}</td>
-                  <td class="line" data-label="Held by" data-held-by><${Who} id=${c.session.id} fleet=${fleet} /></td>
-                  <td data-label="State" data-claim-state>
-                    <span class=${`state state-${shownState(c.session)}`}>${shownState(c.session)}</span>
-                  </td>
-                  <td data-label="Since" title=${clock(c.since)}>${age(c.since, fleet.at)}</td>
-                </tr>`,
-            )}
+            ${shown.map((c) => html`<${ClaimRow} c=${c.claim} s=${c.session} at=${fleet.at} />`)}
           </tbody>
         </table>
       </div>
@@ -101,3 +90,32 @@ export function ClaimsPanel(props: { fleet: FleetView }) {
     </section>
   `;
 }
+
+interface ClaimRowProps {
+  c: UiClaim;
+  /** Its holder: the same object while that session is unchanged (share.ts). */
+  s: UiSession;
+  at: number;
+}
+
+/** A claim's row, drawn again only when its holder changed or its age reads differently. */
+const ClaimRow = memo(
+  (props: ClaimRowProps) => {
+    const { c, s } = props;
+    // The holder and its state in cells of their own: read or copied, they never run together.
+    return html`<tr data-claim=${c.resource}>
+      <th scope="row" class="line"><${Path} path=${c.resource} /></th>
+      <td data-label="Token">#${c.token}</td>
+      <td class="line" data-label="Held by" data-held-by><${Who} id=${s.id} session=${s} /></td>
+      <td data-label="State" data-claim-state>
+        <span class=${`state state-${shownState(s)}`}>${shownState(s)}</span>
+      </td>
+      <td data-label="Since" title=${clock(c.since)}>${age(c.since, props.at)}</td>
+    </tr>`;
+  },
+  (a: ClaimRowProps, b: ClaimRowProps) =>
+    a.c === b.c &&
+    a.s === b.s &&
+    age(a.c.since, a.at) === age(b.c.since, b.at) &&
+    clock(a.c.since) === clock(b.c.since),
+);

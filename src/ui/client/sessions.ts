@@ -1,5 +1,6 @@
 // Sessions by repository, with filters (repository, ticket, agent, state) and each row's actions.
 import { html } from 'htm/preact';
+import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';
 import { Time, TimedText, age, clock, dash, shownState } from './format.js';
@@ -103,11 +104,12 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
               <tbody>
                 ${nested(rows).map(
                   ({ row: s, depth }) =>
-                    html`<${Row}
+                    html`<${SessionRow}
                       s=${s}
                       depth=${depth}
-                      fleet=${fleet}
-                      flags=${flags.get(s.id) ?? []}
+                      host=${fleet.host}
+                      at=${fleet.at}
+                      flags=${flags.get(s.id) ?? NO_FLAGS}
                       onAction=${props.onAction}
                     />`,
                 )}
@@ -183,16 +185,52 @@ function stateDetail(s: UiSession, at: number) {
  * One session: a row of the table, and below the page's breakpoint a card (style.css) whose cells
  * say what they are (data-label): its name, state, last activity and age first, its actions last.
  */
-function Row(props: {
+interface RowProps {
   s: UiSession;
   /** 1: a subagent's session, shown under the one it works for. */
   depth: number;
-  fleet: FleetView;
+  /** This page's host, and the store's clock now. */
+  host: string;
+  at: number;
   flags: string[];
   onAction: (a: ActionName, s: UiSession) => void;
-}) {
-  const { s, fleet, onAction, flags } = props;
-  const local = s.host === fleet.host;
+}
+
+const NO_FLAGS: string[] = [];
+
+/**
+ * Drawn again only when what it shows changed: its session (the same object while unchanged,
+ * share.ts), its flags, or one of its ages or moments as written (a minute, an hour, a new day).
+ */
+const SessionRow = memo(
+  Row,
+  (a: RowProps, b: RowProps) =>
+    a.s === b.s &&
+    a.depth === b.depth &&
+    a.host === b.host &&
+    a.onAction === b.onAction &&
+    a.flags.join('\n') === b.flags.join('\n') &&
+    timesShown(a.s, a.at) === timesShown(b.s, b.at),
+);
+
+function timesShown(s: UiSession, at: number): string {
+  const moments = [
+    s.createdAt,
+    s.lastSeenAt,
+    ...(s.attention ? [s.attention.at, ...(s.attention.times ?? []).map((t) => t.at)] : []),
+  ];
+  return [
+    age(s.lastSeenAt, at),
+    age(s.createdAt, at),
+    s.endedAt === null ? '' : age(s.endedAt, at),
+    s.attention ? age(s.attention.at, at) : '',
+    ...moments.map((m) => clock(m)),
+  ].join('|');
+}
+
+function Row(props: RowProps) {
+  const { s, onAction, flags } = props;
+  const local = s.host === props.host;
   const button = (a: ActionName, text: string) =>
     html`<button type="button" data-action=${a} aria-label=${`${text} ${s.id}`} onClick=${() => onAction(a, s)}>
       ${text}
@@ -218,13 +256,13 @@ function Row(props: {
       </th>
       <td class="state-cell" data-label="State">
         <span class=${`state state-${shownState(s)}`} data-shown-state>${shownState(s)}</span>
-        <div class="why">${stateDetail(s, fleet.at)}</div>
+        <div class="why">${stateDetail(s, props.at)}</div>
       </td>
       <td class="seen" title=${clock(s.lastSeenAt)} data-last-seen=${s.lastSeenAt} data-label="Last lanes call">
         <div>
-          ${s.state === 'ended' && s.endedAt ? `ended ${age(s.endedAt, fleet.at)}` : age(s.lastSeenAt, fleet.at)}
+          ${s.state === 'ended' && s.endedAt ? `ended ${age(s.endedAt, props.at)}` : age(s.lastSeenAt, props.at)}
         </div>
-        <div class="age" data-age>started ${age(s.createdAt, fleet.at)}</div>
+        <div class="age" data-age>started ${age(s.createdAt, props.at)}</div>
       </td>
       <td data-label="Host · pid">
         ${`${s.host}\u00a0·\u00a0${s.pid}`}${s.terminal ? html`<div class="why" data-terminal>${s.terminal}</div>` : ''}

@@ -1,9 +1,10 @@
 // Snapshots per session, newest first, each with the command that restores it.
 import { html } from 'htm/preact';
+import { memo } from 'preact/compat';
 import type { FleetView } from '../view-types.js';
 import { Time } from './format.js';
 
-export function SnapshotsPanel(props: { fleet: FleetView }) {
+function Snapshots(props: { fleet: FleetView }) {
   const { fleet } = props;
   const shown = fleet.snapshots.slice(0, 200);
   return html`
@@ -44,3 +45,10 @@ export function SnapshotsPanel(props: { fleet: FleetView }) {
     </section>
   `;
 }
+
+/** Drawn again when the snapshots changed (the same list while unchanged, share.ts), and once a minute (the moments). */
+export const SnapshotsPanel = memo(
+  Snapshots,
+  (a: { fleet: FleetView }, b: { fleet: FleetView }) =>
+    a.fleet.snapshots === b.fleet.snapshots && Math.floor(a.fleet.at / 60_000) === Math.floor(b.fleet.at / 60_000),
+);

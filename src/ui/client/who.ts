@@ -12,9 +12,10 @@ export function sessionTitle(s: Pick<UiSession, 'id' | 'label' | 'agent' | 'tick
   return `${s.label ?? s.id}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
-export function Who(props: { id: string | null; fleet: FleetView }) {
+/** A session by id, looked up in the fleet, or given (a claim's holder: no search of 1,000 sessions per row). */
+export function Who(props: { id: string | null; fleet?: FleetView; session?: UiSession }) {
   if (!props.id) return html`<code>?</code>`;
-  const s = props.fleet.sessions.find((x) => x.id === props.id);
+  const s = props.session ?? props.fleet?.sessions.find((x) => x.id === props.id);
   const title = s ? sessionTitle(s) : props.id;
   return title === props.id
     ? html`<code class="who">${props.id}</code>`
