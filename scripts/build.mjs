@@ -68,6 +68,7 @@ const { COMMANDS } = await import(
   `data:text/javascript;base64,${Buffer.from(registry.outputFiles[0].text).toString('base64')}`
 );
 const hot = new Set(COMMANDS.filter((c) => c.hot).map((c) => c.name));
+const quick = new Set(COMMANDS.filter((c) => c.quick).map((c) => c.name));
 
 const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: 'linked', logLevel: 'warning' };
 // The binary: CommonJS. Measured on `lanes exec -- true`: the ESM loader's facades for node:
@@ -157,6 +158,22 @@ await build({
     lazyStringWidth,
   ],
 });
+// The quick commands (`lanes ls`) without the rest of the CLI; the runner's reaping after an
+// ordinary command (doctor/gc) stays in.
+await build({
+  ...cjs,
+  entryPoints: { quick: 'src/cli/quick.ts' },
+  minify: true,
+  plugins: [
+    stubs(
+      'quick',
+      (file) =>
+        (COLD_SERVICES.has(file) && file !== 'src/services/doctor/gc.ts') ||
+        (COMMAND.test(file) && !quick.has(file.match(COMMAND)[1])),
+    ),
+    lazyStringWidth,
+  ],
+});
 await build({
   ...cjs,
   entryPoints: { cli: 'src/cli/bin.ts' },
@@ -165,7 +182,11 @@ await build({
   minify: true,
   // The dispatcher is compiled on every start without a code cache: it gets the registry's hot
   // names, not the registry.
-  define: { ...cjs.define, __LANES_HOT_COMMANDS__: JSON.stringify([...hot]) },
+  define: {
+    ...cjs.define,
+    __LANES_HOT_COMMANDS__: JSON.stringify([...hot]),
+    __LANES_QUICK_COMMANDS__: JSON.stringify([...quick]),
+  },
 });
 // pg as one file for the PostgreSQL store (loaded only with a postgres:// store): resolving its ~25
 // CommonJS files cost ~10 ms of every hook call on a team store. Its optional native and Cloudflare

@@ -10,6 +10,7 @@ import { supportedNode, unsupportedNodeText } from '../core/node-version.js';
 // The names registry.ts marks hot, written in by the build (scripts/build.mjs): the dispatcher is
 // compiled on every start, so it does not carry the registry itself.
 declare const __LANES_HOT_COMMANDS__: readonly string[];
+declare const __LANES_QUICK_COMMANDS__: readonly string[];
 
 type Entry = { main(argv: string[]): Promise<number> };
 
@@ -27,12 +28,14 @@ const here = __dirname;
 // session, never per tool call): the full bundle, so the hot one carries no worktree code.
 const worktreeHook = argv[0] === 'hook' && /^(worktree-create|worktree-remove|subagent-stop)$/.test(argv[2] ?? '');
 const hot = argv[0] !== undefined && __LANES_HOT_COMMANDS__.includes(argv[0]) && !worktreeHook;
+const quick = argv[0] !== undefined && __LANES_QUICK_COMMANDS__.includes(argv[0]);
 if (hot) watchStdio();
 // A hot command's cache is its own, per hook event (core/code-cache.ts): each holds only what it runs.
 const profile = hot ? (argv[0] === 'hook' ? `hook.${argv[2] ?? ''}` : (argv[0] ?? '')) : '';
 // The bundles sit beside this file: its own require resolves for them as theirs would (and
 // node:module's createRequire, loaded for it, cost each hook call ~1 M instructions).
-const entry = loadBundle(join(here, hot ? 'hot.cjs' : 'main.cjs'), require, { profile, ascii: hot }) as Entry;
+const bundle = hot ? 'hot.cjs' : quick ? 'quick.cjs' : 'main.cjs';
+const entry = loadBundle(join(here, bundle), require, { profile, ascii: hot }) as Entry;
 
 entry.main(argv).then(
   (code) => {

@@ -137,5 +137,7 @@ export interface CommandEntry {
   summary: string;
   /** Runs inside every agent tool call or wraps every command: bundled into dist/hot.cjs. */
   hot: boolean;
+  /** A look a person types often (`lanes ls`): bundled into dist/quick.cjs, started without the whole CLI. */
+  quick?: boolean;
   load: () => Promise<{ command: CommandSpec }>;
 }

@@ -6,6 +6,7 @@ import type { CommandEntry } from './command.js';
 import { FLEET_COMMANDS } from './registry-fleet.js';
 import { DIFF } from './registry-git.js';
 import { EXEC, HOOK, STATUSLINE } from './registry-hot.js';
+import { LS } from './registry-quick.js';
 
 export type { CommandEntry } from './command.js';
 
@@ -18,13 +19,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/start.js'),
     summary: 'register a session (--worktree: in its own worktree; with CMD: run it as the session)',
   },
-  {
-    name: 'ls',
-    group: 'sessions',
-    hot: false,
-    load: () => import('./commands/ls.js'),
-    summary: 'list sessions: live, dead (owner gone) or ended',
-  },
+  LS,
   {
     name: 'end',
     group: 'sessions',

@@ -12,7 +12,7 @@ function installedLayout(): { bin: string; dist: string } {
   const pkg = join(prefix, 'lib', 'node_modules', 'lanes');
   const dist = join(pkg, 'dist');
   mkdirSync(dist, { recursive: true });
-  for (const f of ['cli.cjs', 'main.cjs', 'hot.cjs', 'worker.js', 'index.js'])
+  for (const f of ['cli.cjs', 'main.cjs', 'hot.cjs', 'quick.cjs', 'worker.js', 'index.js'])
     copyFileSync(join(ROOT, 'dist', f), join(dist, f));
   copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json')); // "type": "module": worker.js is an ES module
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));

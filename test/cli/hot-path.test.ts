@@ -93,7 +93,7 @@ test('the MCP server and its SDK are in dist/mcp.cjs only, never in the hot or t
   const marker = 'notifications/tools/list_changed'; // an MCP method name, in the SDK's code
   const read = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
   assert.ok(read('mcp.cjs').includes(marker), 'the marker is found where the SDK is');
-  for (const f of ['hot.cjs', 'main.cjs', 'cli.cjs'])
+  for (const f of ['hot.cjs', 'quick.cjs', 'main.cjs', 'cli.cjs'])
     assert.ok(!read(f).includes(marker), `the MCP SDK is in dist/${f}`);
   assert.match(read('main.cjs'), /require\("\.\/mcp\.cjs"\)/, 'lanes mcp requires its own bundle');
 });
@@ -102,7 +102,7 @@ test("the dashboard's server (Hono) is in dist/ui.cjs only, never in the hot or 
   const marker = 'text/event-stream'; // the event stream's content type, in Hono's streaming helper
   const read = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
   assert.ok(read('ui.cjs').includes(marker), 'the marker is found where Hono is');
-  for (const f of ['hot.cjs', 'main.cjs', 'cli.cjs', 'mcp.cjs'])
+  for (const f of ['hot.cjs', 'quick.cjs', 'main.cjs', 'cli.cjs', 'mcp.cjs'])
     assert.ok(!read(f).includes(marker), `the dashboard's server is in dist/${f}`);
   assert.match(read('main.cjs'), /require\("\.\/ui\.cjs"\)/, 'lanes ui requires its own bundle');
 });

@@ -45,8 +45,9 @@ test("lanes --help lists every command once, under its group's title in order; -
   assert.equal(version.stdout, `lanes ${pkg.version}\n`);
 });
 
-test('each command runs from the bundle the dispatcher picks: hot ones from dist/hot.cjs, the rest from dist/main.cjs', async () => {
+test('each command runs from the bundle the dispatcher picks: hot ones from dist/hot.cjs, quick ones from dist/quick.cjs, the rest from dist/main.cjs', async () => {
   const hot = readFileSync(join(ROOT, 'dist', 'hot.cjs'), 'utf8');
+  const quick = readFileSync(join(ROOT, 'dist', 'quick.cjs'), 'utf8');
   for (const c of COMMANDS) {
     const r = await lanes([c.name, '--help']);
     assert.equal(r.code, 0, `${c.name}: ${r.stderr}`);
@@ -58,6 +59,11 @@ test('each command runs from the bundle the dispatcher picks: hot ones from dist
       hot.includes(JSON.stringify(firstLine).slice(1, 30)),
       c.hot,
       `${c.name} ${c.hot ? 'missing from' : 'bundled into'} dist/hot.cjs`,
+    );
+    assert.equal(
+      quick.includes(JSON.stringify(firstLine).slice(1, 30)),
+      c.quick === true,
+      `${c.name} ${c.quick ? 'missing from' : 'bundled into'} dist/quick.cjs`,
     );
   }
 });

@@ -125,6 +125,7 @@ test('the tarball holds what a user needs and nothing of the checkout', () => {
     'dist/cli.cjs',
     'dist/main.cjs',
     'dist/hot.cjs',
+    'dist/quick.cjs',
     'dist/worker.js',
     'dist/pg.cjs',
     'dist/ui.cjs',
