@@ -137,7 +137,12 @@ await build({
 });
 // The dashboard's page: one script (Preact + htm) and one style sheet for the browser, served by dist/ui.cjs.
 await build({
-  entryPoints: { app: 'src/ui/client/main.ts', 'app-style': 'src/ui/client/page.css' },
+  // highlight.js: the diff view's colours, a script of its own loaded when a diff is first opened.
+  entryPoints: {
+    app: 'src/ui/client/main.ts',
+    'app-style': 'src/ui/client/page.css',
+    highlight: 'src/ui/client/highlight.ts',
+  },
   outdir: 'dist/ui',
   bundle: true,
   minify: true,

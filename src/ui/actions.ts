@@ -105,7 +105,7 @@ export async function runAction(
 export function httpStatusOf(e: unknown): 400 | 404 | 409 | 500 {
   if (!isLanesError(e)) return 500;
   if (e.code === 'E_USAGE') return 400;
-  if (e.code === 'E_NOT_FOUND' || e.code === 'E_UNKNOWN_SESSION') return 404;
+  if (e.code === 'E_NOT_FOUND' || e.code === 'E_UNKNOWN_SESSION' || e.code === 'E_SESSION_NAME') return 404;
   if (e.code === 'E_CLAIM_HELD' || e.code === 'E_SESSION_ENDED') return 409;
   return 500;
 }

@@ -12,6 +12,7 @@ import { streamSSE } from 'hono/streaming';
 import { JOURNAL_KINDS, isLanesError, nightReport, parseDurationText } from '../index.js';
 import type { Lanes, LanesOptions, NightReport } from '../index.js';
 import { ACTIONS, httpStatusOf, runAction } from './actions.js';
+import { capDiff } from './diff-view.js';
 import type { Fleet } from './fleet.js';
 import type { Redactor } from './redact.js';
 import { reportCache } from './report-cache.js';
@@ -146,6 +147,24 @@ export function buildApp(deps: AppDeps): Hono {
     };
     return json(c, deps.redactor.json((await deps.lanes.journal.list(q)).map(toUiJournal)));
   });
+  // A session's work (`lanes diff`) for the page's diff view: ?session=ID (or label, ticket).
+  app.get('/api/diff', async (c) => {
+    const name = c.req.query('session') ?? '';
+    if (!name.trim() || name.length > 200)
+      return badQuery(
+        c,
+        'session',
+        'expected the id, label, ticket or tmux name of a session (at most 200 characters)',
+      );
+    try {
+      return json(c, deps.redactor.json(capDiff(await deps.lanes.sessions.diff(name, { patch: true }), name)));
+    } catch (e) {
+      return json(c, deps.redactor.json({ error: errorBody(e) }), httpStatusOf(e) as ContentfulStatusCode);
+    }
+  });
+  app.get('/assets/highlight.js', (c) =>
+    c.body(asset('highlight.js'), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  );
   // `lanes report` for the page's "Tonight" panel: ?since=DURATION (default 12h).
   app.get('/api/report', async (c) => {
     const sinceText = c.req.query('since') ?? '12h';

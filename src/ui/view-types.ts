@@ -163,3 +163,30 @@ export interface UiReport {
     items: { kind: string; at: number; text: string; session: UiReportName | null; times?: UiTime[] }[];
   }[];
 }
+
+/** A session's work as the diff view gets it: `lanes diff --json --patch` (SessionDiff), large patches left out. */
+export interface UiDiff {
+  session: string;
+  source: 'worktree' | 'branch';
+  worktree: string | null;
+  branch: string | null;
+  snapshot: string | null;
+  target: string | null;
+  base: string;
+  head: string | null;
+  files: UiDiffFile[];
+  notes: string[];
+}
+
+export interface UiDiffFile {
+  path: string;
+  oldPath?: string;
+  status: 'added' | 'modified' | 'deleted' | 'renamed';
+  additions: number;
+  deletions: number;
+  binary: boolean;
+  uncommitted: boolean;
+  hunks?: string;
+  /** Its patch is too large for the page (`lanes diff` shows it). */
+  patchLeftOut?: true;
+}

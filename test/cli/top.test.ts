@@ -74,6 +74,7 @@ test(
     await until(/branch lanes\/shop-1: 1 uncommitted file/);
     await until(/A note\.txt \* +\| 1 \+/);
     assert.match(screen(), /1 file changed, 1 insertion\(\+\), 0 deletions\(-\); \* 1 uncommitted/);
+    await until(/^\+note$/m); // the patch under the stat
     tmux('send-keys', '-t', 'top:', 'q');
     await until(/Working \(1\)/);
     // Stop it: asked first, then ended.

@@ -58,7 +58,8 @@ async function main(): Promise<number> {
     },
     work: async (row: TopRow) => {
       const [p] = await lanes.sessions.progress([row.id]);
-      const r = run(['diff', row.id, '--stat']);
+      // Its files and counts, then the patch itself (the page's diff view shows the same).
+      const r = run(['diff', row.id, '--stat', '--patch']);
       const head = p
         ? `${p.worktree}\nbranch ${p.branch ?? '(detached)'}: ${p.uncommitted} uncommitted file(s)${p.ahead !== null ? `, ${p.ahead} commit(s) ahead of ${p.target}` : ''}\n\n`
         : 'its worktree is not on this machine\n\n';

@@ -1,6 +1,6 @@
 // The page's one way to the server: the token from the URL `lanes ui` printed, in a header for the
 // API (the event stream, which cannot set headers, takes it in its query).
-import type { ActionName, ActionResult, FleetView, UiJournalEntry, UiReport } from '../view-types.js';
+import type { ActionName, ActionResult, FleetView, UiDiff, UiJournalEntry, UiReport } from '../view-types.js';
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const headers = { 'x-lanes-token': token };
@@ -35,4 +35,12 @@ export async function act(action: ActionName, body: Record<string, string>): Pro
 
 export function events(): EventSource {
   return new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+}
+
+/** A session's work; a refusal (an unknown session, no worktree or branch left) with the server's words. */
+export async function fetchDiff(session: string): Promise<UiDiff> {
+  const r = await fetch(`/api/diff?${new URLSearchParams({ session })}`, { headers });
+  const body = (await r.json().catch(() => null)) as (UiDiff & { error?: { message: string } }) | null;
+  if (!r.ok || !body || body.error) throw new Error(body?.error?.message ?? `HTTP ${r.status}`);
+  return body;
 }

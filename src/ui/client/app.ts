@@ -8,6 +8,7 @@ import { act, events, fetchFleet } from './api.js';
 import { ConfirmDialog } from './confirm.js';
 import type { Pending } from './confirm.js';
 import { ConflictsPanel } from './conflicts.js';
+import { DiffView } from './diff.js';
 import { ClaimsPanel } from './claims.js';
 import { JournalPanel } from './journal.js';
 import { SessionsPanel } from './sessions.js';
@@ -40,6 +41,17 @@ export function App() {
   const [news, setNews] = useState<UiJournalEntry[][]>([]);
   const [pending, setPending] = useState<Pending | null>(null);
   const [status, setStatus] = useState('');
+  const [diffOf, setDiffOf] = useState<string | null>(diffInHash());
+  useEffect(() => {
+    const onHash = () => setDiffOf(diffInHash());
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+  const closeDiff = useCallback(() => {
+    // The address keeps its token (?token=…): only the #diff= part goes.
+    history.replaceState(null, '', `${location.pathname}${location.search}#sessions`);
+    setDiffOf(null);
+  }, []);
 
   useEffect(() => {
     let source: EventSource | null = null;
@@ -93,6 +105,7 @@ export function App() {
       ${
         fleet
           ? html`
+              ${diffOf ? html`<${DiffView} session=${diffOf} onClose=${closeDiff} />` : ''}
               <${TonightPanel} version=${fleet.version} />
               <${SessionsPanel} fleet=${fleet} onAction=${ask} />
               <${ClaimsPanel} fleet=${fleet} />
@@ -114,6 +127,17 @@ export function App() {
         : ''
     }
   `;
+}
+
+/** The session a #diff=SESSION address opens (a row's Diff link, the report's, one pasted). */
+function diffInHash(): string | null {
+  const m = /^#diff=(.+)$/.exec(location.hash);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1]!;
+  }
 }
 
 function linkText(link: Link): string {

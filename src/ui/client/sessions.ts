@@ -7,6 +7,7 @@ import { Time, TimedText, age, clock, dash, shownState } from './format.js';
 import { Path } from './path.js';
 import { sessionTitle } from './who.js';
 import { nested } from '../../core/nesting.js';
+import { collisions } from './collisions.js';
 
 const SHOWN = 100;
 
@@ -128,46 +129,6 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
   `;
 }
 
-/**
- * What each live session collides on: a worktree (and so an index) another live session of its host
- * uses, and a ticket another live session works on; each row that shares one says so.
- */
-function collisions(sessions: UiSession[], waits: FleetView['waits']): Map<string, string[]> {
-  const live = sessions.filter((s) => s.state === 'live');
-  const out = new Map<string, string[]>();
-  const flag = (key: (s: UiSession) => string | null, say: (others: UiSession[]) => string) => {
-    const m = new Map<string, UiSession[]>();
-    for (const s of live) {
-      const k = key(s);
-      if (k) m.set(k, [...(m.get(k) ?? []), s]);
-    }
-    for (const group of m.values())
-      if (group.length > 1)
-        for (const s of group) out.set(s.id, [...(out.get(s.id) ?? []), say(group.filter((o) => o !== s))]);
-  };
-  const names = (os: UiSession[]) =>
-    os.length > 3 ? `${os.length} live sessions` : os.map((o) => o.label ?? o.id).join(', ');
-  flag(
-    (s) => (s.worktree ? `${s.host}\u0000${s.worktree}` : null),
-    (os) => `shares its worktree and index with ${names(os)}`,
-  );
-  flag(
-    (s) => s.ticket,
-    (os) => `same ticket as ${names(os)}`,
-  );
-  // A session waiting for a claim says so on its own row, naming the holders.
-  const title = (id: string) => {
-    const s = sessions.find((x) => x.id === id);
-    return s ? (s.label ?? s.id) : id;
-  };
-  for (const w of waits) {
-    const held = [...new Set(w.heldBy.map((h) => title(h.session)))];
-    const say = `waits for ${w.resources.join(' ')}${held.length ? `, held by ${held.join(', ')}` : ''}`;
-    out.set(w.session, [...(out.get(w.session) ?? []), say]);
-  }
-  return out;
-}
-
 function stateDetail(s: UiSession, at: number) {
   if (s.state !== 'live') return s.why;
   const proven = s.why.startsWith('unknown:')
@@ -236,6 +197,15 @@ function Row(props: RowProps) {
       ${text}
     </button>`;
   const actions = [
+    s.worktree || s.branch
+      ? html`<a
+          class="button-link"
+          href=${`#diff=${encodeURIComponent(s.id)}`}
+          data-diff-link
+          aria-label=${`Diff of ${s.id}`}
+          >Diff</a
+        >`
+      : null,
     s.state !== 'ended' && local && s.worktree ? button('snapshot', 'Snapshot') : null,
     s.state === 'dead' ? button('end', 'End') : null,
     s.state === 'dead' ? button('adopt', 'Adopt') : null,

@@ -86,6 +86,19 @@ function night(report: UiReport | null, error: string) {
                 >${` · ${t.sessions.length ? `${t.sessions.map(who).join(', ')} · ` : ''}${t.items.length} decision(s)`}</span
               >
             </summary>
+            ${
+              t.sessions.length
+                ? html`<p class="work-links">
+                    Work:
+                    ${t.sessions.map(
+                      (s, i) =>
+                        html`${i ? ', ' : ' '}<a href=${`#diff=${encodeURIComponent(s.id)}`} data-report-diff=${s.id}
+                            >${who(s)}</a
+                          >`,
+                    )}
+                  </p>`
+                : ''
+            }
             <ul>
               ${t.items.slice(-10).map(
                 (i) =>
