@@ -106,12 +106,16 @@ export interface GitRunOptions {
 export function git(args: string[], options: GitRunOptions): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     // GIT_LITERAL_PATHSPECS: a path is a path (a file named '*' or ':x' is not a pattern or magic).
+    // GIT_OPTIONAL_LOCKS=0: lanes reads agents' worktrees from the side (the page, ls, the sweep):
+    // a `git status` that took index.lock to refresh the index made an agent's own `git commit` at
+    // that moment fail ("index.lock: File exists"). Locks git needs are taken as always.
     const env = {
       ...process.env,
       ...options.env,
       LC_ALL: 'C',
       GIT_LITERAL_PATHSPECS: options.pathspecMagic ? '0' : '1',
       GIT_TERMINAL_PROMPT: '0',
+      GIT_OPTIONAL_LOCKS: '0',
     };
     const maxBuffer = options.maxBuffer ?? DEFAULT_MAX_BUFFER;
     let child;

@@ -41,9 +41,13 @@ const accepted: [string[], string, unknown[]][] = [
     ],
   ],
   // The table reads the claims that fill its widest column (this process' width: the seam runs here).
-  [['ls', '--all'], 'sessions.rows', [{ all: true, claimsShown: claimsToFill(terminalWidth()) }]],
+  [
+    ['ls', '--all'],
+    'sessions.rowPages',
+    [{ all: true, claimsShown: claimsToFill(terminalWidth()), nest: true, size: 1000 }],
+  ],
   [['ls'], 'sessions.overview', [{ claimsShown: claimsToFill(terminalWidth()) }]],
-  [['ls', '--json'], 'sessions.rows', [{ all: false, claimsShown: 0 }]],
+  [['ls', '--json'], 'sessions.rowPages', [{ all: false, claimsShown: 0 }]],
   [['gc', '--dry-run', '--limit', '5'], 'gc', [{ dryRun: true, limit: 5 }]],
   [['gc'], 'gc', [{ dryRun: false }]],
   [

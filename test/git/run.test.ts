@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -107,4 +107,25 @@ test('a cwd that does not exist is named as such, not reported as git missing', 
   const e = await rejection(git(['status'], { cwd: gone }));
   assert.ok(e instanceof Error);
   assert.equal(e.message, `cannot run git status in ${gone}: no such directory`);
+});
+
+test("lanes' git status never rewrites a worktree's index (an agent's own commit at that moment must not find index.lock)", async () => {
+  // A tracked file touched (same bytes, new mtime): plain `git status` refreshes the index and
+  // writes it back under index.lock; lanes reads worktrees from the side (the page, ls, the sweep).
+  const repo = gitRepo();
+  const index = join(repo, '.git', 'index');
+  const { status } = await import('../../src/git/status.js');
+  const touch = () => {
+    const later = new Date(Date.now() + 5_000 + Math.random() * 1_000);
+    utimesSync(join(repo, 'README.md'), later, later);
+  };
+  touch();
+  const before = statSync(index);
+  assert.deepEqual(await status(repo), []);
+  const after = statSync(index);
+  assert.deepEqual([after.ino, after.mtimeMs], [before.ino, before.mtimeMs], 'the index was rewritten');
+  // The same status outside lanes does rewrite it: the check above can fail.
+  execFileSync('git', ['status', '--porcelain'], { cwd: repo, env: { ...process.env, GIT_OPTIONAL_LOCKS: '1' } });
+  const plain = statSync(index);
+  assert.notDeepEqual([plain.ino, plain.mtimeMs], [before.ino, before.mtimeMs]);
 });

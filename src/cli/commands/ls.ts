@@ -46,8 +46,9 @@ export const command: CommandSpec = {
     // The CLAIMS column is at most CLAIM_LINES lines of the terminal's width: a session's first claimsShown fill more.
     const width = terminalWidth();
     const claimsShown = claimsToFill(width);
-    const seatsOut = wrapLines(await seatsOutText(lanes), width);
-    const now = await lanes.now();
+    // The store's clock and the seats are asked after the sessions (a seat out is said under the table).
+    let now = 0;
+    const seats = async () => wrapLines(await seatsOutText(lanes), width);
     const cells = (r: { row: SessionRow; depth: number }) => sessionCells(r, now, lanes.sessionId);
     if (all) {
       // Months of sessions in the memory of one page: read once to measure the table, then again
@@ -56,7 +57,9 @@ export const command: CommandSpec = {
       const measure = new TableMeasure(HEAD, fitTo(width));
       let held: Cell[][] | null = [];
       let count = 0;
-      for await (const page of pages()) {
+      const first = pages();
+      now = await lanes.now();
+      for await (const page of first) {
         for (const r of page) {
           const row = cells(r);
           measure.add(row);
@@ -64,6 +67,7 @@ export const command: CommandSpec = {
           count++;
         }
       }
+      const seatsOut = await seats();
       if (count === 0) {
         io.stdout('no sessions\n' + seatsOut);
         return EXIT.ok;
@@ -79,6 +83,8 @@ export const command: CommandSpec = {
       return EXIT.ok;
     }
     const { sessions, hidden, moreDead } = await lanes.sessions.overview({ claimsShown });
+    now = await lanes.now();
+    const seatsOut = await seats();
     const more = wrapLines(
       (moreDead
         ? `${moreDead} more dead session(s) holding claims or unsaved work not shown (lanes ls --all lists them; lanes gc ends them after saving their work)\n`
