@@ -241,7 +241,7 @@ chmodSync('dist/cli.cjs', 0o755);
 // start, and hash and scan it as such (~0.5 ms of each hook call on the ~330 KB hot bundle, found
 // with callgrind). esbuild escapes strings but not regex literals, and keeps comments where it does
 // not minify (main.cjs).
-for (const f of ['cli', 'hot', 'mcp', 'ui', 'pg']) {
+for (const f of ['cli', 'hot', 'quick', 'mcp', 'ui', 'pg']) {
   const text = readFileSync(`dist/${f}.cjs`, 'latin1');
   const at = text.search(/[^\x00-\x7f]/);
   if (at >= 0)
@@ -251,7 +251,7 @@ for (const f of ['cli', 'hot', 'mcp', 'ui', 'pg']) {
 }
 // The bundles the dispatcher loads run in a vm.Script (src/core/code-cache.ts), which has no dynamic
 // import: an import() left in one fails as it runs ("A dynamic import callback was not specified").
-for (const f of ['hot', 'main', 'mcp', 'ui']) {
+for (const f of ['hot', 'quick', 'main', 'mcp', 'ui']) {
   const left = readFileSync(`dist/${f}.cjs`, 'latin1').match(/\bimport\((["'`])[^"'`]*\1\)/);
   if (left) throw new Error(`build: dist/${f}.cjs keeps ${left[0]}: load a built-in with core/builtins.ts' load()`);
 }

@@ -76,6 +76,11 @@ test(
     assert.match(notes, /token hidden/);
     assert.match(await page.locator('details[data-patch="big.txt"]').innerText(), /Too large for the page/);
     assert.match(await page.locator('[data-diff-note]').innerText(), /lanes diff/);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'diff-h', 'the view opened in sight, focused');
+    // A file's link moves within the view; the view stays open.
+    await page.click('tr[data-diff-file="notes.md"] a');
+    await page.waitForFunction(() => location.hash.startsWith('#diff-file-'), undefined, { timeout: 5_000 });
+    assert.equal(await page.locator(`#diff[data-diff="${s.id}"] details[data-patch="notes.md"]`).count(), 1);
     await page.screenshot({ path: join(SHOTS, 'diff.png'), fullPage: true });
     await page.click('#diff button.close');
     await page.waitForSelector('#diff', { state: 'detached', timeout: 5_000 });

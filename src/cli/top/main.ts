@@ -9,6 +9,9 @@ import type { Action } from './app.js';
 import { topRows } from './fleet.js';
 import type { TopRow } from './fleet.js';
 
+/** The most patch text `d` shows (a screen to page through, not a file to read). */
+const TOP_PATCH_MAX = 2 * 1024 * 1024;
+
 // `lanes top` runs this ES module (dist/top.mjs: ink and React load only here). The fleet is read
 // from the store once, then anew only when its change mark moves (the page's rule): the open
 // sessions, and the sessions the journal says ended or died in the window, read once each.
@@ -40,9 +43,12 @@ async function main(): Promise<number> {
         ended.set(e.session, await lanes.sessions.get(e.session));
     return { rows: topRows([...open, ...ended.values()], now), store: lanes.storeInfo.location };
   };
+  // Output up to 64 MiB (a session's patch can be a lockfile's): spawnSync's default of 1 MiB killed
+  // the child and showed nothing.
   const run = (args: string[], width?: number) =>
     spawnSync(process.execPath, [cli, ...args], {
       encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, NO_COLOR: '1', ...(width ? { COLUMNS: String(width) } : {}) },
     });
   const props = {
@@ -59,11 +65,17 @@ async function main(): Promise<number> {
     work: async (row: TopRow) => {
       const [p] = await lanes.sessions.progress([row.id]);
       // Its files and counts, then the patch itself (the page's diff view shows the same).
-      const r = run(['diff', row.id, '--stat', '--patch']);
+      let r = run(['diff', row.id, '--stat', '--patch']);
+      let tail = '';
+      // A patch too large to page through here: the files and counts, and where to read it whole.
+      if (r.status !== 0 || r.stdout.length > TOP_PATCH_MAX) {
+        r = run(['diff', row.id, '--stat']);
+        tail = `\n(the patch is too large for lanes top: lanes diff ${row.id})\n`;
+      }
       const head = p
         ? `${p.worktree}\nbranch ${p.branch ?? '(detached)'}: ${p.uncommitted} uncommitted file(s)${p.ahead !== null ? `, ${p.ahead} commit(s) ahead of ${p.target}` : ''}\n\n`
         : 'its worktree is not on this machine\n\n';
-      return head + (r.status === 0 ? r.stdout : '');
+      return head + (r.status === 0 ? r.stdout + tail : r.stderr);
     },
   };
   for (;;) {

@@ -43,7 +43,10 @@ export function App() {
   const [status, setStatus] = useState('');
   const [diffOf, setDiffOf] = useState<string | null>(diffInHash());
   useEffect(() => {
-    const onHash = () => setDiffOf(diffInHash());
+    // A file's link inside the diff view (#diff-file-N) moves within it: the view stays open.
+    const onHash = () => {
+      if (!location.hash.startsWith('#diff-file-')) setDiffOf(diffInHash());
+    };
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);

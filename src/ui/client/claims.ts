@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { FleetView, UiClaim, UiSession } from '../view-types.js';
-import { Time, TimedText, age, clock, detailsText, shownState } from './format.js';
+import { Time, TimedText, age, clock, dayOf, detailsText, shownState } from './format.js';
 import { Path } from './path.js';
 import { Who } from './who.js';
 
@@ -117,5 +117,6 @@ const ClaimRow = memo(
     a.c === b.c &&
     a.s === b.s &&
     age(a.c.since, a.at) === age(b.c.since, b.at) &&
-    clock(a.c.since) === clock(b.c.since),
+    // Its moment (the cell's title) is written against the reader's today.
+    dayOf(a.at) === dayOf(b.at),
 );

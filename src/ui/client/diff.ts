@@ -3,6 +3,7 @@
 // patch, coloured by highlight.js (highlight.ts, loaded the first time a diff is opened). Opened
 // from a session's row, the night's report, or a link: #diff=SESSION.
 import { html } from 'htm/preact';
+import { memo } from 'preact/compat';
 import { useEffect, useState } from 'preact/hooks';
 import type { UiDiff, UiDiffFile } from '../view-types.js';
 import { fetchDiff } from './api.js';
@@ -36,13 +37,17 @@ export function DiffView(props: { session: string; onClose: () => void }) {
       .then((d) => live && setDiff(d))
       .catch((e: Error) => live && setError(e.message));
     void highlighter().then((h) => live && h && setHighlight(() => h));
+    // Opened from a row far down the page: the view comes into sight, its heading focused.
+    const heading = document.getElementById('diff-h');
+    heading?.scrollIntoView({ block: 'start' });
+    heading?.focus({ preventScroll: true });
     return () => {
       live = false;
     };
   }, [props.session]);
   return html`
     <section id="diff" class="diff-view" aria-labelledby="diff-h" data-diff=${props.session}>
-      <h2 id="diff-h">
+      <h2 id="diff-h" tabindex="-1">
         Work of <code>${props.session}</code>
         <button type="button" class="close" onClick=${props.onClose} aria-label="Close the diff">Close</button>
       </h2>
@@ -107,7 +112,13 @@ function Work(props: { diff: UiDiff; highlight: Highlight | null }) {
   `;
 }
 
-function FilePatch(props: { f: UiDiffFile; n: number; highlight: Highlight | null }) {
+/**
+ * A file's patch, coloured once: the page redraws every few seconds (ages move) and with every
+ * picture, and colouring a 2 MB patch again each time kept the page busy (~4 s a time).
+ */
+const FilePatch = memo(Patch);
+
+function Patch(props: { f: UiDiffFile; n: number; highlight: Highlight | null }) {
   const { f } = props;
   const lines = f.hunks ? f.hunks.replace(/\n$/, '').split('\n') : [];
   const code = lines.map((l) => (l.startsWith('@@') || l.startsWith('\\') ? '' : l.slice(1)));

@@ -52,6 +52,11 @@ export function clock(ms: number, now = Date.now()): string {
 }
 let written = { minute: 0, text: new Map<number, string>() };
 
+/** The reader's day at `ms` (what `clock` writes a moment against: today's without a date). */
+export function dayOf(ms: number): string {
+  return new Date(ms).toDateString();
+}
+
 /** A moment on the page: `clock`, in a <time> that carries the exact instant. */
 export function Time(props: { at: number }) {
   return html`<time datetime=${new Date(props.at).toISOString()}>${clock(props.at)}</time>`;

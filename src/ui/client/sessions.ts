@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';
-import { Time, TimedText, age, clock, dash, shownState } from './format.js';
+import { Time, TimedText, age, clock, dash, dayOf, shownState } from './format.js';
 import { Path } from './path.js';
 import { sessionTitle } from './who.js';
 import { nested } from '../../core/nesting.js';
@@ -185,7 +185,9 @@ function timesShown(s: UiSession, at: number): string {
     age(s.createdAt, at),
     s.endedAt === null ? '' : age(s.endedAt, at),
     s.attention ? age(s.attention.at, at) : '',
-    ...moments.map((m) => clock(m)),
+    // A moment is written against the reader's today ("23:10", then "6 Dec, 23:10"): its text changes with the day.
+    dayOf(at),
+    ...moments.map((m) => clock(m, at)),
   ].join('|');
 }
 
