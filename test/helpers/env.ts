@@ -38,7 +38,9 @@ assertDistFresh();
 /** A fresh temp directory, removed when the test file ends. */
 export function tmp(prefix = 'lanes-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  // Retried: a lanes process of the test (a watcher, a background reap) may still write in it as it
+  // is removed (ENOTEMPTY once in .ci/run).
+  after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
   return dir;
 }
 

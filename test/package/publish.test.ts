@@ -39,9 +39,11 @@ test('npm publish --dry-run: only the built package, small, and npm warns of not
   // 3.0 MB when first measured (11 MB with source maps): a bundle that doubles should be a decision.
   // 4.65 MB (1.40 MB packed) on 2026-12-07, of it lanes top's ink, React and yoga (dist/top.mjs,
   // 416 KB, the library left to dist/index.js beside it): decided, for a terminal view drawn by a
-  // well-kept library. The budget: 5 MB unpacked, 1.5 MB packed (docs/install.md).
-  assert.ok(report.unpackedSize < 5_000_000, `unpacked ${report.unpackedSize} bytes`);
-  assert.ok(report.size < 1_500_000, `packed ${report.size} bytes`);
+  // well-kept library. 5.31 MB (1.61 MB packed) later that day, of it `lanes ls`'s own bundle
+  // (dist/quick.cjs, 386 KB: ls starts without main.cjs, 2.50x -> 2.27x node -e 0) and the diff
+  // view's highlight.js (93 KB): decided. The budget: 5.5 MB unpacked, 1.7 MB packed (docs/install.md).
+  assert.ok(report.unpackedSize < 5_500_000, `unpacked ${report.unpackedSize} bytes`);
+  assert.ok(report.size < 1_700_000, `packed ${report.size} bytes`);
   // Without a login npm warns that publishing needs one; any other warning is the package's.
   const warnings = r.stderr.split('\n').filter((l) => /^npm warn/i.test(l) && !/requires you to be logged in/.test(l));
   assert.deepEqual(warnings, []);
