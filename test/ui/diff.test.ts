@@ -38,6 +38,9 @@ async function session(args: string[]): Promise<{ id: string; worktree: string }
   return JSON.parse(r.stdout) as { id: string; worktree: string };
 }
 
+/** What the page's scripts see (this file is type-checked without the DOM's types). */
+type Page_ = { document: { activeElement: { id: string } | null }; location: { hash: string } };
+
 const TOKEN = `ghp_${'A1b2C3d4'.repeat(5)}`;
 
 test(
@@ -76,10 +79,20 @@ test(
     assert.match(notes, /token hidden/);
     assert.match(await page.locator('details[data-patch="big.txt"]').innerText(), /Too large for the page/);
     assert.match(await page.locator('[data-diff-note]').innerText(), /lanes diff/);
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'diff-h', 'the view opened in sight, focused');
+    assert.equal(
+      await page.evaluate(() => (globalThis as unknown as Page_).document.activeElement?.id),
+      'diff-h',
+      'the view opened in sight, focused',
+    );
     // A file's link moves within the view; the view stays open.
     await page.click('tr[data-diff-file="notes.md"] a');
-    await page.waitForFunction(() => location.hash.startsWith('#diff-file-'), undefined, { timeout: 5_000 });
+    await page.waitForFunction(
+      () => (globalThis as unknown as Page_).location.hash.startsWith('#diff-file-'),
+      undefined,
+      {
+        timeout: 5_000,
+      },
+    );
     assert.equal(await page.locator(`#diff[data-diff="${s.id}"] details[data-patch="notes.md"]`).count(), 1);
     await page.screenshot({ path: join(SHOTS, 'diff.png'), fullPage: true });
     await page.click('#diff button.close');
