@@ -1,6 +1,7 @@
 // The page: a header with the store and the connection, then the panels. The fleet arrives whole
-// from the event stream on every change, the sessions that did not change kept as they were
-// (share.ts: their rows are not drawn again); journal entries arrive one batch at a time.
+// from the event stream on every change (Preact redraws what differs); journal entries arrive one
+// batch at a time. Keeping the unchanged sessions' objects (share.ts, rows skipped by memo) is off:
+// with it the page's heap grew ~1 GB a minute under churn (bench/ui-memory.mjs), cause not found yet.
 import { html } from 'htm/preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiJournalEntry, UiSession } from '../view-types.js';
@@ -12,7 +13,6 @@ import { DiffView } from './diff.js';
 import { ClaimsPanel } from './claims.js';
 import { JournalPanel } from './journal.js';
 import { SessionsPanel } from './sessions.js';
-import { shareUnchanged } from './share.js';
 import { SnapshotsPanel } from './snapshots.js';
 import { TonightPanel } from './tonight.js';
 
@@ -67,7 +67,7 @@ export function App() {
     source.onerror = () => setLink('reconnecting');
     source.addEventListener('fleet', (e) => {
       const next = JSON.parse((e as MessageEvent<string>).data) as FleetView;
-      setFleet((now) => (now && now.version === next.version ? now : received(shareUnchanged(now, next))));
+      setFleet((now) => (now && now.version === next.version ? now : received(next)));
     });
     source.addEventListener('journal', (e) =>
       setNews((n) => [...n.slice(-50), JSON.parse((e as MessageEvent<string>).data) as UiJournalEntry[]]),
