@@ -45,6 +45,12 @@ const live = [...spec.sessions];
 const started: { id: string; ticket: string; proc: ChildProcess }[] = [];
 const dead = [...(spec.dead ?? [])];
 const n = { beats: 0, claims: 0, starts: 0, ends: 0, deaths: 0, gcs: 0, errors: 0 };
+// Stopped early: the owners it started go with it (each would otherwise sleep on for `seconds` + 10 min).
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    for (const s of started) s.proc.kill('SIGKILL');
+    process.exit(1);
+  });
 const every = (perSecond: number, fn: () => Promise<unknown>) =>
   perSecond > 0
     ? (async () => {

@@ -3,6 +3,7 @@
 // holds is the listing's order and one page. What it prints must be what one table of every row
 // would be, subagents under their parents even when a page boundary lies between them.
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HEAD, claimsToFill, fitTo, sessionCells } from '../../src/cli/commands/ls.js';
@@ -73,11 +74,15 @@ for (const n of [2600, 6000])
     try {
       const rows = await lib.sessions.rows({ all: true, claimsShown: claimsToFill(230) });
       const libNow = await lib.now();
-      const expected = new Table(
-        HEAD,
-        nested(rows).map((x) => sessionCells(x, libNow, null)),
-        fitTo(230),
-      ).toString();
+      // Without colour, as the command ran (NO_COLOR): this process's colours follow its own
+      // environment (picocolors turns them on where $CI is set).
+      const expected = stripVTControlCharacters(
+        new Table(
+          HEAD,
+          nested(rows).map((x) => sessionCells(x, libNow, null)),
+          fitTo(230),
+        ).toString(),
+      );
       assert.equal(r.stdout, expected);
       const lines = r.stdout.split('\n');
       assert.ok(lines.every((l) => l.length <= 230));
