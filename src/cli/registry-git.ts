@@ -1,4 +1,4 @@
-// `lanes diff`'s entry, part of the one list in registry.ts (apart only to keep that file under 300 lines).
+// `lanes diff`'s, `ready`'s and `queue`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
 import type { CommandEntry } from './command.js';
 
 export const DIFF: CommandEntry = {
@@ -7,4 +7,20 @@ export const DIFF: CommandEntry = {
   hot: false,
   load: () => import('./commands/diff.js'),
   summary: "a session's work against the main branch: committed and uncommitted (untracked as added)",
+};
+
+export const READY: CommandEntry = {
+  name: 'ready',
+  group: 'git',
+  hot: false,
+  load: () => import('./commands/ready.js'),
+  summary: 'mark a session ready to land: lanes land --queue lands the ready ones in order',
+};
+
+export const QUEUE: CommandEntry = {
+  name: 'queue',
+  group: 'git',
+  hot: false,
+  load: () => import('./commands/queue.js'),
+  summary: 'the landing queue: the sessions ready to land, in order, and those it stopped',
 };

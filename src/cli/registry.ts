@@ -4,7 +4,7 @@
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
 import type { CommandEntry } from './command.js';
 import { FLEET_COMMANDS } from './registry-fleet.js';
-import { DIFF } from './registry-git.js';
+import { DIFF, QUEUE, READY } from './registry-git.js';
 import { EXEC, HOOK, STATUSLINE } from './registry-hot.js';
 import { LS } from './registry-quick.js';
 
@@ -152,8 +152,10 @@ export const COMMANDS: readonly CommandEntry[] = [
     group: 'git',
     hot: false,
     load: () => import('./commands/land.js'),
-    summary: "publish this session's branch, fenced by its ticket claim",
+    summary: "publish this session's branch, fenced by its ticket claim (--queue: the ready ones, in order)",
   },
+  READY,
+  QUEUE,
   {
     name: 'adopt',
     group: 'sessions',

@@ -12,7 +12,7 @@ import { crypto } from './builtins.js';
 
 /** One thing a repository's lanes.toml would run or set. */
 export interface Runnable {
-  kind: 'setup' | 'teardown' | 'env';
+  kind: 'setup' | 'teardown' | 'env' | 'check';
   /** As the file says it: `[session] setup`, `[env] PATH`. */
   key: string;
   value: string;
@@ -22,12 +22,14 @@ export interface Runnable {
 export function runnablesOf(part: {
   session?: { setup?: string | null; teardown?: string | null };
   env?: { templates?: Record<string, string> };
+  land?: { check?: string | null };
 }): Runnable[] {
   const out: Runnable[] = [];
   if (part.session?.setup) out.push({ kind: 'setup', key: '[session] setup', value: part.session.setup });
   if (part.session?.teardown) out.push({ kind: 'teardown', key: '[session] teardown', value: part.session.teardown });
   for (const [name, value] of Object.entries(part.env?.templates ?? {}))
     out.push({ kind: 'env', key: `[env] ${name}`, value });
+  if (part.land?.check) out.push({ kind: 'check', key: '[land] check', value: part.land.check });
   return out;
 }
 

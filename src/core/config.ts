@@ -9,6 +9,8 @@ import type { SeatsConfig } from './config-seats.js';
 import { DEFAULT_SESSION_CONFIG, validateSession } from './config-session.js';
 import type { SessionConfig } from './config-session.js';
 import type { NotifyConfig } from './config-notify.js';
+import { DEFAULT_LAND_CONFIG, validateLand } from './config-land.js';
+import type { LandConfig } from './config-land.js';
 
 export type { ConfigSource } from './config-fail.js';
 export { lineOf } from './config-fail.js';
@@ -33,6 +35,8 @@ export interface LanesConfig {
   session: SessionConfig;
   /** `[seats]`, user config only: what a session does when its seat (login) runs out. */
   seats: SeatsConfig;
+  /** `[land]`: the queue's check and how a branch is brought onto the target (lanes land --queue). */
+  land: LandConfig;
 }
 
 /** The machine's shared CLI configs and credentials an agent edits only under a `file:` claim. */
@@ -66,6 +70,7 @@ export const DEFAULT_CONFIG: LanesConfig = {
   notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'], agentText: true },
   session: DEFAULT_SESSION_CONFIG,
   seats: DEFAULT_SEATS,
+  land: DEFAULT_LAND_CONFIG,
 };
 
 const PORT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
@@ -77,7 +82,7 @@ const STRIP = /^[A-Za-z0-9_*?]+$/;
 const RECLAIM_NAME = /^(?!\.{1,2}$)(?!\.git$)[^/\\\0]{1,255}$/;
 
 const USER_ONLY = ['worktree', 'journal', 'shared', 'notify', 'seats'];
-const TABLES = ['ports', 'env', 'snapshot', 'session', ...USER_ONLY];
+const TABLES = ['ports', 'env', 'snapshot', 'session', 'land', ...USER_ONLY];
 
 /** Validates one file's data: unknown keys, wrong types and bad values are errors naming file, line and key. */
 export function validateConfig(
@@ -93,6 +98,7 @@ export function validateConfig(
   notify: LanesConfig['notify'];
   session: Partial<SessionConfig>;
   seats: SeatsConfig;
+  land: Partial<LandConfig>;
 }> {
   for (const key of Object.keys(src.data)) {
     if (key === 'store') {
@@ -205,6 +211,8 @@ export function validateConfig(
   if (Object.keys(session).length) out.session = validateSession(src, session);
   const seats = table(src, 'seats');
   if (Object.keys(seats).length) out.seats = validateSeats(src, seats);
+  const land = table(src, 'land');
+  if (Object.keys(land).length) out.land = validateLand(src, land);
   return out;
 }
 
@@ -237,6 +245,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.notify) c.notify = p.notify;
     if (p.session) c.session = { ...c.session, ...p.session };
     if (p.seats) c.seats = p.seats;
+    if (p.land) c.land = { ...c.land, ...p.land };
   }
   return c;
 }

@@ -13,7 +13,7 @@ import { McpHandles } from './handles.js';
 import type { Identity } from './identity.js';
 import type { ToolDef } from './tool.js';
 import { check, claim, claims, release, sessions, whoami } from './tools-claims.js';
-import { commit, conflicts, handoffGet, handoffPut, snapshot } from './tools-work.js';
+import { commit, conflicts, handoffGet, handoffPut, ready, snapshot } from './tools-work.js';
 import { journal } from './tools-journal.js';
 
 export const TOOLS: ToolDef[] = [
@@ -28,6 +28,7 @@ export const TOOLS: ToolDef[] = [
   handoffGet,
   commit,
   snapshot,
+  ready,
   journal,
 ] as unknown as ToolDef[];
 

@@ -158,3 +158,29 @@ export const snapshot = defineTool({
     };
   },
 });
+
+export const ready = defineTool({
+  name: 'ready',
+  title: 'Mark your work ready to land',
+  description:
+    "Put your session in the repository's landing queue once its work is committed on your branch: a person's `lanes land --queue` then brings it onto the main branch's tip, runs the repository's check and lands it, in the order sessions became ready. Commit first (the commit tool): uncommitted changes stop it. undo: true takes it out again.",
+  input: { undo: z.boolean().optional().describe('take your session out of the queue') },
+  output: {
+    session: z.string(),
+    branch: z.string(),
+    tip: z.string(),
+    position: z.number().nullable(),
+    already: z.boolean(),
+  },
+  readOnly: false,
+  async run(call, args) {
+    const r = await call.lanes.queue.ready(call.session, args.undo ? { undo: true } : {});
+    return {
+      data: plain(r) as unknown as Record<string, unknown>,
+      text:
+        r.position === null
+          ? `${r.session} left the landing queue`
+          : `${r.session} ${r.already ? 'was already' : 'is'} ready to land (${r.branch} at ${r.tip.slice(0, 12)}), number ${r.position} in line`,
+    };
+  },
+});

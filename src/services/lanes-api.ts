@@ -20,6 +20,7 @@ import type { CommitCheck } from './commits/commit-check.js';
 import type { GuardStatus } from './commits/guard.js';
 import type { HandoffWritten } from './handoffs/handoffs.js';
 import type { LandMode, LandResult } from './land/land.js';
+import type { LanesQueue } from './land/queue-facade.js';
 import type { PortLease } from './runtime/ports.js';
 import type { SessionEnvironment } from './runtime/runtime-env.js';
 import type { SessionView } from './sessions/sessions.js';
@@ -198,6 +199,8 @@ export interface Lanes {
   conflicts(options?: { against?: string }): Promise<ConflictReport>;
   /** Publishes this session's branch, fenced by its ticket claim. */
   land(options?: { into?: string; mode?: LandMode; branch?: string; session?: string }): Promise<LandResult>;
+  /** The landing queue: sessions marked ready, landed one at a time in that order (lanes land --queue). */
+  readonly queue: LanesQueue;
   /**
    * Lands the branch of a session that finished, died or ended (`name`: its id, its ticket, a
    * label) from the main worktree, its worktree there or gone: through a session of this call's own

@@ -21,6 +21,7 @@ import { freeKept } from './state/gate-keep.js';
 import { worktreesFacade } from './worktrees/facade.js';
 import { seatsFacade } from './seats/facade.js';
 import { trustFacade } from './trust/facade.js';
+import { queueFacade } from './land/queue-facade.js';
 
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
@@ -243,6 +244,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
         (e) => ({ kind: e.code === 'E_FENCED' ? 'fence.refuse' : 'land.refuse', subject: 'land' }),
       );
     },
+    queue: queueFacade(ctx, () => api),
     landFinished: async (name, o) => (await import('./land/land-finished.js')).landFinished(ctx, api, name, o),
     adopt: async (name, o = {}) => {
       const id = (await sessions.get(name)).id;

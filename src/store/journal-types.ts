@@ -55,6 +55,9 @@ export const JOURNAL_KINDS = [
   'land.intent',
   'land.abort',
   'land.refuse',
+  'land.ready',
+  'land.unready',
+  'land.stop',
   'adopt',
   'doctor.fix',
 ] as const;

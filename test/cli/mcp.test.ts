@@ -21,6 +21,7 @@ const TOOLS = [
   'handoff_get',
   'commit',
   'snapshot',
+  'ready',
   'journal',
 ];
 
@@ -82,6 +83,11 @@ test('every tool is listed with a description and schemas, and acts as the sessi
   const conf = await call(client, 'conflicts');
   assert.equal(conf.isError, undefined, textOf(conf));
   assert.equal((conf.structuredContent as { found: boolean }).found, false);
+
+  // Ready to land needs a ticket and a branch of its own: this session, in the main worktree, has neither.
+  const rd = await call(client, 'ready');
+  assert.equal(rd.isError, true, textOf(rd));
+  assert.match(textOf(rd), /lanes lands only under a ticket claim|no branch of its own/);
 
   const rel = await call(client, 'release', { resources: ['path:src/', 'branch:nope'] });
   assert.match(textOf(rel), /released path:src\//);

@@ -59,6 +59,7 @@ export function configMerged(files: Data[]): LanesConfig {
     notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'], agentText: true },
     session: { setup: null, teardown: null, timeoutMs: 600_000 },
     seats: { onExhausted: 'next', defaultResetMs: 3_600_000, pools: {} },
+    land: { check: null, strategy: 'rebase', timeoutMs: 1_800_000 },
   };
   const templates = new Map<string, string>();
   for (const f of files) {

@@ -4,11 +4,13 @@ import type { CommandSpec } from '../command.js';
 import { ACT_AS } from '../command.js';
 import { str, usageError } from '../command.js';
 import { printJson } from '../output.js';
+import { landQueue } from '../queue-text.js';
 
 export const command: CommandSpec = {
   name: 'land',
   summary: "Publish this session's branch onto the target branch, fenced by the session's ticket claim.",
-  usage: 'land [--into BRANCH] [--ff|--merge|--squash] [--ticket T | --from SESSION | --session S] [--json]',
+  usage:
+    'land [--into BRANCH] [--ff|--merge|--squash] [--ticket T | --from SESSION | --session S] [--json]\n       land --queue [--into BRANCH] [--json]',
   description: [
     'The session must hold its ticket claim with the current fencing token (checked again right before the',
     'target moves): a holder whose claim was taken over is refused with exit 4. Conflicts with the target',
@@ -18,6 +20,12 @@ export const command: CommandSpec = {
     'landed from here (its worktree there or removed by gc) through a session of this command that claims',
     "the ticket (fenced: the finished session's claim is free or taken over), lands and ends, every step",
     'journaled; a live session lands its own work (exit 3).',
+    '--queue: the sessions marked ready (lanes ready, lanes queue) land one at a time in the order they became',
+    "ready: each checked with git merge-tree against the target's tip (a conflict touches no worktree), brought",
+    'onto it in its worktree ([land] strategy: rebase, the default, or merge), [land] check run there on the',
+    'result (as allowed: lanes allow), then landed fenced as above. One that conflicts or fails its check is',
+    'stopped (its branch as it was, journaled as land.stop) and the queue goes on; exit 3 when any was stopped.',
+    'A run killed at any point is undone (a rebase in the middle aborted, a branch put back) by the next one.',
   ].join('\n'),
   options: {
     into: { type: 'string', arg: 'BRANCH', help: "the target (default: the repository's main branch)" },
@@ -31,6 +39,7 @@ export const command: CommandSpec = {
       help: "land the branch of T's last session (finished, dead or ended; its worktree there or gone)",
     },
     from: { type: 'string', arg: 'SESSION', help: 'land the branch of that finished, dead or ended session' },
+    queue: { type: 'boolean', help: 'land the ready sessions (lanes ready) one at a time, in order' },
   },
   maxPositionals: 0,
   async run(args, io) {
@@ -39,8 +48,13 @@ export const command: CommandSpec = {
     const of = str(args.values['ticket']) ?? str(args.values['from']);
     if (args.values['ticket'] !== undefined && args.values['from'] !== undefined)
       throw usageError(this, 'give --ticket or --from, not both');
-    const lanes = await io.lanes(of !== undefined ? { session: null } : {});
     const into = str(args.values['into']);
+    if (args.values['queue'] === true) {
+      if (of !== undefined || modes.length > 0 || args.values['session'] !== undefined)
+        throw usageError(this, '--queue lands the ready sessions: give only --into with it');
+      return landQueue(await io.lanes({ session: null }), into, io);
+    }
+    const lanes = await io.lanes(of !== undefined ? { session: null } : {});
     const mode: LandMode | undefined = modes[0];
     const opts = { ...(into ? { into } : {}), ...(mode ? { mode } : {}) };
     const r = of !== undefined ? await lanes.landFinished(of, opts) : await lanes.land(opts);

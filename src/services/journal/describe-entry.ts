@@ -80,6 +80,12 @@ function describeKnown(e: Pick<JournalEntry, 'kind' | 'subject' | 'details'>): s
       return `landing ${str(d['branch'])} into ${e.subject} (${str(d['from']).slice(0, 12)} → ${str(d['to']).slice(0, 12)}, token ${str(d['token'])}): about to publish`;
     case 'land.abort':
       return `land of ${str(d['branch'])} into ${e.subject} did not publish: ${str(d['why'])}`;
+    case 'land.ready':
+      return `${e.subject} is ready to land: ${str(d['branch'])} at ${str(d['tip']).slice(0, 12)} (marked by ${str(d['by'])})`;
+    case 'land.unready':
+      return `${e.subject} left the landing queue${d['why'] ? `: ${str(d['why'])}` : ` (taken back by ${str(d['by'])})`}`;
+    case 'land.stop':
+      return `the landing queue stopped ${e.subject} (${str(d['reason'])}): ${str(d['why'])}`;
     case 'adopt':
       return `adopted ${e.subject}${d['worktree'] ? ` (worktree ${str(d['worktree'])})` : ''}`;
     case 'doctor.fix':

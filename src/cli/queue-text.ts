@@ -1,0 +1,35 @@
+import { EXIT } from '../core/errors.js';
+import type { Lanes } from '../index.js';
+import type { Io } from './command.js';
+import { printJson } from './output.js';
+
+/** `lanes land --queue`: the run, a line per session; exit 3 when the queue stopped any. */
+export async function landQueue(lanes: Lanes, into: string | undefined, io: Io): Promise<number> {
+  const run = await lanes.queue.run(into ? { into } : {});
+  const stopped = run.results.filter((r) => r.outcome === 'stopped').length;
+  if (io.json) {
+    printJson(io.stdout, run);
+    return stopped > 0 ? EXIT.held : EXIT.ok;
+  }
+  if (run.recovered.length > 0)
+    io.stdout(`undid what an interrupted run left of ${run.recovered.join(', ')} (brought back as it was)\n`);
+  if (run.results.length === 0) io.stdout(`no session is ready to land into ${run.target} (lanes ready marks one)\n`);
+  for (const r of run.results) {
+    const who = `${r.session}${r.ticket ? ` (${r.ticket})` : ''}`;
+    if (r.outcome === 'already') io.stdout(`left ${who} out: ${r.why}\n`);
+    else if (r.outcome === 'landed')
+      io.stdout(
+        `landed ${who}: ${r.landed.branch.replace('refs/heads/', '')} on ${run.target} ${r.landed.from.slice(0, 10)} -> ${r.landed.to.slice(0, 10)}\n`,
+      );
+    else {
+      const [first, ...rest] = r.why.split('\n');
+      io.stdout(`stopped ${who}: ${r.reason}: ${first}\n${rest.map((l) => `    ${l}\n`).join('')}`);
+    }
+  }
+  const landed = run.results.filter((r) => r.outcome === 'landed').length;
+  if (run.results.length > 0)
+    io.stdout(
+      `${landed} landed, ${stopped} stopped${stopped ? ' (lanes queue shows why; lanes ready marks one again once fixed)' : ''}\n`,
+    );
+  return stopped > 0 ? EXIT.held : EXIT.ok;
+}

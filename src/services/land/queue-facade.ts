@@ -1,0 +1,37 @@
+import type { LanesContext } from '../context.js';
+import type { Lanes } from '../lanes-api.js';
+import { sessionNamed } from '../sessions/named.js';
+import type { QueueEntry, QueueStop, ReadyResult } from './queue.js';
+import type { QueueRun } from './queue-run.js';
+
+export type { QueueEntry, QueueStop, ReadyResult } from './queue.js';
+export type { QueueOutcome, QueueRun } from './queue-run.js';
+
+/** The landing queue of the library (lanes.queue): ready, the line, and a run of it. */
+export interface LanesQueue {
+  /**
+   * Marks a session ready to land (default: the acting one), or takes it out (`undo`). A session
+   * marks itself; a person any session; a session another live one only with `force`.
+   */
+  ready(session?: string | null, options?: { undo?: boolean; force?: boolean; into?: string }): Promise<ReadyResult>;
+  /** The repository's line (in order) and the sessions the queue stopped since they were last ready. */
+  list(): Promise<{ ready: QueueEntry[]; stopped: QueueStop[] }>;
+  /** Lands the ready sessions one at a time in order (lanes land --queue). */
+  run(options?: { into?: string }): Promise<QueueRun>;
+}
+
+export function queueFacade(ctx: LanesContext, lanes: () => Lanes): LanesQueue {
+  return {
+    ready: async (name, o = {}) => {
+      const s = name ? await sessionNamed(ctx, name) : await ctx.requireSession();
+      const live = s.endedAt === null && (await ctx.stateOf(s)).state === 'live';
+      return (await import('./queue.js')).markReady(ctx, s, { ...o, live });
+    },
+    list: async () => {
+      const repo = await ctx.repo();
+      if (!repo) return { ready: [], stopped: [] };
+      return (await import('./queue.js')).readQueue(ctx, ctx.repoId(repo));
+    },
+    run: async (o = {}) => (await import('./queue-run.js')).runQueue(ctx, lanes(), o),
+  };
+}

@@ -1,0 +1,237 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { matchesStrip } from '../../core/config.js';
+import { LanesError } from '../../core/errors.js';
+import { bringOnto, restoreBranch } from '../../git/bring-up.js';
+import { previewMerge } from '../../git/merge.js';
+import type { RepoInfo } from '../../git/repo.js';
+import { status } from '../../git/status.js';
+import { addWorktreeOf, currentBranch, defaultBranch, isAncestor, revParse } from '../../git/worktree.js';
+import type { LanesContext } from '../context.js';
+import { loadConfig } from '../config.js';
+import { runSessionCommand } from '../sessions/setup.js';
+import { acquireGate } from '../state/gate.js';
+import { allowCommand, blockedBy, describeRuns } from '../trust/gate.js';
+import type { Lanes } from '../lanes-api.js';
+import type { LandResult } from './land.js';
+import { readQueue } from './queue.js';
+import type { QueueEntry } from './queue.js';
+import { clearQueueIntent, dropTemporary, recoverQueue, writeQueueIntent } from './queue-intent.js';
+
+// `lanes land --queue` (issue 49, item 3): the ready sessions land one at a time, in the order
+// they became ready. Each is checked with `git merge-tree` against the target's tip first (a
+// conflict touches no worktree), brought onto that tip in its own worktree (rebase, or a merge
+// with [land] strategy = "merge"), then the repository's [land] check runs on the result there
+// (only as allowed: lanes allow); only a clean, checked result is published, by lanes land
+// (fenced by the ticket claim, its intent journaled). A session that conflicts or fails its check
+// is stopped (land.stop, its branch as it was) and the queue goes on. What a kill leaves (a
+// rebase half done, a branch brought up and not landed) is undone by the next run first.
+
+export type QueueOutcome =
+  | { session: string; ticket: string | null; outcome: 'landed'; landed: LandResult }
+  /** The target has its work already (landed another way, or by a run killed after publishing). */
+  | { session: string; ticket: string | null; outcome: 'already'; why: string }
+  | { session: string; ticket: string | null; outcome: 'stopped'; reason: string; why: string; conflicts?: string[] };
+
+export interface QueueRun {
+  target: string;
+  /** Left half done by an earlier run and undone first (sessions). */
+  recovered: string[];
+  results: QueueOutcome[];
+}
+
+/** What the queue needs of the library: landing a session's branch, as itself or as a finished one. */
+type Landing = Pick<Lanes, 'land' | 'landFinished'>;
+
+export async function runQueue(ctx: LanesContext, lanes: Landing, options: { into?: string } = {}): Promise<QueueRun> {
+  const repo = await ctx.repo();
+  if (!repo) throw new LanesError('E_USAGE', `${ctx.cwd} is not inside a git repository`);
+  const target = options.into ?? (await defaultBranch(repo.worktreeRoot));
+  if (!target) throw new LanesError('E_USAGE', 'no target branch found', { hint: 'pass --into BRANCH' });
+  const repoId = ctx.repoId(repo);
+  // One run of a repository's queue at a time: a second one is refused at once, not queued behind
+  // a check that may take many minutes.
+  const gate = await acquireGate(ctx, `land-queue:${repoId}`, null, `the landing queue of ${target}`, {
+    timeoutMs: 1500,
+    noticeAfterMs: Infinity,
+  }).catch((e: unknown) => {
+    if (e instanceof LanesError && e.code === 'E_TIMEOUT')
+      throw new LanesError('E_CLAIM_HELD', `another lanes land --queue is running in this repository`, {
+        hint: 'wait for it to finish (lanes queue shows the line)',
+      });
+    throw e;
+  });
+  try {
+    // What a killed run left: a landing in flight finished (or recorded as not published), then a
+    // branch brought up but not landed put back.
+    const { finishAll } = await import('./finish-landing.js');
+    const stuck = (await finishAll(ctx, repo.worktreeRoot, repo.commonDir, 'lanes land --queue')).find(
+      (f) => f.outcome === 'stuck',
+    );
+    if (stuck) throw new LanesError('E_REPO_STATE', stuck.detail, { hint: 'nothing new was published' });
+    const recovered = await recoverQueue(repo.commonDir, repo.worktreeRoot);
+    const { ready } = await readQueue(ctx, repoId);
+    const results: QueueOutcome[] = [];
+    for (const entry of ready) {
+      const r = await landOne(ctx, lanes, repo, repoId, target, entry);
+      if (r.outcome === 'already')
+        await ctx.store.appendJournal([
+          {
+            ...{ kind: 'land.unready', subject: entry.session, session: entry.session, repo: repoId },
+            ...{ ticket: entry.ticket, details: { why: r.why, by: 'lanes land --queue' } },
+          },
+        ]);
+      if (r.outcome === 'stopped')
+        await ctx.store.appendJournal([
+          {
+            ...{
+              kind: 'land.stop',
+              subject: entry.session,
+              session: entry.session,
+              repo: repoId,
+              ticket: entry.ticket,
+            },
+            details: {
+              reason: r.reason,
+              why: r.why,
+              branch: entry.branch,
+              target,
+              ...(r.conflicts ? { conflicts: r.conflicts } : {}),
+            },
+          },
+        ]);
+      results.push(r);
+    }
+    return { target, recovered, results };
+  } finally {
+    await gate.release({ kind: 'keep' });
+  }
+}
+
+async function landOne(
+  ctx: LanesContext,
+  lanes: Landing,
+  repo: RepoInfo,
+  repoId: string,
+  target: string,
+  entry: QueueEntry,
+): Promise<QueueOutcome> {
+  const base = { session: entry.session, ticket: entry.ticket };
+  const stop = (reason: string, why: string, conflicts?: string[]): QueueOutcome => ({
+    ...base,
+    outcome: 'stopped',
+    reason,
+    why,
+    ...(conflicts ? { conflicts } : {}),
+  });
+  const s = await ctx.store.getSession(entry.session);
+  if (!s) return stop('gone', 'the session is no longer in the store');
+  const root = repo.worktreeRoot;
+  // The target may move under a running queue (a person's lanes land): brought up again, twice at most.
+  for (let attempt = 0; ; attempt++) {
+    const tip = await revParse(root, `refs/heads/${entry.branch}`);
+    if (!tip) return stop('no branch', `branch ${entry.branch} is gone`);
+    const old = await revParse(root, `refs/heads/${target}`);
+    if (!old) throw new LanesError('E_USAGE', `branch ${target} has no commits`);
+    if (await isAncestor(root, tip, old))
+      return { ...base, outcome: 'already', why: `${target} already contains ${entry.branch}` };
+    const preview = await previewMerge(root, old, tip);
+    if (preview.conflicts.length > 0)
+      return stop('conflict', `conflicts with ${target} in ${preview.conflicts.join(', ')}`, preview.conflicts);
+    const own = s.worktree && existsSync(s.worktree) ? s.worktree : null;
+    const ownBranch = own ? (await currentBranch(own))?.replace(/^refs\/heads\//, '') : null;
+    if (own && ownBranch !== entry.branch)
+      return stop('moved', `its worktree ${own} is on ${ownBranch ?? 'a detached HEAD'}, not ${entry.branch}`);
+    const dirty = own ? (await status(own)).filter((e) => e.code !== '??').map((e) => e.path) : [];
+    if (dirty.length > 0)
+      return stop(
+        'uncommitted',
+        `uncommitted changes in ${own}: ${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}`,
+      );
+    // Its worktree, or (removed by gc) one made for the run and removed after it.
+    const wt = own ?? join(mkdtempSync(join(tmpdir(), 'lanes-queue-')), 'worktree');
+    const temporary = own === null;
+    writeQueueIntent(repo.commonDir, {
+      ...{ v: 1, session: s.id, branch: entry.branch, tip, target },
+      ...{ worktree: wt, temporary, at: Date.now() },
+    });
+    let failed = false;
+    try {
+      if (temporary) await addWorktreeOf(root, wt, entry.branch);
+      const config = await loadConfig(ctx, wt);
+      if (!(await isAncestor(root, old, tip))) {
+        const up = await bringOnto(wt, old, config.land.strategy);
+        if (!up.ok) return stop('conflict', up.why, up.conflicts);
+      }
+      const checked = await check(ctx, wt, config);
+      if (checked) {
+        await restoreBranch(wt, tip);
+        return stop(checked.reason, checked.why);
+      }
+      try {
+        const landed = await publish(ctx, lanes, s.id, entry.branch, target);
+        return { ...base, outcome: 'landed', landed };
+      } catch (e) {
+        await restoreBranch(wt, tip);
+        const moved = e instanceof LanesError && e.code === 'E_FLAGGED' && /moved|fast-forward/.test(e.message);
+        if (moved && attempt < 2) continue;
+        if (e instanceof LanesError) return stop('refused', `${e.message}${e.hint ? ` (${e.hint})` : ''}`);
+        throw e;
+      }
+    } catch (e) {
+      // Something unforeseen (git failing, a full disk): the intent stays for the next run to undo.
+      failed = true;
+      throw e;
+    } finally {
+      if (!failed) {
+        if (temporary) await dropTemporary(root, wt);
+        clearQueueIntent(repo.commonDir, s.id);
+      }
+    }
+  }
+}
+
+/** The repository's [land] check on the result, as allowed; what stops the session, or null when it passed. */
+async function check(
+  ctx: LanesContext,
+  wt: string,
+  config: Awaited<ReturnType<typeof loadConfig>>,
+): Promise<{ reason: string; why: string } | null> {
+  const command = config.land.check;
+  if (!command) return null;
+  // The worktree's own lanes.toml, after the bring-up: a branch that changed its check is not allowed.
+  const blocked = blockedBy(ctx.env, config.repoFile, ['check']);
+  if (blocked)
+    return {
+      reason: 'check not allowed',
+      why: `${describeRuns(blocked.runs)} of ${blocked.file} is ${blocked.state === 'denied' ? 'denied' : 'not allowed'}: read it, then \`${allowCommand(blocked)}\``,
+    };
+  const kept = Object.entries(ctx.env).filter(
+    ([k, v]) => v !== undefined && !k.startsWith('LANES_') && !matchesStrip(k, config.env.strip),
+  ) as [string, string][];
+  const r = await runSessionCommand(
+    command,
+    wt,
+    { ...Object.fromEntries(kept), LANES_QUEUE_CHECK: '1' },
+    config.land.timeoutMs,
+  );
+  if (r.ok) return null;
+  const tail = r.output.trim().split('\n').slice(-5).join('\n');
+  return { reason: 'check failed', why: `[land] check \`${command}\` ${r.why ?? 'failed'}${tail ? `:\n${tail}` : ''}` };
+}
+
+/** Lands the brought-up branch fast-forward: as the session while it holds its ticket, else as a finished one. */
+async function publish(
+  ctx: LanesContext,
+  lanes: Landing,
+  id: string,
+  branch: string,
+  into: string,
+): Promise<LandResult> {
+  const s = await ctx.store.getSession(id);
+  const holds =
+    s && s.endedAt === null && (await ctx.store.listClaims({ sessionId: id })).some((c) => c.kind === 'ticket');
+  if (holds) return lanes.land({ session: id, branch, into, mode: 'ff' });
+  return lanes.landFinished(id, { into, mode: 'ff' });
+}
