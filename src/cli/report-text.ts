@@ -31,6 +31,10 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
   out.push(md ? `# ${head}` : wrap(head, o.width, '  '));
   h(r.needsYou.length ? `Needs you (${r.needsYou.length})` : 'Needs you: nothing');
   for (const n of r.needsYou) item(n.what, n.command);
+  if (r.review.length) {
+    h(`Review (${r.review.length}): ${reviewCounts(r)}`);
+    for (const e of r.review) item(`[${e.status}] ${e.what}`, e.command);
+  }
   if (r.unreadable.length) {
     h(`Unreadable journal rows (${r.unreadable.length})`);
     for (const u of r.unreadable.slice(0, SHOWN)) item(`#${u.seq} ${u.kind}: ${u.why}`);
@@ -101,4 +105,11 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
       : wrap(`store ${r.store}; \`lanes log\` has every entry`, o.width, '  '),
   );
   return out.join('\n') + '\n';
+}
+
+/** `2 ready, 3 landed, 1 conflict`: the review list at a glance, in its order. */
+function reviewCounts(r: NightReport): string {
+  const counts = new Map<string, number>();
+  for (const e of r.review) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
 }

@@ -177,6 +177,7 @@ test('of each kind of a ticket the latest five are shown, the rest counted with 
     store: '/s.db',
     counts: { sessions: 1, landed: 0, refused: 7, died: 0 },
     needsYou: [],
+    review: [],
     tickets: [{ repo: '/r/.git', mainWorktree: '/r', ticket: 'SEAT-9', sessions: [who], items }],
     died: [],
     finished: [],

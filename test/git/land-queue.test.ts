@@ -146,10 +146,44 @@ test(
     assert.equal(log.filter((x) => x.kind === 'land.stop').length, 2);
     assert.equal(log.filter((x) => x.kind === 'land').length, 3);
 
+    // The morning's review list: per ticket, ready and landed first, then what the queue stopped; the
+    // stopped ones in Needs you too, each with its command.
+    const report = JSON.parse((await lanes(['report', '--json'], { env, cwd: repo })).stdout) as {
+      review: { ticket: string; status: string; command: string }[];
+      needsYou: { what: string; command: string }[];
+    };
+    const review = report.review.filter((x) => x.ticket?.startsWith('T-'));
+    assert.deepEqual(
+      review.map((x) => [x.ticket, x.status]),
+      [
+        ['T-A', 'landed'],
+        ['T-B', 'landed'],
+        ['T-E', 'landed'],
+        ['T-D', 'conflict'],
+        ['T-C', 'check failed'],
+      ],
+    );
+    assert.match(
+      review[3]!.command,
+      new RegExp(`lanes diff T-D .*lanes ready T-D`),
+      'D died: looked at, fixed, marked again',
+    );
+    assert.match(review[4]!.command, new RegExp(`lanes attach ${c.id}`), 'C is live: its agent fixes it');
+    assert.ok(report.needsYou.some((n) => /T-D stopped by the landing queue \(conflict\)/.test(n.what)));
+    const textReport = (await lanes(['report'], { env, cwd: repo })).stdout;
+    assert.match(textReport, /Review \(\d+\): 3 landed, 1 conflict, 1 check failed/);
+
     // C fixed and marked again: the next run lands it alone.
     git(c.worktree, 'rm', '-q', 'BROKEN');
     git(c.worktree, 'commit', '-q', '-m', 'C: fixed');
     ok(await lanes(['ready'], c.as));
+    const before = JSON.parse((await lanes(['report', '--json'], { env, cwd: repo })).stdout) as {
+      review: { ticket: string; status: string; command: string }[];
+    };
+    assert.deepEqual(
+      before.review.filter((x) => x.ticket === 'T-C').map((x) => [x.status, x.command]),
+      [['ready', 'lanes land --queue']],
+    );
     const again = await lanes(['land', '--queue'], { env, cwd: repo });
     assert.equal(again.code, 0, again.stdout + again.stderr);
     assert.match(again.stdout, /1 landed, 0 stopped/);

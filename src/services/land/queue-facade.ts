@@ -14,8 +14,11 @@ export interface LanesQueue {
    * marks itself; a person any session; a session another live one only with `force`.
    */
   ready(session?: string | null, options?: { undo?: boolean; force?: boolean; into?: string }): Promise<ReadyResult>;
-  /** The repository's line (in order) and the sessions the queue stopped since they were last ready. */
-  list(): Promise<{ ready: QueueEntry[]; stopped: QueueStop[] }>;
+  /**
+   * The line of this repository (or of `repo`, a repository's identity as the journal has it) in
+   * order, and the sessions the queue stopped since they were last ready.
+   */
+  list(options?: { repo?: string }): Promise<{ ready: QueueEntry[]; stopped: QueueStop[] }>;
   /** Lands the ready sessions one at a time in order (lanes land --queue). */
   run(options?: { into?: string }): Promise<QueueRun>;
 }
@@ -27,10 +30,11 @@ export function queueFacade(ctx: LanesContext, lanes: () => Lanes): LanesQueue {
       const live = s.endedAt === null && (await ctx.stateOf(s)).state === 'live';
       return (await import('./queue.js')).markReady(ctx, s, { ...o, live });
     },
-    list: async () => {
-      const repo = await ctx.repo();
-      if (!repo) return { ready: [], stopped: [] };
-      return (await import('./queue.js')).readQueue(ctx, ctx.repoId(repo));
+    list: async (o = {}) => {
+      const repo = o.repo ? null : await ctx.repo();
+      const id = o.repo ?? (repo ? ctx.repoId(repo) : null);
+      if (!id) return { ready: [], stopped: [] };
+      return (await import('./queue.js')).readQueue(ctx, id);
     },
     run: async (o = {}) => (await import('./queue-run.js')).runQueue(ctx, lanes(), o),
   };

@@ -8,9 +8,10 @@ import { timesIn } from '../../core/times-in.js';
 import { named, needsYou } from './needs-you.js';
 import { deathsOf, finishedOf, sessionName } from './deaths.js';
 import { describeEntry } from '../journal/describe-entry.js';
+import { reviewList } from './review.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
 
-export type { NightReport, NeedsYou, ReportItem, SessionName, TicketReport } from './types.js';
+export type { NightReport, NeedsYou, ReportItem, ReviewEntry, SessionName, TicketReport } from './types.js';
 
 // `lanes report`: the night in one read, built from the journal (what was decided) and the live
 // store (who is alive, who waits, what a dead session left), so it says what `lanes log`, the page
@@ -179,6 +180,7 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       died: died.length,
     },
     needsYou: [],
+    review: [],
     tickets: [...tickets.values()].filter((t) => t.items.length > 0 || t.sessions.length > 0),
     died,
     finished,
@@ -205,10 +207,19 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       error: String(e.details['error'] ?? ''),
     })),
   };
+  // The landing queues of the window's repositories: what is ready, what the queue stopped.
+  const repos = [...new Set([...report.tickets.map((t) => t.repo).filter((x): x is string => !!x)])];
+  const queues = await Promise.all(repos.map((repo) => lanes.queue.list({ repo }).catch(() => null)));
+  const found = queues.filter((q): q is NonNullable<typeof q> => q !== null);
+  report.review = reviewList(report, found, (id) => name(id) ?? sessionName(id, undefined));
   // A teardown that failed, or was killed while it ran: what it made (a database) stays until it runs.
   const torn = await lanes.sessions.teardownsDue().catch(() => []);
   report.needsYou = [
     ...needsYou(report, now),
+    // Stopped by the landing queue: each needs its agent or a person before it is marked ready again.
+    ...report.review
+      .filter((e) => e.status === 'conflict' || e.status === 'check failed' || e.status === 'stopped')
+      .map((e) => ({ what: e.what, command: e.command })),
     ...torn
       .filter((s) => s.setupState === 'failed' || s.setupState === 'tearing')
       .map((s) => {

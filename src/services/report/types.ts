@@ -53,6 +53,16 @@ export interface TicketReport {
   items: ReportItem[];
 }
 
+/** One ticket (or session without one) of the morning's review list, at its most pressing state (report/review.ts). */
+export interface ReviewEntry {
+  ticket: string | null;
+  session: SessionName;
+  status: 'ready' | 'landed' | 'finished' | 'conflict' | 'check failed' | 'stopped' | 'waiting' | 'died';
+  what: string;
+  /** The one command that moves it. */
+  command: string;
+}
+
 /** One thing a person should settle, and the one command that settles it. */
 export interface NeedsYou {
   what: string;
@@ -71,6 +81,8 @@ export interface NightReport {
   store: string;
   counts: { sessions: number; landed: number; refused: number; died: number };
   needsYou: NeedsYou[];
+  /** Per ticket, in the order a lead settles them: ready, landed, finished, stopped by the queue, waiting, died. */
+  review: ReviewEntry[];
   tickets: TicketReport[];
   /**
    * Every death of the window, read from the journal (session.died) whatever ended the session
