@@ -1,12 +1,13 @@
 // The dashboard's actions, each one call of the library the CLI makes for the same thing, and none
 // destructive to a live session's work: snapshot any session (it only adds a private ref); end,
-// adopt or release the claims of a dead one (a live one is refused, exit-3 style, as E_CLAIM_HELD).
+// adopt or release the claims of a dead one (a live one is refused, exit-3 style, as E_CLAIM_HELD);
+// mark any session's committed work ready to land (lanes ready: it only joins the queue).
 import { LanesError, describeSnapshot, isLanesError, openLanes } from '../index.js';
 import type { Lanes, LanesOptions, SessionView } from '../index.js';
 import type { Fleet } from './fleet.js';
 import type { ActionName, ActionResult } from './view-types.js';
 
-export const ACTIONS: readonly ActionName[] = ['snapshot', 'end', 'adopt', 'release'];
+export const ACTIONS: readonly ActionName[] = ['snapshot', 'end', 'adopt', 'release', 'ready'];
 
 export interface ActionRequest {
   session: string;
@@ -86,6 +87,17 @@ export async function runAction(
       try {
         const r = await l.adopt(target.id);
         message = `${into.id} adopted ${target.id}: ${r.grants.length} claim(s)${r.worktree ? `, worktree ${r.worktree}` : ''}`;
+      } finally {
+        await l.close({ heartbeat: false });
+      }
+      break;
+    }
+    case 'ready': {
+      // As a person marks it (lanes ready SESSION), from the repository it works in.
+      const l = await at(target, null);
+      try {
+        const r = await l.queue.ready(target.id);
+        message = `${target.id}${r.ticket ? ` (${r.ticket})` : ''} ${r.already ? 'was already' : 'is'} ready to land: ${r.branch} at ${r.tip.slice(0, 10)}, number ${r.position} in line (lanes land --queue)`;
       } finally {
         await l.close({ heartbeat: false });
       }

@@ -90,3 +90,31 @@ test('snapshot any session; end, adopt or release only a dead one; the CLI sees 
     live.proc.proc.stdin.end();
   }
 });
+
+test('Ready puts a session with committed work in the landing queue, as lanes ready does; one without a ticket is refused', async () => {
+  const s = await session(['--worktree', '--ticket', 'T-UI']);
+  const plain = await session(['--label', 'no-ticket']);
+  writeFileSync(join(s.worktree, 'ui.txt'), 'work\n');
+  execFileSync('git', ['add', 'ui.txt'], { cwd: s.worktree });
+  execFileSync('git', ['commit', '-q', '-m', 'UI: work'], { cwd: s.worktree });
+  const ui = await startUi(env, repo);
+  try {
+    const r = await act(ui, 'ready', { session: s.id });
+    assert.equal(r.status, 200, r.body);
+    assert.match(r.body, /\(T-UI\) is ready to land: lanes\/t-ui at [0-9a-f]{10}, number 1 in line/);
+    const q = JSON.parse((await lanes(['queue', '--json'], { env, cwd: repo })).stdout) as {
+      ready: { session: string; ticket: string }[];
+    };
+    assert.deepEqual(
+      q.ready.map((x) => [x.session, x.ticket]),
+      [[s.id, 'T-UI']],
+    );
+    const none = await act(ui, 'ready', { session: plain.id });
+    assert.equal(none.status, 400, none.body);
+    assert.match(none.body, /lanes lands only under a ticket claim/);
+  } finally {
+    await ui.stop();
+    s.proc.proc.stdin.end();
+    plain.proc.proc.stdin.end();
+  }
+});

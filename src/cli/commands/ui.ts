@@ -10,7 +10,7 @@ export const command: CommandSpec = {
     'Serves a local page (127.0.0.1 only, unless --host) that shows every session of the store by repository,',
     'who holds and who waits for what, predicted conflicts, snapshots with the command to restore each, and',
     'the journal, updated live. Its actions (snapshot a session; end, adopt or release the claims of a dead',
-    'session) ask first and call the same library functions as the CLI. The URL printed holds a token that',
+    'session; mark one ready to land) ask first and call the same library functions as the CLI. The URL printed holds a token that',
     'changes every run: open that URL. --json prints {"url","port","host"} once it listens. Runs until Ctrl-C.',
   ].join('\n'),
   options: {

@@ -209,6 +209,7 @@ function Row(props: RowProps) {
         >`
       : null,
     s.state !== 'ended' && local && s.worktree ? button('snapshot', 'Snapshot') : null,
+    s.ticket && (s.worktree || s.branch) ? button('ready', 'Ready') : null,
     s.state === 'dead' ? button('end', 'End') : null,
     s.state === 'dead' ? button('adopt', 'Adopt') : null,
     s.state === 'dead' && s.claims.length > 0 ? button('release', 'Release claims') : null,
