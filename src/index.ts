@@ -49,6 +49,16 @@ export type { SessionEnvironment } from './services/runtime/runtime-env.js';
 export type { ConflictReport, FileStat, PairFinding } from './services/conflicts/conflicts.js';
 export type { SweepFlag, SweepItem, SweepReport } from './services/snapshots/sweep.js';
 export type { LandMode, LandResult } from './services/land/land.js';
+export type {
+  LanesQueue,
+  PushResult,
+  QueueEntry,
+  QueueOutcome,
+  QueueRun,
+  QueueStop,
+  ReadyResult,
+  RemoteLease,
+} from './services/land/queue-facade.js';
 export type { DoctorReport, Finding, FindingKind } from './services/doctor/doctor.js';
 export type { GcItem, GcOptions, GcReport } from './services/doctor/gc.js';
 export type {

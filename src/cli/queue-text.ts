@@ -1,14 +1,22 @@
 import { EXIT } from '../core/errors.js';
-import type { Lanes } from '../index.js';
+import type { Lanes, PushResult, RemoteLease } from '../index.js';
 import type { Io } from './command.js';
 import { printJson } from './output.js';
 
 /** `lanes land --queue`: the run, a line per session; exit 3 when the queue stopped any. */
-export async function landQueue(lanes: Lanes, into: string | undefined, io: Io): Promise<number> {
+export async function landQueue(
+  lanes: Lanes,
+  into: string | undefined,
+  io: Io,
+  lease: RemoteLease | null = null,
+): Promise<number> {
   const run = await lanes.queue.run(into ? { into } : {});
   const stopped = run.results.filter((r) => r.outcome === 'stopped').length;
+  // Pushed once, after the whole run: only if something landed, leasing the tip read before it began.
+  const landedAny = run.results.some((r) => r.outcome === 'landed');
   if (io.json) {
-    printJson(io.stdout, run);
+    const pushed = lease && landedAny ? await lanes.queue.push(lease) : null;
+    printJson(io.stdout, pushed ? { ...run, push: pushed } : run);
     return stopped > 0 ? EXIT.held : EXIT.ok;
   }
   if (run.recovered.length > 0)
@@ -31,5 +39,10 @@ export async function landQueue(lanes: Lanes, into: string | undefined, io: Io):
     io.stdout(
       `${landed} landed, ${stopped} stopped${stopped ? ' (lanes queue shows why; lanes ready marks one again once fixed)' : ''}\n`,
     );
+  if (lease && landedAny) io.stdout(pushedText(await lanes.queue.push(lease)));
   return stopped > 0 ? EXIT.held : EXIT.ok;
+}
+
+export function pushedText(p: PushResult): string {
+  return `pushed ${p.target} to ${p.remote}: ${p.from?.slice(0, 10) ?? '(new)'} -> ${p.to.slice(0, 10)} (the remote was where lanes read it)\n`;
 }

@@ -58,6 +58,7 @@ export const JOURNAL_KINDS = [
   'land.ready',
   'land.unready',
   'land.stop',
+  'land.push',
   'adopt',
   'doctor.fix',
 ] as const;

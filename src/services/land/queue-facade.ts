@@ -3,9 +3,11 @@ import type { Lanes } from '../lanes-api.js';
 import { sessionNamed } from '../sessions/named.js';
 import type { QueueEntry, QueueStop, ReadyResult } from './queue.js';
 import type { QueueRun } from './queue-run.js';
+import type { PushResult, RemoteLease } from './push.js';
 
 export type { QueueEntry, QueueStop, ReadyResult } from './queue.js';
 export type { QueueOutcome, QueueRun } from './queue-run.js';
+export type { PushResult, RemoteLease } from './push.js';
 
 /** The landing queue of the library (lanes.queue): ready, the line, and a run of it. */
 export interface LanesQueue {
@@ -21,6 +23,13 @@ export interface LanesQueue {
   list(options?: { repo?: string }): Promise<{ ready: QueueEntry[]; stopped: QueueStop[] }>;
   /** Lands the ready sessions one at a time in order (lanes land --queue). */
   run(options?: { into?: string }): Promise<QueueRun>;
+  /**
+   * Where the target's remote is now, read before a landing (lanes land --push): a remote with
+   * commits the target here lacks is refused (E_FLAGGED), nothing landed or pushed.
+   */
+  lease(options?: { into?: string; remote?: string }): Promise<RemoteLease>;
+  /** The target pushed only if its remote is still where `lease` read it (a moved one: E_FLAGGED naming who, never an overwrite). */
+  push(lease: RemoteLease): Promise<PushResult>;
 }
 
 export function queueFacade(ctx: LanesContext, lanes: () => Lanes): LanesQueue {
@@ -37,5 +46,7 @@ export function queueFacade(ctx: LanesContext, lanes: () => Lanes): LanesQueue {
       return (await import('./queue.js')).readQueue(ctx, id);
     },
     run: async (o = {}) => (await import('./queue-run.js')).runQueue(ctx, lanes(), o),
+    lease: async (o = {}) => (await import('./push.js')).leaseRemote(ctx, o),
+    push: async (lease) => (await import('./push.js')).pushLanded(ctx, lease),
   };
 }
