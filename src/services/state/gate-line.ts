@@ -118,9 +118,17 @@ export async function enterThroughLine<T>(
         if (ahead > 0) return behind(line, name, view, ahead);
         // First in line. A holder proven dead is taken over at once, whatever the turn.
         const holder = view.held;
+        let kept = false;
         if (holder) {
           lastHolder = holder;
-          if (!live(ctx, holder, view.now, trusted, (who) => (trusted = { who, until: Date.now() + 50 }))) {
+          // A judge not answered from trust reads the holder's process facts: a `ps` on macOS, tens
+          // of ms on a loaded machine, during which this process polls nothing. Its place in line
+          // is kept on both sides of it, or those behind would skip a waiter that is alive.
+          const judging = !isTrusted(holder, trusted);
+          if (judging) await keepHead();
+          const alive = live(ctx, holder, view.now, trusted, (who) => (trusted = { who, until: Date.now() + 50 }));
+          if (judging) kept = await keepHead();
+          if (!alive) {
             const got = await patiently(() => enter(turnOf(ticket), true));
             if (got.kind === 'in') return served(got.value);
           }
@@ -134,7 +142,7 @@ export async function enterThroughLine<T>(
           // keep this place in line meanwhile.
           const pause = HELD_PAUSES_MS[heldPause++] ?? HELD_PAUSE_MAX_MS;
           await claim(view, pause);
-          if (view.headDeadline - view.now < GRACE_MS / 2) await line.keepGateHead(name, ticket, GRACE_MS);
+          if (!kept && view.headDeadline - view.now < GRACE_MS / 2) await keepHead();
           return { done: false, blockedBy: () => describe(holder), retryInMs: pause };
         }
         const got = await patiently(() => enter(turnOf(ticket), false));
@@ -152,6 +160,17 @@ export async function enterThroughLine<T>(
   } catch (e) {
     if (ticket !== 0) await line.skipGateHead(name, ticket, GRACE_MS, true).catch(() => undefined);
     throw e;
+  }
+
+  /** Moves this first in line's deadline a grace from now (a moment's retries while another process writes). */
+  async function keepHead(): Promise<boolean> {
+    let done = await line.keepGateHead(name, ticket, GRACE_MS);
+    for (const ms of LOCKED_PAUSES_MS) {
+      if (done !== 'locked') return done;
+      pauseBriefly(ms);
+      done = await line.keepGateHead(name, ticket, GRACE_MS);
+    }
+    return done === true;
   }
 
   /** Claims the running turn until after the next poll, `pause` from now (renewed before it lapses). */
@@ -204,6 +223,11 @@ async function behind(line: GateLineStore, name: string, view: GateLine, ahead: 
 }
 
 /** Whether a holder is alive (same host: its process facts; other hosts: its lease on the store's clock). */
+/** Whether a holder's liveness is answered from the trust of a recent proof (no process facts read). */
+function isTrusted(holder: GateRecord, trusted: { who: string; until: number }): boolean {
+  return processOf(holder) === trusted.who && Date.now() < trusted.until;
+}
+
 function live(
   ctx: LanesContext,
   holder: GateRecord,
@@ -211,8 +235,8 @@ function live(
   trusted: { who: string; until: number },
   trust: (who: string) => void,
 ): boolean {
+  if (isTrusted(holder, trusted)) return true;
   const who = processOf(holder);
-  if (who === trusted.who && Date.now() < trusted.until) return true;
   const proven = ctx.judge([{ owner: holder.owner, lastSeenMs: holder.leaseUntil - ctx.gateLeaseMs }], now)[0]!.live;
   // Trusted from this proof on, never from a trusted answer: a dead holder is found within 50 ms.
   if (proven) trust(who);
