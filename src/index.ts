@@ -30,6 +30,7 @@ export type { Json, Mutator } from './services/state/state.js';
 export type { AttachOptions, SessionRow, SessionView, StartOptions } from './services/sessions/sessions.js';
 export type { Predecessor } from './services/sessions/predecessor.js';
 export type { SessionDiff, SessionDiffFile, DiffStatus } from './services/worktrees/session-diff.js';
+export type { Told } from './services/tell/facade.js';
 export { describeLeft, leftWork } from './services/sessions/predecessor.js';
 export type { ClaimHolder, ClaimOptions } from './services/claims/claims.js';
 export type { WaitOptions } from './services/wait.js';

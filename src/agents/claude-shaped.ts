@@ -119,6 +119,9 @@ export function renderClaudeShaped(event: HookEvent, d: HookDecision): HookOutpu
       });
     return SILENT;
   }
+  // A person's message for the next turn (lanes tell): Claude Code adds it to the prompt's context.
+  if (event.kind === 'prompt' && event.agent === 'claude-code' && d.context)
+    return json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: d.context } });
   // The context is the model's; a notice (lanes cannot protect this session, …) is the person's.
   if (event.kind === 'session-start' && d.context)
     return json({

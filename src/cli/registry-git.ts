@@ -1,4 +1,4 @@
-// `lanes diff`'s, `ready`'s and `queue`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
+// `lanes diff`'s, `ready`'s, `queue`'s and `tell`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
 import type { CommandEntry } from './command.js';
 
 export const DIFF: CommandEntry = {
@@ -23,4 +23,12 @@ export const QUEUE: CommandEntry = {
   hot: false,
   load: () => import('./commands/queue.js'),
   summary: 'the landing queue: the sessions ready to land, in order, and those it stopped',
+};
+
+export const TELL: CommandEntry = {
+  name: 'tell',
+  group: 'sessions',
+  hot: false,
+  load: () => import('./commands/tell.js'),
+  summary: "tell a session's agent something: it reaches the agent through its hooks",
 };

@@ -4,7 +4,7 @@
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
 import type { CommandEntry } from './command.js';
 import { FLEET_COMMANDS } from './registry-fleet.js';
-import { DIFF, QUEUE, READY } from './registry-git.js';
+import { DIFF, QUEUE, READY, TELL } from './registry-git.js';
 import { EXEC, HOOK, STATUSLINE } from './registry-hot.js';
 import { LS } from './registry-quick.js';
 
@@ -34,6 +34,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/whoami.js'),
     summary: 'show the session of $LANES_SESSION',
   },
+  TELL,
   {
     name: 'claim',
     group: 'claims',

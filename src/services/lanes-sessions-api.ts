@@ -8,6 +8,7 @@ import type { EndOptions, EndResult } from './sessions/end-session.js';
 import type { SessionGlance } from './sessions/glance.js';
 import type { SessionProgress } from './worktrees/progress.js';
 import type { SessionDiff } from './worktrees/session-diff.js';
+import type { Told } from './tell/facade.js';
 import type { AttachOptions, SessionRow, SessionView } from './sessions/sessions.js';
 import type { CreatedWorktree } from './worktrees/worktrees.js';
 import type { TeardownOutcome } from './sessions/setup.js';
@@ -34,6 +35,14 @@ export interface LanesSessions {
    * last snapshot) when its worktree is gone. With `patch`, each file's hunks.
    */
   diff(name: string, options?: { patch?: boolean }): Promise<SessionDiff>;
+  /**
+   * A person's message to a session's agent (lanes tell): journaled, then delivered through the
+   * agent's hooks at its next call that reaches its model (as context), and journaled as delivered.
+   * E_SESSION_ENDED for an ended session; a session of another host is told there (E_USAGE).
+   */
+  tell(name: string, message: string): Promise<Told>;
+  /** Every message told to a session, oldest first, each delivered (when, through which hook) or pending. */
+  told(name: string): Promise<Told[]>;
   /** The predecessor's worktree to go on in: as it is, or made again on its branch with its last snapshot put back. */
   resumeWorktree(p: Predecessor): Promise<{ path: string; notes: string[] }>;
   /**

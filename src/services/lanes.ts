@@ -22,6 +22,7 @@ import { worktreesFacade } from './worktrees/facade.js';
 import { seatsFacade } from './seats/facade.js';
 import { trustFacade } from './trust/facade.js';
 import { queueFacade } from './land/queue-facade.js';
+import { tellings } from './tell/facade.js';
 
 export interface LanesOptions {
   /** SQLite file or postgres:// URL. Default: $LANES_STORE, else [store] url of the user config, else $LANES_HOME/lanes.db. */
@@ -130,6 +131,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       get: (id) => sessions.get(id),
       resolve: (id) => sessions.resolve(id),
       ...listings(ctx),
+      ...tellings(ctx),
       glance: async (id) => (await import('./sessions/glance.js')).glance(ctx, id),
       progress: async (ids) => (await import('./worktrees/progress.js')).sessionProgress(ctx, ids),
       watch: async () => (await import('./sessions/watch.js')).watchHost(ctx),

@@ -60,6 +60,8 @@ export const JOURNAL_KINDS = [
   'land.stop',
   'land.push',
   'adopt',
+  'tell',
+  'tell.delivered',
   'doctor.fix',
 ] as const;
 

@@ -1,4 +1,7 @@
+import { hookSessionId } from '../../core/hook-event.js';
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
+import { lanesHome } from '../../core/paths.js';
+import { markedInbox } from '../tell/inbox.js';
 import type { AttentionState, SessionRecord } from '../../store/types.js';
 import { loadConfig } from '../config.js';
 import type { LanesContext } from '../context.js';
@@ -95,12 +98,26 @@ export function bindHooks(
         decision.permission === 'deny' || decision.context ? (await records()).hookEntry(event, decision) : null;
       if (e) await ctx.journal.record(e);
       if (decision.permission === 'deny') await attendDenied(context, event, decision.reason);
+      // A person's messages (lanes tell): looked for by a stat of the inbox mark, read only when marked.
+      const marked = markedInbox(lanesHome(ctx.env), [ownId(event), ctx.env['LANES_SESSION']]);
+      const told = marked.length
+        ? await (await import('../tell/tell.js')).deliverTells(ctx, context, event, decision, marked)
+        : decision;
       // The store answered: calls it could not check during an outage are journaled now.
       const { flushUnchecked } = await import('./unchecked.js');
       await flushUnchecked(ctx).catch(() => 0);
-      return decision;
+      return told;
     },
   };
+}
+
+/** The agent's own session id of a call (none for an event without one: an ignored one, a bad id). */
+function ownId(event: HookEvent): string | null {
+  try {
+    return hookSessionId(event);
+  } catch {
+    return null;
+  }
 }
 
 async function attendDenied(h: HookContext, event: HookEvent, reason: string | null): Promise<void> {

@@ -84,6 +84,10 @@ function describeKnown(e: Pick<JournalEntry, 'kind' | 'subject' | 'details'>): s
       return `${e.subject} is ready to land: ${str(d['branch'])} at ${str(d['tip']).slice(0, 12)} (marked by ${str(d['by'])})`;
     case 'land.unready':
       return `${e.subject} left the landing queue${d['why'] ? `: ${str(d['why'])}` : ` (taken back by ${str(d['by'])})`}`;
+    case 'tell':
+      return `${str(d['from'])} told ${e.subject}: ${str(d['message']).slice(0, 300)}`;
+    case 'tell.delivered':
+      return `the message #${str(d['seq'])} reached ${e.subject}'s agent (${str(d['via'])})`;
     case 'land.push':
       return `pushed ${e.subject} to ${str(d['remote'])} (${d['from'] ? str(d['from']).slice(0, 12) : 'new'} → ${str(d['to']).slice(0, 12)}, leased)`;
     case 'land.stop':
