@@ -146,6 +146,16 @@ test(
     assert.equal(log.filter((x) => x.kind === 'land.stop').length, 2);
     assert.equal(log.filter((x) => x.kind === 'land').length, 3);
 
+    // C's agent (live) is told why, at its next tool call; D's (dead) is not.
+    const toldC = JSON.parse((await lanes(['tell', c.id, '--list', '--json'], { env, cwd: repo })).stdout) as {
+      message: string;
+      delivered: unknown;
+    }[];
+    assert.equal(toldC.length, 1);
+    assert.match(toldC[0]!.message, /did not land lanes\/t-c into main \(check failed\).*\n.*lanes ready/s);
+    assert.equal(toldC[0]!.delivered, null, 'pending until its next tool call');
+    assert.deepEqual(JSON.parse((await lanes(['tell', d.id, '--list', '--json'], { env, cwd: repo })).stdout), []);
+
     // The morning's review list: per ticket, ready and landed first, then what the queue stopped; the
     // stopped ones in Needs you too, each with its command.
     const report = JSON.parse((await lanes(['report', '--json'], { env, cwd: repo })).stdout) as {

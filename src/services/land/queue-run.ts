@@ -101,6 +101,7 @@ export async function runQueue(ctx: LanesContext, lanes: Landing, options: { int
             },
           },
         ]);
+      if (r.outcome === 'stopped') await tellStopped(ctx, entry, target, r.reason, r.why);
       results.push(r);
     }
     return { target, recovered, results };
@@ -234,4 +235,16 @@ async function publish(
     s && s.endedAt === null && (await ctx.store.listClaims({ sessionId: id })).some((c) => c.kind === 'ticket');
   if (holds) return lanes.land({ session: id, branch, into, mode: 'ff' });
   return lanes.landFinished(id, { into, mode: 'ff' });
+}
+
+/** Its agent is told why (lanes tell: at its next tool call or turn), when it is still there to hear it. */
+async function tellStopped(ctx: LanesContext, e: QueueEntry, target: string, reason: string, why: string) {
+  const s = await ctx.store.getSession(e.session);
+  if (!s || s.endedAt !== null || s.owner.host !== ctx.host || (await ctx.stateOf(s)).state !== 'live') return;
+  const { tell } = await import('../tell/tell.js');
+  await tell(
+    ctx,
+    s,
+    `lanes land --queue did not land ${e.branch} into ${target} (${reason}): ${why}\nFix it on your branch, commit, then run \`lanes ready\` to join the queue again.`,
+  ).catch(() => undefined);
 }
