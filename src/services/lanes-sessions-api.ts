@@ -43,6 +43,8 @@ export interface LanesSessions {
   tell(name: string, message: string): Promise<Told>;
   /** Every message told to a session, oldest first, each delivered (when, through which hook) or pending. */
   told(name: string): Promise<Told[]>;
+  /** Records message `seq` to `session` as delivered another way (`via`: typed into its idle tmux pane). */
+  delivered(session: string, seq: number, via: string): Promise<void>;
   /** The predecessor's worktree to go on in: as it is, or made again on its branch with its last snapshot put back. */
   resumeWorktree(p: Predecessor): Promise<{ path: string; notes: string[] }>;
   /**

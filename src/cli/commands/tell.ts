@@ -3,6 +3,8 @@ import type { CommandSpec } from '../command.js';
 import { usageError } from '../command.js';
 import { printJson } from '../output.js';
 import { utcMinute } from '../../core/duration.js';
+import type { Lanes, Told } from '../../index.js';
+import { findTmux, tmux, tmuxHas, tmuxOf } from '../tmux.js';
 
 export const command: CommandSpec = {
   name: 'tell',
@@ -14,6 +16,8 @@ export const command: CommandSpec = {
     'hook call that speaks to its model (Claude Code: a tool call or its next prompt; Codex, Cursor and Copilot: a',
     'tool call; Gemini and OpenCode: after an edit; every agent: a new or resumed session), then journaled as',
     'delivered (tell.delivered). Until then it is pending: --list shows each message to SESSION with its state.',
+    'An agent lanes started in tmux whose turn has finished (it waits at its prompt) gets it typed there at once,',
+    'as your next prompt (one line); a pane whose agent works or asks something (a permission, a question) never.',
     'An ended session is refused (exit 1); one of another host is told on that host (exit 2).',
   ].join('\n'),
   options: { list: { type: 'boolean', help: 'the messages told to SESSION, each delivered (when, how) or pending' } },
@@ -39,6 +43,13 @@ export const command: CommandSpec = {
     }
     if (words.length === 0) throw usageError(this, 'say what to tell it: lanes tell SESSION MESSAGE');
     const t = await lanes.sessions.tell(name, words.join(' '));
+    const typed = await typeIfIdle(lanes, t);
+    if (typed) {
+      const done = { ...t, delivered: { at: Date.now(), via: typed } };
+      if (io.json) printJson(io.stdout, done);
+      else io.stdout(`told ${t.session} (#${t.seq}): typed into its idle agent's pane (${typed})\n`);
+      return EXIT.ok;
+    }
     if (io.json) printJson(io.stdout, t);
     else
       io.stdout(
@@ -47,3 +58,22 @@ export const command: CommandSpec = {
     return EXIT.ok;
   },
 };
+
+/**
+ * An agent lanes started in tmux whose turn has finished sits at its prompt: the message is typed
+ * there as the person's next prompt (one line) and so reaches it now. Only then: a pane whose agent
+ * works, asks a permission or a question (waiting), or is not lanes' is never typed into; the hooks
+ * deliver the message at its next call instead.
+ */
+async function typeIfIdle(lanes: Lanes, t: Told): Promise<string | null> {
+  const s = await lanes.sessions.get(t.session);
+  const name = tmuxOf(s.terminal);
+  if (!name || s.state !== 'live' || s.attention?.state !== 'finished' || !findTmux() || !tmuxHas(name)) return null;
+  const line = `(lanes tell from ${t.from}) ${t.message.replace(/\s*\n\s*/g, ' ')}`;
+  const target = `=${name}:`;
+  if (!tmux(['send-keys', '-t', target, '-l', '--', line]).ok) return null;
+  if (!tmux(['send-keys', '-t', target, 'Enter']).ok) return null;
+  const via = `typed into tmux ${name} (its turn had finished)`;
+  await lanes.sessions.delivered(t.session, t.seq, via);
+  return via;
+}
