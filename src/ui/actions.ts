@@ -1,18 +1,21 @@
 // The dashboard's actions, each one call of the library the CLI makes for the same thing, and none
 // destructive to a live session's work: snapshot any session (it only adds a private ref); end,
 // adopt or release the claims of a dead one (a live one is refused, exit-3 style, as E_CLAIM_HELD);
-// mark any session's committed work ready to land (lanes ready: it only joins the queue).
+// mark any session's committed work ready to land (lanes ready: it only joins the queue); tell a
+// session's agent something (lanes tell: delivered through its hooks).
 import { LanesError, describeSnapshot, isLanesError, openLanes } from '../index.js';
 import type { Lanes, LanesOptions, SessionView } from '../index.js';
 import type { Fleet } from './fleet.js';
 import type { ActionName, ActionResult } from './view-types.js';
 
-export const ACTIONS: readonly ActionName[] = ['snapshot', 'end', 'adopt', 'release', 'ready'];
+export const ACTIONS: readonly ActionName[] = ['snapshot', 'end', 'adopt', 'release', 'ready', 'tell'];
 
 export interface ActionRequest {
   session: string;
   /** adopt: the live session that takes the dead one's work over. */
   into?: string;
+  /** tell: the message. */
+  message?: string;
 }
 
 function notLive(s: SessionView, what: string): void {
@@ -28,7 +31,13 @@ function parse(body: unknown, action: ActionName): ActionRequest {
     throw new LanesError('E_USAGE', `${action}: the body needs {"session": "ID"}`);
   if (action === 'adopt' && (typeof b['into'] !== 'string' || b['into'] === ''))
     throw new LanesError('E_USAGE', 'adopt: the body needs {"session": "DEAD ID", "into": "LIVE ID"}');
-  return { session: b['session'], ...(typeof b['into'] === 'string' ? { into: b['into'] } : {}) };
+  if (action === 'tell' && (typeof b['message'] !== 'string' || b['message'].trim() === ''))
+    throw new LanesError('E_USAGE', 'tell: the body needs {"session": "ID", "message": "what to tell its agent"}');
+  return {
+    session: b['session'],
+    ...(typeof b['into'] === 'string' ? { into: b['into'] } : {}),
+    ...(typeof b['message'] === 'string' ? { message: b['message'] } : {}),
+  };
 }
 
 /** Runs an action with a library object opened where the session works (its repository's snapshots live there). */
@@ -101,6 +110,11 @@ export async function runAction(
       } finally {
         await l.close({ heartbeat: false });
       }
+      break;
+    }
+    case 'tell': {
+      const t = await lanes.sessions.tell(target.id, req.message ?? '');
+      message = `told ${t.session} (#${t.seq}): pending until its agent's next tool call or turn`;
       break;
     }
     case 'release': {

@@ -132,7 +132,7 @@ export interface FleetView {
   hidden: string[];
 }
 
-export type ActionName = 'snapshot' | 'end' | 'adopt' | 'release' | 'ready';
+export type ActionName = 'snapshot' | 'end' | 'adopt' | 'release' | 'ready' | 'tell';
 
 export interface ActionResult {
   ok: boolean;

@@ -94,6 +94,39 @@ test(
       },
     );
     assert.equal(await page.locator(`#diff[data-diff="${s.id}"] details[data-patch="notes.md"]`).count(), 1);
+    // A line of the patch clicked starts a comment on it; Send tells the session's agent (lanes tell).
+    await page.click('details[data-patch="cart.ts"] [data-at="2"]');
+    type Box = { document: { querySelector(s: string): { value?: string; textContent: string } | null } };
+    await page.waitForFunction(
+      () => !!(globalThis as unknown as Box).document.querySelector('#tell-text')?.value,
+      undefined,
+      {
+        timeout: 5_000,
+      },
+    );
+    const draft = await page.locator('#tell-text').inputValue();
+    assert.equal(draft, 'On cart.ts:2 ("return items.length;"): ');
+    await page.locator('#tell-text').pressSequentially('count the quantities, not the items');
+    await page.click('[data-tell-box] button[type="submit"]');
+    await page.waitForFunction(
+      () =>
+        /told .* pending/.test(
+          (
+            globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }
+          ).document.querySelector('[data-tell-said]')?.textContent ?? '',
+        ),
+      undefined,
+      { timeout: 10_000 },
+    );
+    const told = JSON.parse((await lanes(['tell', s.id, '--list', '--json'], { env, cwd: repo })).stdout) as {
+      message: string;
+      delivered: unknown;
+    }[];
+    assert.deepEqual(
+      told.map((t) => [t.message, t.delivered]),
+      [['On cart.ts:2 ("return items.length;"): count the quantities, not the items', null]],
+    );
+    assert.equal(await page.locator('#tell-text').inputValue(), '', 'sent: the box is empty again');
     await page.screenshot({ path: join(SHOTS, 'diff.png'), fullPage: true });
     await page.click('#diff button.close');
     await page.waitForSelector('#diff', { state: 'detached', timeout: 5_000 });

@@ -20,6 +20,8 @@ function explain(p: Pending): string {
       return `Give the claims, ticket and worktree of the dead session ${id} to a live session (new fencing tokens).`;
     case 'release':
       return `Release the ${p.session.claims.length} claim(s) of the dead session ${id}, so others can take them.`;
+    case 'tell':
+      return `Tell the agent of ${id}: delivered through its hooks at its next tool call or turn.`;
     case 'ready':
       return `Put ${id}${p.session.ticket ? ` (${p.session.ticket})` : ''} in the landing queue with its branch as it is now. Nothing is published until someone runs lanes land --queue, which checks it first.`;
   }

@@ -4,10 +4,11 @@
 // from a session's row, the night's report, or a link: #diff=SESSION.
 import { html } from 'htm/preact';
 import { memo } from 'preact/compat';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { UiDiff, UiDiffFile } from '../view-types.js';
 import { fetchDiff } from './api.js';
 import { Path } from './path.js';
+import { TellBox } from './tell-box.js';
 
 type Highlight = (lines: string[], path: string) => string[] | null;
 const LETTER = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R' } as const;
@@ -29,6 +30,11 @@ export function DiffView(props: { session: string; onClose: () => void }) {
   const [diff, setDiff] = useState<UiDiff | null>(null);
   const [error, setError] = useState('');
   const [highlight, setHighlight] = useState<Highlight | null>(null);
+  const [draft, setDraft] = useState({ text: '', n: 0 });
+  // The same function in every drawing: the memoized patches are not drawn again for it.
+  const comment = useCallback((at: string, code: string) => {
+    setDraft((d) => ({ text: `On ${at} (${JSON.stringify(code.trim().slice(0, 80))}): `, n: d.n + 1 }));
+  }, []);
   useEffect(() => {
     let live = true;
     setDiff(null);
@@ -53,12 +59,15 @@ export function DiffView(props: { session: string; onClose: () => void }) {
       </h2>
       ${error ? html`<p class="error" role="alert" data-diff-error>${error}</p>` : ''}
       ${!diff && !error ? html`<p>Reading the session's work…</p>` : ''}
-      ${diff ? html`<${Work} diff=${diff} highlight=${highlight} />` : ''}
+      <${TellBox} session=${props.session} draft=${draft} />
+      ${diff ? html`<${Work} diff=${diff} highlight=${highlight} onComment=${comment} />` : ''}
     </section>
   `;
 }
 
-function Work(props: { diff: UiDiff; highlight: Highlight | null }) {
+type OnComment = (at: string, code: string) => void;
+
+function Work(props: { diff: UiDiff; highlight: Highlight | null; onComment: OnComment }) {
   const d = props.diff;
   const uncommitted = d.files.filter((f) => f.uncommitted).length;
   const from =
@@ -107,7 +116,9 @@ function Work(props: { diff: UiDiff; highlight: Highlight | null }) {
                 </tbody>
               </table>
             </div>
-            ${d.files.map((f, i) => html`<${FilePatch} f=${f} n=${i} highlight=${props.highlight} />`)}`
+            ${d.files.map(
+              (f, i) => html`<${FilePatch} f=${f} n=${i} highlight=${props.highlight} onComment=${props.onComment} />`,
+            )}`
     }
   `;
 }
@@ -118,9 +129,16 @@ function Work(props: { diff: UiDiff; highlight: Highlight | null }) {
  */
 const FilePatch = memo(Patch);
 
-function Patch(props: { f: UiDiffFile; n: number; highlight: Highlight | null }) {
+function Patch(props: { f: UiDiffFile; n: number; highlight: Highlight | null; onComment: OnComment }) {
   const { f } = props;
   const lines = f.hunks ? f.hunks.replace(/\n$/, '').split('\n') : [];
+  const at = lineNumbers(lines);
+  // One listener for the whole patch: a line clicked starts a comment on it (its file and line).
+  const clicked = (e: Event) => {
+    const el = (e.target as HTMLElement).closest('[data-at]');
+    const n = el?.getAttribute('data-at');
+    if (n) props.onComment(`${f.path}:${n}`, el?.textContent?.slice(1) ?? '');
+  };
   const code = lines.map((l) => (l.startsWith('@@') || l.startsWith('\\') ? '' : l.slice(1)));
   const coloured = props.highlight && lines.length ? props.highlight(code, f.path) : null;
   return html`
@@ -134,14 +152,17 @@ function Patch(props: { f: UiDiffFile; n: number; highlight: Highlight | null })
           ? html`<p data-left-out>Too large for the page: <code>lanes diff</code> shows it whole.</p>`
           : lines.length === 0
             ? html`<p>${f.binary ? 'A binary file.' : 'No lines changed (a rename or a mode).'}</p>`
-            : html`<pre class="patch"><code>${lines.map((l, i) => line(l, coloured?.[i]))}</code></pre>`
+            : html`<pre
+                class="patch"
+                onClick=${clicked}
+              ><code>${lines.map((l, i) => line(l, coloured?.[i], at[i]))}</code></pre>`
       }
     </details>
   `;
 }
 
 /** One line of a patch: its kind for the colours and the screen reader, its code coloured when known. */
-function line(text: string, coloured: string | undefined) {
+function line(text: string, coloured: string | undefined, at: string | undefined) {
   const kind = text.startsWith('@@')
     ? 'hunk'
     : text.startsWith('+')
@@ -155,7 +176,7 @@ function line(text: string, coloured: string | undefined) {
   const mark = text.slice(0, 1) || ' ';
   const body =
     coloured === undefined ? text.slice(1) : html`<span class="hl" dangerouslySetInnerHTML=${{ __html: coloured }} />`;
-  return html`<span class=${`ln ${kind}`} data-line=${kind}
+  return html`<span class=${`ln ${kind}`} data-line=${kind} data-at=${at}
     ><span class="mark" aria-hidden="true">${mark}</span>${body}</span
   >`;
 }
@@ -166,3 +187,22 @@ function Counts(props: { f: UiDiffFile }) {
 
 const label = (f: UiDiffFile) => (f.oldPath !== undefined ? `${f.oldPath} → ${f.path}` : f.path);
 const short = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, '') : null);
+
+/** Each patch line's number in the file it shows (new for added and context lines, old for deleted), from the hunk headers. */
+function lineNumbers(lines: string[]): (string | undefined)[] {
+  let oldNo = 0;
+  let newNo = 0;
+  return lines.map((l) => {
+    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(l);
+    if (h) {
+      oldNo = Number(h[1]);
+      newNo = Number(h[2]);
+      return undefined;
+    }
+    if (l.startsWith('+')) return String(newNo++);
+    if (l.startsWith('-')) return `${oldNo++} (before the change)`;
+    if (l.startsWith('\\')) return undefined;
+    oldNo++;
+    return String(newNo++);
+  });
+}
