@@ -1,4 +1,4 @@
-import { parseDuration } from './duration.js';
+import { timeoutOf } from './config-session.js';
 import { fail } from './config-fail.js';
 import type { ConfigSource } from './config-fail.js';
 
@@ -27,16 +27,8 @@ export function validateLand(src: ConfigSource, t: Record<string, unknown>): Par
     } else if (k === 'strategy') {
       if (v !== 'rebase' && v !== 'merge') fail(src, 'land', k, '"rebase" or "merge"', v);
       out.strategy = v as LandConfig['strategy'];
-    } else if (k === 'timeout') {
-      let ms = NaN;
-      try {
-        ms = typeof v === 'string' ? parseDuration(v, 'timeout') : NaN;
-      } catch {
-        // told below
-      }
-      if (!(ms >= 1000)) fail(src, 'land', k, 'a duration of at least 1s, such as "20m"', v);
-      out.timeoutMs = ms;
-    } else fail(src, 'land', k, 'check, strategy or timeout (unknown key)');
+    } else if (k === 'timeout') out.timeoutMs = timeoutOf(src, 'land', v, '20m');
+    else fail(src, 'land', k, 'check, strategy or timeout (unknown key)');
   }
   return out;
 }

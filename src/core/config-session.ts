@@ -21,16 +21,20 @@ export function validateSession(src: ConfigSource, t: Record<string, unknown>): 
       if (typeof v !== 'string' || v.trim() === '' || v.includes('\0'))
         fail(src, 'session', k, 'a shell command, such as "createdb -T app_template \\"$DB_NAME\\""', v);
       out[k] = v as string;
-    } else if (k === 'timeout') {
-      let ms = NaN;
-      try {
-        ms = typeof v === 'string' ? parseDuration(v, 'timeout') : NaN;
-      } catch {
-        // told below
-      }
-      if (!(ms >= 1000)) fail(src, 'session', k, 'a duration of at least 1s, such as "5m"', v);
-      out.timeoutMs = ms;
-    } else fail(src, 'session', k, 'setup, teardown or timeout (unknown key)');
+    } else if (k === 'timeout') out.timeoutMs = timeoutOf(src, 'session', v, '5m');
+    else fail(src, 'session', k, 'setup, teardown or timeout (unknown key)');
   }
   return out;
+}
+
+/** A `timeout` key's duration (at least 1 s), or the file's error naming the table and an example. */
+export function timeoutOf(src: ConfigSource, table: string, v: unknown, example: string): number {
+  let ms = NaN;
+  try {
+    ms = typeof v === 'string' ? parseDuration(v, 'timeout') : NaN;
+  } catch {
+    // told below
+  }
+  if (!(ms >= 1000)) fail(src, table, 'timeout', `a duration of at least 1s, such as "${example}"`, v);
+  return ms;
 }

@@ -7,7 +7,7 @@ import { CLI } from '../helpers/env.js';
 import { anthropic } from './fake-model/anthropic.js';
 import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
-import { agentEnv, runAgent, world } from './world.js';
+import { agentEnv, claudeEnv, runAgent, world } from './world.js';
 
 // lanes tell (issue 49, item 2) with Claude Code's released CLI, headless against a local Messages
 // API: a message told to the agent's session while it works reaches its model in the request after
@@ -44,14 +44,7 @@ test(
       {
         cwd: w.repo,
         timeoutMs: 3 * 60_000,
-        env: agentEnv(w, url, {
-          ANTHROPIC_BASE_URL: url,
-          ANTHROPIC_API_KEY: 'sk-ant-lanes-test-not-a-key',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        }),
+        env: agentEnv(w, url, claudeEnv(url)),
       },
     );
     const loop = model.mainLoop().map((b) => JSON.stringify(b));

@@ -84,6 +84,16 @@ export function agentEnv(w: World, proxy: string, extra: Record<string, string>)
   };
 }
 
+/** Claude Code's variables against the fake Messages API at `url`: no telemetry, updates or reports leave. */
+export const claudeEnv = (url: string): Record<string, string> => ({
+  ANTHROPIC_BASE_URL: url,
+  ANTHROPIC_API_KEY: 'sk-ant-lanes-test-not-a-key',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_AUTOUPDATER: '1',
+  DISABLE_ERROR_REPORTING: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+});
+
 export interface AgentRun {
   pid: number;
   code: number | null;
