@@ -103,6 +103,11 @@ test('[session] in lanes.toml: bad values are named with file and line', async (
     ['[session]\nsetup = ""\n', /lanes\.toml:2: session\.setup: expected a shell command/],
     ['[session]\ntimeout = "0s"\n', /session\.timeout: expected a duration of at least 1s/],
     ['[session]\nbefore = "x"\n', /session\.before: expected setup, teardown or timeout \(unknown key\)/],
+    // [land] of lanes land --queue, read by the same loader.
+    ['[land]\ncheck = ""\n', /lanes\.toml:2: land\.check: expected a shell command, such as "npm test"/],
+    ['[land]\nstrategy = "squash"\n', /land\.strategy: expected "rebase" or "merge"/],
+    ['[land]\ntimeout = "1ms"\n', /land\.timeout: expected a duration of at least 1s, such as "20m"/],
+    ['[land]\nchecks = "x"\n', /land\.checks: expected check, strategy or timeout \(unknown key\)/],
   ] as const) {
     const { opts } = await world(toml, false);
     const r = await lanes(['start', '--worktree'], opts);
