@@ -1,4 +1,4 @@
-import { EXIT } from '../core/errors.js';
+import { EXIT, isLanesError } from '../core/errors.js';
 import type { Lanes, PushResult, RemoteLease } from '../index.js';
 import type { Io } from './command.js';
 import { printJson } from './output.js';
@@ -15,12 +15,18 @@ export async function landQueue(
   // Pushed once, after the whole run: only if something landed, leasing the tip read before it began.
   const landedAny = run.results.some((r) => r.outcome === 'landed');
   if (io.json) {
-    const pushed = lease && landedAny ? await lanes.queue.push(lease) : null;
-    printJson(io.stdout, pushed ? { ...run, push: pushed } : run);
-    return stopped > 0 ? EXIT.held : EXIT.ok;
+    // A refused push is said beside the run: what landed here stays known to the script.
+    let push: unknown = null;
+    if (lease && landedAny)
+      push = await lanes.queue.push(lease).catch((e: unknown) => {
+        if (!isLanesError(e)) throw e;
+        return { error: e.toJSON()['error'] };
+      });
+    printJson(io.stdout, push ? { ...run, push } : run);
+    const refused = push !== null && typeof push === 'object' && 'error' in push;
+    return stopped > 0 || refused ? EXIT.held : EXIT.ok;
   }
-  if (run.recovered.length > 0)
-    io.stdout(`undid what an interrupted run left of ${run.recovered.join(', ')} (brought back as it was)\n`);
+  if (run.recovered.length > 0) io.stdout(`undid what an interrupted run left: ${run.recovered.join('; ')}\n`);
   if (run.results.length === 0) io.stdout(`no session is ready to land into ${run.target} (lanes ready marks one)\n`);
   for (const r of run.results) {
     const who = `${r.session}${r.ticket ? ` (${r.ticket})` : ''}`;

@@ -198,7 +198,14 @@ export interface Lanes {
   /** Predicted overlaps between live sessions and with the target branch. */
   conflicts(options?: { against?: string }): Promise<ConflictReport>;
   /** Publishes this session's branch, fenced by its ticket claim. */
-  land(options?: { into?: string; mode?: LandMode; branch?: string; session?: string }): Promise<LandResult>;
+  /** expectTip: land only if the branch is at that commit (what the landing queue checked). */
+  land(options?: {
+    into?: string;
+    mode?: LandMode;
+    branch?: string;
+    session?: string;
+    expectTip?: string;
+  }): Promise<LandResult>;
   /** The landing queue: sessions marked ready, landed one at a time in that order (lanes land --queue). */
   readonly queue: LanesQueue;
   /**
@@ -206,7 +213,10 @@ export interface Lanes {
    * label) from the main worktree, its worktree there or gone: through a session of this call's own
    * that claims the ticket (fenced), lands and ends. A live session lands its own (E_NOT_YOURS).
    */
-  landFinished(name: string, options?: { into?: string; mode?: LandMode }): Promise<LandResult & { of: string }>;
+  landFinished(
+    name: string,
+    options?: { into?: string; mode?: LandMode; expectTip?: string },
+  ): Promise<LandResult & { of: string }>;
   /** Takes over a dead or ended session's claims, ticket and worktree. */
   adopt(session: string, options?: { session?: string }): Promise<{ worktree: string | null; grants: Grant[] }>;
   /** The session's environment: identity, private dirs, leased ports, templates, what exec strips. */

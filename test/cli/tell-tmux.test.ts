@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lanes, tmp } from '../helpers/env.js';
+import { lanes, owner, tmp } from '../helpers/env.js';
 import { fixture, hook, world } from '../helpers/hooks.js';
 import { needs } from '../helpers/needs.js';
 import { tmuxMissing } from '../helpers/tmux.js';
@@ -23,7 +23,11 @@ test(
     const { repo, env } = world();
     env['TMUX_TMPDIR'] = tmp('lanes-tmux-');
     delete env['TMUX'];
+    // The agent is a process of its own (its hooks say so, as Claude Code does with CLAUDE_PID): the
+    // person's lanes tell is not inside the agent's process tree.
+    const agent = await owner(env);
     const opts = { env, cwd: repo };
+    const asAgent = { env: { ...env, CLAUDE_PID: agent.pid }, cwd: repo };
     const got = join(tmp('lanes-pane-'), 'typed.txt');
     const name = 'lanes-tell-pane';
     const tmux = (...args: string[]) => execFileSync('tmux', args, { env, encoding: 'utf8' });
@@ -31,7 +35,7 @@ test(
     tmux('new-session', '-d', '-s', name, `while IFS= read -r l; do printf '%s\\n' "$l" >> '${got}'; done`);
     try {
       const id = 'claude-code:tmux-1';
-      await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, 'tmux-1'), opts);
+      await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, 'tmux-1'), asAgent);
       const lib = await openLanes({ env, cwd: repo, session: null, notice: false });
       await lib.sessions.setTerminal(id, `tmux ${name}`);
       await lib.close();
@@ -45,7 +49,7 @@ test(
       const working = await lanes(['tell', id, 'while you work'], opts);
       assert.match(working.stdout, /pending until its agent's next tool call/);
       // Its turn finished: typed at once, as one line, and recorded as delivered.
-      await hook('claude-code', 'stop', fixture('claude-code', 'stop', repo, 'tmux-1'), opts);
+      await hook('claude-code', 'stop', fixture('claude-code', 'stop', repo, 'tmux-1'), asAgent);
       const idle = await lanes(['tell', id, 'the tests of cart fail:\nrebase on main'], opts);
       assert.equal(idle.code, 0, idle.stderr);
       assert.match(idle.stdout, /typed into its idle agent's pane \(typed into tmux lanes-tell-pane/);
@@ -58,17 +62,27 @@ test(
         list.map((t) => t.delivered?.via ?? 'pending'),
         ['pending', 'typed into tmux lanes-tell-pane (its turn had finished)'],
       );
+      // From a session (an agent's shell): never typed, whatever the pane; it waits for the hooks.
+      const fromAgent = await lanes(['tell', id, 'from another agent'], {
+        env: { ...env, LANES_SESSION: id },
+        cwd: repo,
+      });
+      assert.match(fromAgent.stdout, /pending until its agent's next tool call/);
+      // A control character (a carriage return would submit a line of its own): refused.
+      const control = await lanes(['tell', id, 'first\r!echo injected'], opts);
+      assert.equal(control.code, 2, control.stderr);
+      assert.match(control.stderr, /a control character \(U\+000D\)/);
       // It works again (the person's prompt): never typed into.
       const prompt = {
         ...fixture('claude-code', 'stop', repo, 'tmux-1'),
         hook_event_name: 'UserPromptSubmit',
         prompt: 'go',
       };
-      await hook('claude-code', 'user-prompt-submit', prompt, opts);
+      await hook('claude-code', 'user-prompt-submit', prompt, asAgent);
       const again = await lanes(['tell', id, 'not now'], opts);
       assert.match(again.stdout, /pending/);
       // A question (waiting): never typed into either, the answer is the person's.
-      await hook('claude-code', 'notification', fixture('claude-code', 'notification', repo, 'tmux-1'), opts);
+      await hook('claude-code', 'notification', fixture('claude-code', 'notification', repo, 'tmux-1'), asAgent);
       const asking = await lanes(['tell', id, 'nor now'], opts);
       assert.match(asking.stdout, /pending/);
       // A line typed after them all (tmux keeps the order of keys): nothing came between.

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allowConfig, gitRepo, lanes, lanesEnv, owner } from '../helpers/env.js';
+import { allowConfig, gitRepo, lanes, lanesChild, lanesEnv, owner, tmp } from '../helpers/env.js';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
@@ -202,17 +202,85 @@ test(
   },
 );
 
-test('the check runs only as allowed: a branch that changed it is stopped, not run', { timeout: 60_000 }, async () => {
-  const { repo, env, start } = await world('true');
-  const agent = await owner(env);
-  const s = await start('T-X', agent.pid);
-  const marker = join(repo, '..', `ran-${s.id}`);
-  commit(s.worktree, { 'lanes.toml': `[land]\ncheck = "touch ${marker}"\n` }, 'X: a check of its own');
-  ok(await lanes(['ready'], s.as));
-  const run = await lanes(['land', '--queue'], { env, cwd: repo });
-  assert.equal(run.code, 3, run.stdout + run.stderr);
-  assert.match(run.stdout, /check not allowed: \[land\] check .* is not allowed: read it, then `lanes allow /);
-  assert.ok(!existsSync(marker), 'the changed check never ran');
-  assert.equal(git(repo, 'log', '-1', '--format=%s', 'main'), 'base');
-  await agent.kill();
-});
+test(
+  "the check is the repository's, as allowed: a branch that changes or drops it is still checked",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const { repo, env, start } = await world();
+    const agent = await owner(env);
+    // X changes the check to one of its own (and breaks the real one); Y deletes lanes.toml.
+    const x = await start('T-X', agent.pid);
+    const y = await start('T-Y', agent.pid);
+    const marker = join(repo, '..', `ran-${x.id}`);
+    commit(x.worktree, { 'lanes.toml': `[land]\ncheck = "touch ${marker}"\n`, BROKEN: 'x\n' }, 'X: a check of its own');
+    git(y.worktree, 'rm', '-q', 'lanes.toml');
+    commit(y.worktree, { BROKEN: 'y\n' }, 'Y: no check at all');
+    ok(await lanes(['ready'], x.as));
+    ok(await lanes(['ready'], y.as));
+    const run = await lanes(['land', '--queue', '--json'], { env, cwd: repo });
+    assert.equal(run.code, 3, run.stdout + run.stderr);
+    const r = JSON.parse(run.stdout) as { results: { session: string; reason?: string }[] };
+    assert.deepEqual(
+      r.results.map((e) => [e.session, e.reason]),
+      [
+        [x.id, 'check failed'],
+        [y.id, 'check failed'],
+      ],
+    );
+    assert.ok(!existsSync(marker), "the branch's own check never ran");
+    assert.equal(git(repo, 'log', '-1', '--format=%s', 'main'), 'base');
+
+    // The main worktree's lanes.toml changed since lanes allow: not run, each stopped saying so.
+    writeFileSync(join(repo, 'lanes.toml'), `[land]\ncheck = "touch ${marker}"\n`);
+    ok(await lanes(['ready'], x.as));
+    const again = await lanes(['land', '--queue'], { env, cwd: repo });
+    assert.equal(again.code, 3, again.stdout + again.stderr);
+    assert.match(again.stdout, /check not allowed: \[land\] check .* is not allowed: read it, then `lanes allow /);
+    assert.ok(!existsSync(marker), 'the changed check never ran');
+    await agent.kill();
+  },
+);
+
+test(
+  'what was marked ready is what lands: a branch moved since, or during its check, is stopped and keeps its commits',
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const signals = tmp('lanes-check-');
+    const { repo, env, start } = await world(
+      `touch "${signals}/began"; while [ ! -e "${signals}/go" ]; do sleep 0.05; done`,
+    );
+    const agent = await owner(env);
+    const s = await start('T-M', agent.pid);
+    commit(s.worktree, { 'm1.txt': '1\n' }, 'M: one');
+    commit(repo, { 'main.txt': 'main\n' }, 'main: moves on');
+    ok(await lanes(['ready'], s.as));
+    // A commit after ready: not what was marked.
+    commit(s.worktree, { 'm2.txt': '2\n' }, 'M: two, unreviewed');
+    const moved = await lanes(['land', '--queue'], { env, cwd: repo });
+    assert.equal(moved.code, 3, moved.stdout + moved.stderr);
+    assert.match(moved.stdout, /moved since ready: lanes\/t-m is at [0-9a-f]{10}, marked ready at [0-9a-f]{10}/);
+    // Marked again; while its check runs (the check says it began, and waits for the test), the agent commits.
+    ok(await lanes(['ready'], s.as));
+    const run = lanesChild(['land', '--queue'], { env, cwd: repo });
+    for (let i = 0; !existsSync(join(signals, 'began')); i++) {
+      if (i > 400) assert.fail(`the check never began: ${run.stdout}${run.stderr}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    commit(s.worktree, { 'm3.txt': '3\n' }, 'M: three, during the check');
+    writeFileSync(join(signals, 'go'), '');
+    const done = await run.exited;
+    assert.equal(done.code, 3, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /moved during the check: lanes\/t-m moved while the check ran .*nothing landed, its commits kept/,
+    );
+    assert.equal(git(repo, 'log', '-1', '--format=%s', 'main'), 'main: moves on', 'nothing unchecked published');
+    assert.equal(git(s.worktree, 'log', '-1', '--format=%s'), 'M: three, during the check', "the agent's commit kept");
+    assert.ok(existsSync(join(s.worktree, 'm3.txt')));
+    await agent.kill();
+  },
+);

@@ -69,9 +69,14 @@ async function typeIfIdle(lanes: Lanes, t: Told): Promise<string | null> {
   const s = await lanes.sessions.get(t.session);
   const name = tmuxOf(s.terminal);
   if (!name || s.state !== 'live' || s.attention?.state !== 'finished' || !findTmux() || !tmuxHas(name)) return null;
+  // A person's words only: a message from a session waits for the agent's hooks, never types into its pane.
+  if (lanes.sessionId) return null;
   const line = `(lanes tell from ${t.from}) ${t.message.replace(/\s*\n\s*/g, ' ')}`;
   const target = `=${name}:`;
-  if (!tmux(['send-keys', '-t', target, '-l', '--', line]).ok) return null;
+  // Pasted (bracketed where the agent asked for it: the text is not read as keys), then Enter.
+  const buffer = `lanes-tell-${process.pid}`;
+  if (!tmux(['set-buffer', '-b', buffer, '--', line]).ok) return null;
+  if (!tmux(['paste-buffer', '-p', '-d', '-b', buffer, '-t', target]).ok) return null;
   if (!tmux(['send-keys', '-t', target, 'Enter']).ok) return null;
   const via = `typed into tmux ${name} (its turn had finished)`;
   await lanes.sessions.delivered(t.session, t.seq, via);

@@ -17,7 +17,7 @@ export async function landFinished(
   ctx: LanesContext,
   lanes: Pick<Lanes, 'sessions' | 'land'>,
   name: string,
-  options: { into?: string; mode?: LandMode } = {},
+  options: { into?: string; mode?: LandMode; expectTip?: string } = {},
 ): Promise<LandResult & { of: string }> {
   const done = await lanes.sessions.get(name);
   if (done.state === 'live')

@@ -63,6 +63,8 @@ export async function land(
     branch?: string;
     /** The session that lands (default: the acting one). */
     session?: string;
+    /** Land only if the branch is at this commit (the landing queue's checked result), else E_FLAGGED. */
+    expectTip?: string;
   } = {},
 ): Promise<LandResult> {
   const me = await ctx.requireSession(options.session);
@@ -128,10 +130,16 @@ async function landHeld(
   ctx: LanesContext,
   claims: ClaimService,
   o: LandTarget,
-  options: { mode?: LandMode },
+  options: { mode?: LandMode; expectTip?: string },
 ): Promise<LandResult> {
   const { me, ref, held, ticket, branchRef, targetName, targetRef, cwd } = o;
   const tip = await revParse(cwd, branchRef);
+  if (options.expectTip && tip !== options.expectTip)
+    throw new LanesError(
+      'E_FLAGGED',
+      `${branchRef.replace('refs/heads/', '')} moved while landing: it is at ${tip?.slice(0, 10) ?? '(gone)'}, what was checked is ${options.expectTip.slice(0, 10)}; nothing was published`,
+      { hint: 'mark it ready again (lanes ready): the queue checks it as it is now' },
+    );
   const old = await revParse(cwd, targetRef);
   if (!tip || !old) throw new LanesError('E_USAGE', `branch ${old ? branchRef : targetName} has no commits`);
   if (await isAncestor(cwd, tip, old))

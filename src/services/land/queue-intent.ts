@@ -18,6 +18,10 @@ export interface QueueIntent {
   tip: string;
   /** The branch it lands into (short name). */
   target: string;
+  /** The target's tip it is brought onto. */
+  onto: string;
+  /** What the bring-up made (null: not yet recorded, or none needed). */
+  brought: string | null;
   worktree: string;
   /** A worktree made for this step (the session's own was removed): removed after it. */
   temporary: boolean;
@@ -51,17 +55,28 @@ export async function recoverQueue(commonDir: string, root: string): Promise<str
   const left = readIntentFiles<QueueIntent>(dirOf(commonDir), (i) => i.v === 1 && typeof i.session === 'string');
   const done: string[] = [];
   for (const i of left) {
-    if (existsSync(i.worktree)) {
-      await abortInProgress(i.worktree);
-      const on = (await currentBranch(i.worktree))?.replace(/^refs\/heads\//, '');
-      const now = await revParse(i.worktree, 'HEAD');
-      // Not landed (the next run brings it up again from where the session left it); landed: as it landed.
-      const landed = now !== null && (await isAncestor(root, now, `refs/heads/${i.target}`));
-      if (on === i.branch && now !== i.tip && !landed) await restoreBranch(i.worktree, i.tip);
+    let note = 'put back as it was';
+    try {
+      if (existsSync(i.worktree)) {
+        await abortInProgress(i.worktree);
+        const on = (await currentBranch(i.worktree))?.replace(/^refs\/heads\//, '');
+        const now = await revParse(i.worktree, 'HEAD');
+        // Landed: as it landed. Else put back only what the bring-up made: at its result, or (the
+        // kill before the result was recorded) on top of the tip it was brought onto. A commit an
+        // agent added since stays.
+        const landed = now !== null && (await isAncestor(root, now, `refs/heads/${i.target}`));
+        const ours = i.brought ? now === i.brought : now !== null && (await isAncestor(root, i.onto, now));
+        if (on === i.branch && now !== i.tip && !landed) {
+          if (ours) await restoreBranch(i.worktree, i.tip);
+          else note = `left as it is (${i.worktree} has commits of its own since)`;
+        }
+      }
+    } catch (e) {
+      note = `could not be put back (${(e as Error).message.split('\n')[0]}): left as it is`;
     }
-    if (i.temporary) await dropTemporary(root, i.worktree);
+    if (i.temporary) await dropTemporary(root, i.worktree).catch(() => undefined);
     clearQueueIntent(commonDir, i.session);
-    done.push(i.session);
+    done.push(`${i.session} (${note})`);
   }
   return done;
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { matchesStrip } from '../../core/config.js';
 import { LanesError } from '../../core/errors.js';
-import { bringOnto, restoreBranch } from '../../git/bring-up.js';
+import { abortInProgress, bringOnto, restoreBranch } from '../../git/bring-up.js';
+import { mainWorktreeOf } from '../../git/main-worktree.js';
 import { previewMerge } from '../../git/merge.js';
 import type { RepoInfo } from '../../git/repo.js';
 import { status } from '../../git/status.js';
@@ -73,7 +74,9 @@ export async function runQueue(ctx: LanesContext, lanes: Landing, options: { int
     const recovered = await recoverQueue(repo.commonDir, repo.worktreeRoot);
     const { ready } = await readQueue(ctx, repoId);
     const results: QueueOutcome[] = [];
-    for (const entry of ready) {
+    // Each lands into the branch it was marked for: those for another target wait for its run.
+    const repoMain = await defaultBranch(repo.worktreeRoot);
+    for (const entry of ready.filter((e) => (e.into ?? repoMain) === target)) {
       const r = await landOne(ctx, lanes, repo, repoId, target, entry);
       if (r.outcome === 'already')
         await ctx.store.appendJournal([
@@ -129,10 +132,19 @@ async function landOne(
   const s = await ctx.store.getSession(entry.session);
   if (!s) return stop('gone', 'the session is no longer in the store');
   const root = repo.worktreeRoot;
+  // [land] of the repository as the person has it (its main worktree's lanes.toml, allowed), never
+  // the branch's own copy: a branch that drops or changes its check is still checked.
+  const config = await loadConfig(ctx, mainWorktreeOf(repo.commonDir) ?? root);
   // The target may move under a running queue (a person's lanes land): brought up again, twice at most.
   for (let attempt = 0; ; attempt++) {
     const tip = await revParse(root, `refs/heads/${entry.branch}`);
     if (!tip) return stop('no branch', `branch ${entry.branch} is gone`);
+    // What was marked ready is what is checked and landed.
+    if (entry.tip && tip !== entry.tip)
+      return stop(
+        'moved since ready',
+        `${entry.branch} is at ${tip.slice(0, 10)}, marked ready at ${entry.tip.slice(0, 10)}: lanes ready marks it again as it is now`,
+      );
     const old = await revParse(root, `refs/heads/${target}`);
     if (!old) throw new LanesError('E_USAGE', `branch ${target} has no commits`);
     if (await isAncestor(root, tip, old))
@@ -153,43 +165,64 @@ async function landOne(
     // Its worktree, or (removed by gc) one made for the run and removed after it.
     const wt = own ?? join(mkdtempSync(join(tmpdir(), 'lanes-queue-')), 'worktree');
     const temporary = own === null;
-    writeQueueIntent(repo.commonDir, {
-      ...{ v: 1, session: s.id, branch: entry.branch, tip, target },
-      ...{ worktree: wt, temporary, at: Date.now() },
-    });
-    let failed = false;
+    const intent = { v: 1 as const, session: s.id, branch: entry.branch, tip, target, onto: old, brought: null };
+    writeQueueIntent(repo.commonDir, { ...intent, worktree: wt, temporary, at: Date.now() });
     try {
       if (temporary) await addWorktreeOf(root, wt, entry.branch);
-      const config = await loadConfig(ctx, wt);
+      let brought = tip;
       if (!(await isAncestor(root, old, tip))) {
         const up = await bringOnto(wt, old, config.land.strategy);
         if (!up.ok) return stop('conflict', up.why, up.conflicts);
+        brought = up.tip;
+        writeQueueIntent(repo.commonDir, { ...intent, brought, worktree: wt, temporary, at: Date.now() });
       }
       const checked = await check(ctx, wt, config);
-      if (checked) {
-        await restoreBranch(wt, tip);
-        return stop(checked.reason, checked.why);
-      }
+      // A commit made in the worktree while the check ran was not checked: nothing lands, nothing is undone.
+      const head = await revParse(wt, 'HEAD');
+      if (head !== brought)
+        return stop(
+          'moved during the check',
+          `${entry.branch} moved while the check ran (now ${head?.slice(0, 10) ?? '?'}): nothing landed, its commits kept on top of ${target}; lanes ready marks it again`,
+        );
+      if (checked) return stop(checked.reason, `${checked.why}${await putBack(wt, brought, tip)}`);
       try {
-        const landed = await publish(ctx, lanes, s.id, entry.branch, target);
+        const landed = await publish(ctx, lanes, s.id, entry.branch, target, brought);
         return { ...base, outcome: 'landed', landed };
       } catch (e) {
-        await restoreBranch(wt, tip);
-        const moved = e instanceof LanesError && e.code === 'E_FLAGGED' && /moved|fast-forward/.test(e.message);
-        if (moved && attempt < 2) continue;
-        if (e instanceof LanesError) return stop('refused', `${e.message}${e.hint ? ` (${e.hint})` : ''}`);
+        const back = await putBack(wt, brought, tip);
+        const moved =
+          e instanceof LanesError && e.code === 'E_FLAGGED' && /moved on|main moved|has moved/.test(e.message);
+        if (moved && attempt < 2 && !back) continue;
+        if (e instanceof LanesError) return stop('refused', `${e.message}${e.hint ? ` (${e.hint})` : ''}${back}`);
         throw e;
       }
     } catch (e) {
-      // Something unforeseen (git failing, a full disk): the intent stays for the next run to undo.
-      failed = true;
-      throw e;
+      // Unforeseen (git failing, a full disk): this session is stopped, the queue goes on.
+      if (!(e instanceof Error)) throw e;
+      const back = await putBack(wt, null, tip);
+      return stop('error', `${e.message.split('\n')[0]}${back}`);
     } finally {
-      if (!failed) {
-        if (temporary) await dropTemporary(root, wt);
-        clearQueueIntent(repo.commonDir, s.id);
-      }
+      if (temporary) await dropTemporary(root, wt);
+      clearQueueIntent(repo.commonDir, s.id);
     }
+  }
+}
+
+/**
+ * The branch back at its ready tip after a stop, only while it is still at what the bring-up made
+ * (`brought`; null: whatever it made) — a commit added since is never dropped. '' when put back or
+ * nothing to do, else why it stays as it is (for the stop's words).
+ */
+async function putBack(wt: string, brought: string | null, tip: string): Promise<string> {
+  const head = await revParse(wt, 'HEAD').catch(() => null);
+  if (head === tip) return '';
+  if (brought !== null && head !== brought) return `; ${wt} has commits on top of the check's result: left as it is`;
+  try {
+    await abortInProgress(wt);
+    await restoreBranch(wt, tip);
+    return '';
+  } catch (e) {
+    return `; its branch could not be put back (${(e as Error).message.split('\n')[0]}): left brought onto the target in ${wt}`;
   }
 }
 
@@ -201,7 +234,7 @@ async function check(
 ): Promise<{ reason: string; why: string } | null> {
   const command = config.land.check;
   if (!command) return null;
-  // The worktree's own lanes.toml, after the bring-up: a branch that changed its check is not allowed.
+  // The main worktree's lanes.toml as allowed: one changed since `lanes allow` is not run.
   const blocked = blockedBy(ctx.env, config.repoFile, ['check']);
   if (blocked)
     return {
@@ -216,6 +249,7 @@ async function check(
     wt,
     { ...Object.fromEntries(kept), LANES_QUEUE_CHECK: '1' },
     config.land.timeoutMs,
+    { setting: '[land] timeout' },
   );
   if (r.ok) return null;
   const tail = r.output.trim().split('\n').slice(-5).join('\n');
@@ -229,22 +263,28 @@ async function publish(
   id: string,
   branch: string,
   into: string,
+  expectTip: string,
 ): Promise<LandResult> {
   const s = await ctx.store.getSession(id);
   const holds =
     s && s.endedAt === null && (await ctx.store.listClaims({ sessionId: id })).some((c) => c.kind === 'ticket');
-  if (holds) return lanes.land({ session: id, branch, into, mode: 'ff' });
-  return lanes.landFinished(id, { into, mode: 'ff' });
+  if (holds) return lanes.land({ session: id, branch, into, mode: 'ff', expectTip });
+  return lanes.landFinished(id, { into, mode: 'ff', expectTip });
 }
 
 /** Its agent is told why (lanes tell: at its next tool call or turn), when it is still there to hear it. */
 async function tellStopped(ctx: LanesContext, e: QueueEntry, target: string, reason: string, why: string) {
   const s = await ctx.store.getSession(e.session);
   if (!s || s.endedAt !== null || s.owner.host !== ctx.host || (await ctx.stateOf(s)).state !== 'live') return;
+  // What the agent can fix itself; the rest is the person's (told in lanes queue and the report).
+  const yours = ['conflict', 'check failed', 'uncommitted', 'moved since ready', 'moved during the check'];
+  const next = yours.includes(reason)
+    ? 'Fix it on your branch, commit, then run `lanes ready` to join the queue again.'
+    : 'A person settles this one (lanes queue says why); nothing for you to change.';
   const { tell } = await import('../tell/tell.js');
   await tell(
     ctx,
     s,
-    `lanes land --queue did not land ${e.branch} into ${target} (${reason}): ${why}\nFix it on your branch, commit, then run \`lanes ready\` to join the queue again.`,
+    `lanes land --queue did not land ${e.branch} into ${target} (${reason}): ${why.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, ' ')}\n${next}`,
   ).catch(() => undefined);
 }

@@ -26,6 +26,8 @@ export interface QueueEntry {
   branch: string;
   /** The branch's tip when marked. */
   tip: string;
+  /** The branch it is to land into (short name); null: the repository's main branch. */
+  into: string | null;
   /** Store clock, ms. */
   readyAt: number;
   seq: number;
@@ -76,6 +78,7 @@ export async function readQueue(
       if (e.kind === 'land.ready') {
         ready.set(e.subject, {
           ...{ session: e.subject, ticket: e.ticket, branch: String(d['branch'] ?? ''), tip: String(d['tip'] ?? '') },
+          into: typeof d['into'] === 'string' ? d['into'] : null,
           ...{ readyAt: e.at, seq: e.seq },
         });
         stopped.delete(e.subject);
@@ -84,8 +87,10 @@ export async function readQueue(
         ready.delete(e.subject);
         const reason = String(d['reason'] ?? 'stopped');
         stopped.set(e.subject, { session: e.subject, ticket: e.ticket, reason, why: String(d['why'] ?? ''), at: e.at });
-      } else if (e.kind === 'land' && e.ticket)
+      } else if (e.kind === 'land' && e.ticket) {
         for (const r of ready.values()) if (r.ticket === e.ticket) ready.delete(r.session);
+        for (const st of stopped.values()) if (st.ticket === e.ticket) stopped.delete(st.session);
+      }
     }
     if (page.length < 1000) break;
     afterSeq = page[page.length - 1]!.seq;
@@ -160,7 +165,7 @@ export async function markReady(
   await ctx.store.appendJournal([
     {
       ...{ kind: 'land.ready', subject: s.id, session: s.id, repo: repoId, ticket: s.ticket },
-      details: { branch, tip, by },
+      details: { branch, tip, by, ...(options.into ? { into: options.into } : {}) },
     },
   ]);
   return { ...base, branch, tip, position: ready.length + 1, already: false };

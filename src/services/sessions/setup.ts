@@ -30,14 +30,31 @@ export function runSessionCommand(
   cwd: string,
   env: Record<string, string>,
   timeoutMs: number,
+  /** A process group of its own, killed whole at the timeout (and when lanes exits): `[land] check`. */
+  group?: { setting: string },
 ): Promise<SessionCommandResult> {
   return new Promise((resolve) => {
     let output = '';
     const keep = (d: Buffer) => {
       output = (output + d.toString('utf8')).slice(-KEEP);
     };
-    const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const child = spawn('sh', ['-c', command], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(group ? { detached: true } : {}),
+    });
+    // A grandchild (a test runner's workers) holds the pipes past sh: the whole group goes.
+    const killAll = () => {
+      try {
+        if (group && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // gone already
+      }
+    };
+    if (group) process.once('exit', killAll);
+    const timer = setTimeout(killAll, timeoutMs);
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', (e) => {
@@ -46,9 +63,10 @@ export function runSessionCommand(
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (group) process.removeListener('exit', killAll);
       if (code === 0) return resolve({ ok: true, code, output, why: null });
       const why = signal
-        ? `killed after ${Math.round(timeoutMs / 1000)} s ([session] timeout)`
+        ? `killed after ${Math.round(timeoutMs / 1000)} s (${group?.setting ?? '[session] timeout'})`
         : `exited with code ${code}`;
       resolve({ ok: false, code, output, why });
     });

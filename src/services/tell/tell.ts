@@ -30,7 +30,17 @@ export interface Told {
 
 export async function tell(ctx: LanesContext, s: SessionRecord, message: string): Promise<Told> {
   const text = message.trim();
-  if (!text || text.includes('\0') || text.length > MAX)
+  // Control characters (a carriage return submits a line, ^C interrupts) are never passed on.
+  const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.exec(text);
+  if (control)
+    throw new LanesError(
+      'E_USAGE',
+      `the message holds a control character (U+${control[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()})`,
+      {
+        hint: 'send plain text: lines and tabs are kept, other control characters are refused',
+      },
+    );
+  if (!text || text.length > MAX)
     throw new LanesError('E_USAGE', `the message is ${text ? `${text.length} characters (at most ${MAX})` : 'empty'}`, {
       hint: 'say it in one message of plain text: lanes tell SESSION "rebase on main, the tests of cart fail"',
     });
@@ -98,6 +108,10 @@ export async function deliverTells(
     (ctx.env['LANES_SESSION'] ? await ctx.store.getSession(ctx.env['LANES_SESSION']) : null);
   if (!s) return decision;
   const home = lanesHome(ctx.env);
+  // Only this session's marks: another session's (LANES_SESSION inherited from another agent's shell) stays for it.
+  const mine = marked.filter((k) => k === s.id || k === s.conversation);
+  if (mine.length === 0) return decision;
+  marked = mine;
   clearInbox(home, marked);
   try {
     const pending = (await toldTo(ctx, s.id)).filter((t) => t.delivered === null);
