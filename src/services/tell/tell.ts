@@ -64,7 +64,10 @@ export async function tell(ctx: LanesContext, s: SessionRecord, message: string)
     lanesHome(ctx.env),
     [s.id, s.conversation].filter((k): k is string => !!k),
   );
-  const [last] = await ctx.store.readJournal({ session: s.id, kinds: ['tell'], order: 'desc', limit: 1 });
+  // Its own entry (appendJournal gives no number): the newest of these words from this teller, not
+  // merely the newest message (another told at the same moment).
+  const recent = await ctx.store.readJournal({ session: s.id, kinds: ['tell'], order: 'desc', limit: 50 });
+  const last = recent.find((e) => e.kind === 'tell' && e.details['message'] === text && e.details['from'] === from);
   return { seq: last?.seq ?? 0, at: last?.at ?? Date.now(), session: s.id, from, message: text, delivered: null };
 }
 
