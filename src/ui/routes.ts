@@ -181,6 +181,11 @@ export function buildApp(deps: AppDeps): Hono {
       const queue: { event: string; data: string }[] = [{ event: 'fleet', data: deps.fleet.json() }];
       let wake: (() => void) | null = null;
       const off = deps.fleet.subscribe((event, data) => {
+        // A picture is whole: one not sent yet is replaced by the newer. A page slow to read (busy
+        // redrawing) otherwise had every picture of a busy fleet (~1 MB each, a few a second)
+        // queued here for it, the server's memory growing as long as it lagged.
+        const unsent = event === 'fleet' ? queue.findIndex((m) => m.event === 'fleet') : -1;
+        if (unsent >= 0) queue.splice(unsent, 1);
         queue.push({ event, data });
         wake?.();
       });

@@ -1,8 +1,9 @@
 // The page: a header with the store and the connection, then the panels. The fleet arrives whole
 // from the event stream on every change (Preact redraws what differs); journal entries arrive one
 // batch at a time. Keeping the unchanged sessions' objects (share.ts, rows skipped by memo) is off:
-// with it the page's heap grew ~1 GB a minute under churn (bench/ui-memory.mjs), cause not found yet.
-import { html } from 'htm/preact';
+// with it the page's heap grew ~1 GB a minute under churn (bench/ui-memory.mjs), measured before the
+// page's leak (tonight.ts's kept vnode, htm's static vnodes: html.ts) was found; not measured since.
+import { html } from './html.js';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiJournalEntry, UiSession } from '../view-types.js';
 import { act, events, fetchFleet } from './api.js';

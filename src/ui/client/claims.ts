@@ -1,5 +1,5 @@
 // Who holds what and who waits for whom; waits refused because they would close a cycle.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { FleetView, UiClaim, UiSession } from '../view-types.js';

@@ -1,6 +1,6 @@
 // Every action asks first, in a modal <dialog> (focus moves into it, Escape cancels), saying what
 // will happen; adopting asks which live session takes the work over.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';
 

@@ -1,5 +1,5 @@
 // Predicted conflicts between sessions (what `lanes conflicts` finds) and same-ticket sessions.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import type { FleetView } from '../view-types.js';
 import { Time } from './format.js';
 import { Who } from './who.js';

@@ -2,7 +2,7 @@
 // against the point its branch left the main branch, committed and uncommitted, and each file's
 // patch, coloured by highlight.js (highlight.ts, loaded the first time a diff is opened). Opened
 // from a session's row, the night's report, or a link: #diff=SESSION.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { memo } from 'preact/compat';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { UiDiff, UiDiffFile } from '../view-types.js';

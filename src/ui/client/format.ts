@@ -1,5 +1,5 @@
 // How times and values read on the page: every moment in one clock, the reader's; ages on the store's clock.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import type { UiTime } from '../view-types.js';
 
 const HALF_YEAR = 183 * 86_400_000;

@@ -1,6 +1,6 @@
 // The journal, newest first: read from the server with the filters given, then kept current by the
 // entries the event stream brings (those matching the same filters).
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { UiJournalEntry } from '../view-types.js';
 import { fetchJournal } from './api.js';
@@ -84,8 +84,10 @@ export function JournalPanel(props: { news: UiJournalEntry[][] }) {
             </thead>
             <tbody>
               ${entries.map(
+                // Keyed: new entries come on top, and without keys every row below was rewritten
+                // with its lower neighbour's entry (an open details moving to another entry).
                 (e) =>
-                  html`<tr data-seq=${e.seq} data-kind=${e.kind} class=${e.unreadable ? 'unreadable' : ''}>
+                  html`<tr key=${e.seq} data-seq=${e.seq} data-kind=${e.kind} class=${e.unreadable ? 'unreadable' : ''}>
                     <td data-label="#">${e.seq}</td>
                     <td data-label="Time"><${Time} at=${e.at} /></td>
                     <td data-label="Kind"><span class=${`kind kind-${e.kind.split('.')[0]}`}>${e.kind}</span></td>

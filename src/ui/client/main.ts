@@ -1,6 +1,6 @@
 // The dashboard's page: one live picture of the fleet from the server's event stream.
 import { render } from 'preact';
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { App } from './app.js';
 
 const root = document.getElementById('app');

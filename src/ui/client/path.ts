@@ -1,5 +1,5 @@
 // A path on the page: broken by the browser only after a `/`, never inside a name.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { pathParts } from './format.js';
 
 export function Path(props: { path: string | null }) {

@@ -1,5 +1,5 @@
 // Sessions by repository, with filters (repository, ticket, agent, state) and each row's actions.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiSession } from '../view-types.js';

@@ -1,5 +1,5 @@
 // Snapshots per session, newest first, each with the command that restores it.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { memo } from 'preact/compat';
 import type { FleetView } from '../view-types.js';
 import { Time } from './format.js';

@@ -1,7 +1,7 @@
 // The diff view's message box (issue 49, item 2): what the person reviewing a session's work tells
 // its agent, sent as `lanes tell` sends it (delivered through the agent's hooks at its next tool
 // call or turn). Clicking a line of the patch starts a comment on that line.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { act } from './api.js';
 

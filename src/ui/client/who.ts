@@ -1,6 +1,6 @@
 // A session wherever the page names one: its label, agent and ticket first, the id beside (as
 // `lanes report` names it); an id the fleet does not know is shown as it is.
-import { html } from 'htm/preact';
+import { html } from './html.js';
 import type { FleetView, UiSession } from '../view-types.js';
 
 /** "cart totals (claude-code, SHOP-12)"; the id alone when it has no label, agent or ticket. */
