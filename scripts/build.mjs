@@ -26,6 +26,9 @@ const COLD_SERVICES = new Set(
     'commits/commit',
     'snapshots/sweep',
     'land/land',
+    'land/queue', // lanes ready, queue, land --queue and --push: never in a tool call nor in ls
+    'land/queue-run',
+    'land/push',
     'conflicts/conflicts',
     'worktrees/worktrees', // `lanes start --worktree` only
     'worktrees/progress',
