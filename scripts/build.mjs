@@ -29,6 +29,11 @@ const COLD_SERVICES = new Set(
     'land/queue', // lanes ready, queue, land --queue and --push: never in a tool call nor in ls
     'land/queue-run',
     'land/push',
+    'land/pull-request', // lanes pr, and the pull requests' state (report, top, page)
+    'land/pr-body',
+    'land/pr-list',
+    'land/pr-state',
+    'land/gh',
     'conflicts/conflicts',
     'worktrees/worktrees', // `lanes start --worktree` only
     'worktrees/progress',
@@ -126,6 +131,9 @@ const apart = (bundle, filter) => ({
 await build({
   ...cjs,
   entryPoints: { main: 'src/cli/main.ts' },
+  // Minified like the others since the package neared its 5.5 MB budget (issue 49's lanes pr
+  // crossed it): 1.37 MB -> about half; stacks map back through main.cjs.map.
+  minify: true,
   plugins: [apart('mcp', /\/mcp\/server\.js$/), apart('ui', /\/ui\/server\.js$/), lazyStringWidth],
 });
 await build({

@@ -60,6 +60,7 @@ export type {
   ReadyResult,
   RemoteLease,
 } from './services/land/queue-facade.js';
+export type { ChecksState, LanesPullRequests, PrResult, PrState, PullRequest } from './services/land/pr-facade.js';
 export type { DoctorReport, Finding, FindingKind } from './services/doctor/doctor.js';
 export type { GcItem, GcOptions, GcReport } from './services/doctor/gc.js';
 export type {

@@ -1,4 +1,4 @@
-// `lanes diff`'s, `ready`'s, `queue`'s and `tell`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
+// `lanes diff`'s, `ready`'s, `queue`'s, `pr`'s and `tell`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
 import type { CommandEntry } from './command.js';
 
 export const DIFF: CommandEntry = {
@@ -31,4 +31,12 @@ export const TELL: CommandEntry = {
   hot: false,
   load: () => import('./commands/tell.js'),
   summary: "tell a session's agent something: it reaches the agent through its hooks",
+};
+
+export const PR: CommandEntry = {
+  name: 'pr',
+  group: 'git',
+  hot: false,
+  load: () => import('./commands/pr.js'),
+  summary: "push a session's branch and open a pull request with gh (--list: them and their checks)",
 };

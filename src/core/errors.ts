@@ -54,6 +54,7 @@ export type ErrorCode =
   | 'E_IO'
   | 'E_PLATFORM'
   | 'E_SETUP'
+  | 'E_GH'
   | 'E_NO_SEAT'
   | 'E_PAY_PER_USE'
   | 'E_UNTRUSTED'
@@ -98,6 +99,8 @@ const EXIT_BY_CODE: Record<ErrorCode, number> = {
   // This OS gives lanes no way to prove liveness (unsupported, /proc hidden, ps missing).
   E_PLATFORM: EXIT.error,
   E_SETUP: EXIT.error,
+  // The GitHub CLI (gh) is missing, not logged in, or GitHub refused (lanes pr).
+  E_GH: EXIT.error,
   // No seat of the pool can be leased now: each is exhausted until its reset, or in use.
   E_NO_SEAT: EXIT.held,
   // A seat that bills per call, or a secret's value, where lanes takes neither without being told.

@@ -21,6 +21,7 @@ import type { GuardStatus } from './commits/guard.js';
 import type { HandoffWritten } from './handoffs/handoffs.js';
 import type { LandMode, LandResult } from './land/land.js';
 import type { LanesQueue } from './land/queue-facade.js';
+import type { LanesPullRequests } from './land/pr-facade.js';
 import type { PortLease } from './runtime/ports.js';
 import type { SessionEnvironment } from './runtime/runtime-env.js';
 import type { SessionView } from './sessions/sessions.js';
@@ -208,6 +209,8 @@ export interface Lanes {
   }): Promise<LandResult>;
   /** The landing queue: sessions marked ready, landed one at a time in that order (lanes land --queue). */
   readonly queue: LanesQueue;
+  /** Pull requests opened with gh (lanes pr), with their checks' state. */
+  readonly pullRequests: LanesPullRequests;
   /**
    * Lands the branch of a session that finished, died or ended (`name`: its id, its ticket, a
    * label) from the main worktree, its worktree there or gone: through a session of this call's own

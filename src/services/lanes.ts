@@ -22,6 +22,7 @@ import { worktreesFacade } from './worktrees/facade.js';
 import { seatsFacade } from './seats/facade.js';
 import { trustFacade } from './trust/facade.js';
 import { queueFacade } from './land/queue-facade.js';
+import { pullRequestsFacade } from './land/pr-facade.js';
 import { tellings } from './tell/facade.js';
 
 export interface LanesOptions {
@@ -247,6 +248,7 @@ export async function openLanes(options: LanesOptions = {}): Promise<Lanes> {
       );
     },
     queue: queueFacade(ctx, () => api),
+    pullRequests: pullRequestsFacade(ctx),
     landFinished: async (name, o) => (await import('./land/land-finished.js')).landFinished(ctx, api, name, o),
     adopt: async (name, o = {}) => {
       const id = (await sessions.get(name)).id;

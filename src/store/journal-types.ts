@@ -59,6 +59,8 @@ export const JOURNAL_KINDS = [
   'land.unready',
   'land.stop',
   'land.push',
+  'pr',
+  'pr.checks',
   'adopt',
   'tell',
   'tell.delivered',

@@ -90,6 +90,10 @@ function describeKnown(e: Pick<JournalEntry, 'kind' | 'subject' | 'details'>): s
       return `the message #${str(d['seq'])} reached ${e.subject}'s agent (${str(d['via'])})`;
     case 'land.push':
       return `pushed ${e.subject} to ${str(d['remote'])} (${d['from'] ? str(d['from']).slice(0, 12) : 'new'} → ${str(d['to']).slice(0, 12)}, leased)`;
+    case 'pr':
+      return `${d['existed'] ? 'pushed to the pull request' : 'opened the pull request'} ${str(d['url'])}: ${str(d['branch'])} at ${str(d['head']).slice(0, 12)} into ${str(d['base'])}`;
+    case 'pr.checks':
+      return `${e.subject} is ${str(d['text'])}`;
     case 'land.stop':
       return `the landing queue stopped ${e.subject} (${str(d['reason'])}): ${str(d['why'])}`;
     case 'adopt':

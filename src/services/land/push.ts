@@ -24,12 +24,12 @@ export interface PushResult {
   to: string;
 }
 
-async function describeCommit(cwd: string, sha: string): Promise<string> {
+export async function describeCommit(cwd: string, sha: string): Promise<string> {
   const said = await git(['log', '-1', '--format=%cn <%ce>, %cI: %s', sha], { cwd }).catch(() => '');
   return said.trim() ? `${sha.slice(0, 10)}, committed by ${said.trim()}` : sha.slice(0, 10);
 }
 
-async function hasCommit(cwd: string, sha: string): Promise<boolean> {
+export async function hasCommit(cwd: string, sha: string): Promise<boolean> {
   return git(['cat-file', '-e', `${sha}^{commit}`], { cwd }).then(
     () => true,
     () => false,

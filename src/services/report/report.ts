@@ -211,7 +211,16 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
   const repos = [...new Set([...report.tickets.map((t) => t.repo).filter((x): x is string => !!x)])];
   const queues = await Promise.all(repos.map((repo) => lanes.queue.list({ repo }).catch(() => null)));
   const found = queues.filter((q): q is NonNullable<typeof q> => q !== null);
-  report.review = reviewList(report, found, (id) => name(id) ?? sessionName(id, undefined));
+  // Their pull requests (lanes pr), each asked of gh at most once a minute (the page asks often).
+  const prs = await Promise.all(
+    repos.map((repo) =>
+      lanes.pullRequests.list({ repo, refresh: true, minAgeMs: 60_000 }).then(
+        (p) => p.pullRequests,
+        () => [],
+      ),
+    ),
+  );
+  report.review = reviewList(report, found, (id) => name(id) ?? sessionName(id, undefined), prs.flat());
   // A teardown that failed, or was killed while it ran: what it made (a database) stays until it runs.
   const torn = await lanes.sessions.teardownsDue().catch(() => []);
   report.needsYou = [

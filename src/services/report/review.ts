@@ -1,4 +1,5 @@
 import { shellWord } from '../../core/shell-quote.js';
+import type { PullRequest } from '../land/pr-list.js';
 import type { QueueEntry, QueueStop } from '../land/queue.js';
 import { named } from './needs-you.js';
 import type { NightReport, ReviewEntry, SessionName } from './types.js';
@@ -11,6 +12,7 @@ import type { NightReport, ReviewEntry, SessionName } from './types.js';
 const ORDER: ReviewEntry['status'][] = [
   'ready',
   'landed',
+  'pr open',
   'finished',
   'conflict',
   'check failed',
@@ -24,7 +26,12 @@ export interface QueueOfRepo {
   stopped: QueueStop[];
 }
 
-export function reviewList(r: NightReport, queues: QueueOfRepo[], nameOf: (id: string) => SessionName): ReviewEntry[] {
+export function reviewList(
+  r: NightReport,
+  queues: QueueOfRepo[],
+  nameOf: (id: string) => SessionName,
+  pullRequests: PullRequest[] = [],
+): ReviewEntry[] {
   const out = new Map<string, ReviewEntry>();
   const rank = (e: ReviewEntry) => ORDER.indexOf(e.status);
   const put = (e: ReviewEntry) => {
@@ -44,6 +51,23 @@ export function reviewList(r: NightReport, queues: QueueOfRepo[], nameOf: (id: s
           what: `${t.ticket} landed: ${i.text}`,
           command: `lanes diff ${ticketWord(t.ticket, i.session)} --stat`,
         });
+  for (const p of pullRequests) {
+    if (p.state && p.state.state !== 'OPEN') continue; // merged or closed: settled on GitHub
+    const session = nameOf(p.session);
+    const checks = p.state?.checks;
+    put({
+      ticket: p.ticket,
+      session,
+      status: 'pr open',
+      what: `${p.ticket ?? session.id} has a pull request, ${p.text}: ${p.url}`,
+      command:
+        checks === 'failing'
+          ? `gh pr checks ${p.url}`
+          : checks === 'pending'
+            ? `gh pr checks ${p.url} --watch`
+            : `gh pr view ${p.url} --web`,
+    });
+  }
   for (const f of r.finished)
     put({
       ticket: f.ticket,

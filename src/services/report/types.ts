@@ -57,7 +57,7 @@ export interface TicketReport {
 export interface ReviewEntry {
   ticket: string | null;
   session: SessionName;
-  status: 'ready' | 'landed' | 'finished' | 'conflict' | 'check failed' | 'stopped' | 'waiting' | 'died';
+  status: 'ready' | 'landed' | 'pr open' | 'finished' | 'conflict' | 'check failed' | 'stopped' | 'waiting' | 'died';
   what: string;
   /** The one command that moves it. */
   command: string;
@@ -81,7 +81,7 @@ export interface NightReport {
   store: string;
   counts: { sessions: number; landed: number; refused: number; died: number };
   needsYou: NeedsYou[];
-  /** Per ticket, in the order a lead settles them: ready, landed, finished, stopped by the queue, waiting, died. */
+  /** Per ticket, in the order a lead settles them: ready, landed, pull request open (its checks), finished, stopped by the queue, waiting, died. */
   review: ReviewEntry[];
   tickets: TicketReport[];
   /**
