@@ -153,6 +153,15 @@ export interface UiReport {
   until: number;
   counts: { sessions: number; landed: number; refused: number; died: number };
   needsYou: { what: string; command: string; times?: UiTime[] }[];
+  /** Per ticket, in the order a lead settles them (lanes report's review list; report/review.ts). */
+  review?: {
+    ticket: string | null;
+    status: string;
+    what: string;
+    command: string;
+    url?: string;
+    session: UiReportName;
+  }[];
   /** Seats (agent logins) that ran out, until their reset (lanes report's 'Seats out'). */
   seatsOut?: { name: string; agent: string; pool: string; until: number; why: string | null; freeInPool: number }[];
   tickets: {

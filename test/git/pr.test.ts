@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, lanes, lanesEnv, owner, tmp } from '../helpers/env.js';
-import { ghInstalled, gitHubStandIn } from '../helpers/github-standin.js';
+import { ghInstalled, gitHubStandIn, repoOnStandIn } from '../helpers/github-standin.js';
 import { needs } from '../helpers/needs.js';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -29,12 +29,8 @@ test(
     const hub = await gitHubStandIn({ configDir: tmp('lanes-gh-config-') });
     try {
       const bare = join(tmp('lanes-remote-'), 'origin.git');
-      execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
       const repo = gitRepo();
-      // gh reads the repository from the fetch URL (github.localhost/acme/widgets); pushes go to the bare one.
-      git(repo, 'remote', 'add', 'origin', hub.remoteUrl);
-      git(repo, 'config', `url.${bare}.pushInsteadOf`, hub.remoteUrl);
-      git(repo, 'push', '-q', 'origin', 'main');
+      repoOnStandIn(hub, repo, bare);
       const env = { ...lanesEnv(), ...hub.env };
       const agent = await owner(env);
       const start = async (ticket: string) => {

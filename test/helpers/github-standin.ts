@@ -150,3 +150,15 @@ function notFound(v: Record<string, unknown>) {
     ],
   };
 }
+
+/**
+ * A repository whose origin is the stand-in's (what gh reads) with its pushes going to a real bare
+ * repository (url.<bare>.pushInsteadOf): main pushed there.
+ */
+export function repoOnStandIn(hub: GitHubStandIn, repo: string, bare: string): void {
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+  git(repo, 'remote', 'add', 'origin', hub.remoteUrl);
+  git(repo, 'config', `url.${bare}.pushInsteadOf`, hub.remoteUrl);
+  git(repo, 'push', '-q', 'origin', 'main');
+}

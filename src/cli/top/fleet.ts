@@ -35,7 +35,8 @@ export function groupOf(s: SessionView, teardownFailed: boolean): Group | null {
   return 'Working';
 }
 
-export function topRows(sessions: SessionView[], now: number): TopRow[] {
+/** `prOf`: a session's pull request in words (`PR open, checks failing (test)`), shown after its why. */
+export function topRows(sessions: SessionView[], now: number, prOf: Map<string, string> = new Map()): TopRow[] {
   const rows: TopRow[] = [];
   for (const s of sessions) {
     const group = groupOf(s, s.setupState === 'failed');
@@ -47,6 +48,7 @@ export function topRows(sessions: SessionView[], now: number): TopRow[] {
         : s.setupState === 'failed'
           ? 'its teardown failed: lanes teardown'
           : (s.attention?.why ?? (s.state === 'ended' ? (s.endReason ?? '') : (s.task?.split('\n')[0] ?? '')));
+    const pr = prOf.get(s.id);
     rows.push({
       id: s.id,
       group,
@@ -55,7 +57,7 @@ export function topRows(sessions: SessionView[], now: number): TopRow[] {
       agent: s.agent,
       age: now - s.createdAt,
       idle: now - last,
-      why,
+      why: pr ? (why ? `${pr} · ${why}` : pr) : why,
       terminal: s.terminal,
       live: s.state === 'live',
       depth: s.parent !== null ? 1 : 0,

@@ -41,7 +41,10 @@ async function main(): Promise<number> {
     for (const e of news)
       if (e.session && !openIds.has(e.session) && !ended.has(e.session))
         ended.set(e.session, await lanes.sessions.get(e.session));
-    return { rows: topRows([...open, ...ended.values()], now), store: lanes.storeInfo.location };
+    // Each session's pull request (lanes pr) with its checks as last asked of gh (the clock below).
+    const prs = await lanes.pullRequests.list({ all: true }).catch(() => ({ pullRequests: [] }));
+    const prOf = new Map(prs.pullRequests.map((p) => [p.session, `PR ${p.text}`]));
+    return { rows: topRows([...open, ...ended.values()], now, prOf), store: lanes.storeInfo.location };
   };
   // Output up to 64 MiB (a session's patch can be a lockfile's): spawnSync's default of 1 MiB killed
   // the child and showed nothing.
@@ -78,6 +81,12 @@ async function main(): Promise<number> {
       return head + (r.status === 0 ? r.stdout + tail : r.stderr);
     },
   };
+  // Open pull requests' checks asked of gh once a minute; a change is journaled, so the fleet's
+  // change mark moves and the rows are read again.
+  const askGh = setInterval(() => {
+    lanes.pullRequests.list({ all: true, refresh: true, minAgeMs: 60_000 }).catch(() => undefined);
+  }, 60_000);
+  askGh.unref();
   for (;;) {
     const chosen: { action: Action } = { action: { kind: 'quit' } };
     const app = render(createElement(App, { ...props, done: (a: Action) => (chosen.action = a) }), {

@@ -60,6 +60,7 @@ export function reviewList(
       session,
       status: 'pr open',
       what: `${p.ticket ?? session.id} has a pull request, ${p.text}: ${p.url}`,
+      url: p.url,
       command:
         checks === 'failing'
           ? `gh pr checks ${p.url}`

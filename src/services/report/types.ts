@@ -61,6 +61,8 @@ export interface ReviewEntry {
   what: string;
   /** The one command that moves it. */
   command: string;
+  /** Its pull request (lanes pr), when it has one open. */
+  url?: string;
 }
 
 /** One thing a person should settle, and the one command that settles it. */

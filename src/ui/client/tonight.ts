@@ -48,6 +48,29 @@ export function TonightPanel(props: { version: number }) {
  */
 const Night = memo((props: { report: UiReport | null; error: string }) => night(props.report, props.error));
 
+/** The review list: each ticket at its most pressing state, its work, its pull request, its one command. */
+function Review(props: { review: NonNullable<UiReport['review']> }) {
+  return html`<h3>Review (${props.review.length})</h3>
+    <ul class="review">
+      ${props.review.map(
+        (e) =>
+          html`<li data-review=${e.status} data-review-ticket=${e.ticket ?? ''}>
+            <strong>${e.status}</strong>${' '}
+            <a href=${`#diff=${encodeURIComponent(e.session.id)}`} data-report-diff=${e.session.id}
+              >${e.ticket ?? who(e.session)}</a
+            >
+            ${' '}${e.what}
+            ${
+              e.url && /^https?:\/\//.test(e.url)
+                ? html` <a href=${e.url} target="_blank" rel="noopener noreferrer" data-pr-link>pull request</a>`
+                : ''
+            }
+            <br /><code class="command">${e.command}</code>
+          </li>`,
+      )}
+    </ul>`;
+}
+
 function night(report: UiReport | null, error: string) {
   if (!report)
     return html`<section id="tonight">
@@ -76,6 +99,7 @@ function night(report: UiReport | null, error: string) {
               )}
             </ul>`
       }
+      ${report.review?.length ? html`<${Review} review=${report.review} />` : ''}
       ${
         report.seatsOut?.length
           ? html`<h3>Seats out (${report.seatsOut.length})</h3>
