@@ -126,6 +126,9 @@ export function parseHookCall(
   if (agent === 'claude-code' && isCopilotThroughClaudeHooks(payload, env))
     return { adapter: COPILOT_IN_CLAUDE_HOOKS, event: copilotThroughClaudeHooks(event, payload, env) };
   const e = adapter.parse(event, payload, env);
+  // Its transcript or rollout: what the session spent is read there (services/spend).
+  const record = text(payload, 'transcript_path');
+  if (record && record.startsWith('/')) e.record = record;
   if (agent === 'claude-code' && e.kind === 'session-end') {
     // Ended on its login running out (`claude -p` exits on it): the seat is exhausted as at StopFailure.
     const q = endedOnQuota(tail(text(payload, 'transcript_path'), TRANSCRIPT_TAIL));

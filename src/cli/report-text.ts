@@ -35,6 +35,11 @@ export function renderReport(r: NightReport, o: { markdown: boolean; width: numb
     h(`Review (${r.review.length}): ${reviewCounts(r)}`);
     for (const e of r.review) item(`[${e.status}] ${e.what}`, e.command);
   }
+  const spend = spendLines(r);
+  if (spend.length) {
+    h(spend[0]!);
+    for (const l of spend.slice(1)) item(l);
+  }
   if (r.unreadable.length) {
     h(`Unreadable journal rows (${r.unreadable.length})`);
     for (const u of r.unreadable.slice(0, SHOWN)) item(`#${u.seq} ${u.kind}: ${u.why}`);
@@ -112,4 +117,45 @@ function reviewCounts(r: NightReport): string {
   const counts = new Map<string, number>();
   for (const e of r.review) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
   return [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
+}
+
+/** `1.2M` tokens: the night's spend in a few characters. */
+function tokensText(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
+  if (n >= 1000) return `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k`;
+  return String(n);
+}
+
+/** The night's spend: a heading, then per ticket (most first), then what lanes could not read. */
+function spendLines(r: NightReport): string[] {
+  const s = r.spend;
+  if (!s || !s.sessions.some((x) => x.measured)) return [];
+  const t = s.total;
+  const all = t.input + t.output + t.cacheRead + t.cacheWrite;
+  const out = [
+    `Spend: ${tokensText(all)} tokens (in ${tokensText(t.input)}, out ${tokensText(t.output)}, cache read ${tokensText(t.cacheRead)}, cache write ${tokensText(t.cacheWrite)}), about $${s.costUsd.toFixed(2)}`,
+  ];
+  const byTicket = new Map<string, { usd: number; tokens: number; sessions: number }>();
+  for (const x of s.sessions.filter((x) => x.measured)) {
+    const k = x.ticket ?? x.session;
+    const e = byTicket.get(k) ?? { usd: 0, tokens: 0, sessions: 0 };
+    e.usd += x.costUsd ?? 0;
+    e.tokens += x.tokens.input + x.tokens.output + x.tokens.cacheRead + x.tokens.cacheWrite;
+    e.sessions++;
+    byTicket.set(k, e);
+  }
+  for (const [k, e] of [...byTicket].sort((a, b) => b[1].usd - a[1].usd || b[1].tokens - a[1].tokens))
+    out.push(`${k}: ${tokensText(e.tokens)} tokens, about $${e.usd.toFixed(2)} (${e.sessions} session(s))`);
+  const unpriced = [...new Set(s.sessions.flatMap((x) => x.unpriced))];
+  if (unpriced.length)
+    out.push(
+      `no price for ${unpriced.join(', ')}: their tokens are not in the dollars (add them to $LANES_HOME/prices.json)`,
+    );
+  const unread = s.sessions.filter((x) => !x.measured).length;
+  if (unread)
+    out.push(
+      `${unread} session(s) not measured: an agent whose usage lanes does not read yet, or no record named by its hooks`,
+    );
+  if (s.prices) out.push(s.prices);
+  return out;
 }

@@ -57,6 +57,8 @@ export interface HookEvent {
   message: string | null;
   /** quota: what ran out as the agent names it (rate_limit, billing_error, usage_limit_reached, …) and when it resets, if said. */
   quota: { why: string; resetAt: number | null } | null;
+  /** The agent's own record of the conversation (its transcript_path), when the payload names one. */
+  record?: string | null;
 }
 
 export interface HookDecision {

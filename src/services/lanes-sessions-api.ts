@@ -1,4 +1,5 @@
 // The sessions part of the library's public shape (lanes-api.ts): start, find, list, end.
+import type { Spend } from './spend/spend.js';
 import type { WatchLook } from './sessions/watch.js';
 import type { ActingSession } from './sessions/acting.js';
 import type { StartedSession, StartWithWorktree } from './sessions/start-session.js';
@@ -117,6 +118,12 @@ export interface LanesSessions {
    * owners live.
    */
   watch(): Promise<WatchLook>;
+  /**
+   * What each session spent: tokens from its agent's own record (Claude Code's transcript, Codex's
+   * rollout; read incrementally), a cost estimate from the price table ($LANES_HOME/prices.json over
+   * lanes' own), its wall time; and the total.
+   */
+  spend(sessions: SessionRecord[], now?: number): Promise<Spend>;
   /** The sessions whose `[session] teardown` is due: failed, or killed while it ran (setup state failed or tearing), and live ones done. */
   teardownsDue(): Promise<SessionRecord[]>;
   /**

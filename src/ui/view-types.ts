@@ -153,6 +153,12 @@ export interface UiReport {
   until: number;
   counts: { sessions: number; landed: number; refused: number; died: number };
   needsYou: { what: string; command: string; times?: UiTime[] }[];
+  /** What the night's sessions spent (lanes report's Spend; services/spend). */
+  spend?: {
+    total: { input: number; output: number; cacheRead: number; cacheWrite: number };
+    costUsd: number;
+    sessions: { session: string; ticket: string | null; measured: boolean; costUsd: number | null }[];
+  };
   /** Per ticket, in the order a lead settles them (lanes report's review list; report/review.ts). */
   review?: {
     ticket: string | null;

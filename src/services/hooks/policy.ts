@@ -11,6 +11,7 @@ import { briefing } from './briefing.js';
 import { checkEdit, checkShell, warnEdit } from './checks.js';
 import type { HookContext } from './context.js';
 import { writeEnvFile } from './env-file.js';
+import { noteRecord } from './records.js';
 import { recordTouched, setTouched } from './touched.js';
 import { utcMinute } from '../../core/duration.js';
 import { subagentSessionId } from '../../core/subagent-session.js';
@@ -165,6 +166,7 @@ async function sessionStart(ctx: HookContext, event: HookEvent): Promise<HookDec
     throw e;
   }
   let notice: string | null = null;
+  if (event.record) await noteRecord(ctx, session, event.agent, event.record);
   if (event.envFile) {
     try {
       writeEnvFile(event.envFile, session.id);
@@ -222,6 +224,7 @@ async function stop(ctx: HookContext, event: HookEvent): Promise<HookDecision> {
   // A turn that stopped on an error (Cursor's stop with status error, OpenCode's idle after one)
   // leaves the agent waiting for its person; else the turn finished.
   await ctx.attend(session, event.source === 'error' ? 'waiting' : 'finished', event.message);
+  if (event.record) await noteRecord(ctx, session, event.agent, event.record);
   if (!session.worktree || !existsSync(session.worktree)) return ALLOW;
   await refreshTouched(ctx, session);
   const config = await ctx.config(session.worktree);

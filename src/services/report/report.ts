@@ -221,6 +221,15 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     ),
   );
   report.review = reviewList(report, found, (id) => name(id) ?? sessionName(id, undefined), prs.flat());
+  // What the night's sessions spent, from their agents' own records (read from where the last read stopped).
+  const ofNight = [...new Set(report.tickets.flatMap((t) => t.sessions.map((s) => s.id)))];
+  const spent = await lanes.sessions
+    .spend(
+      ofNight.map((id) => byId.get(id)).filter((s): s is SessionView => s !== undefined),
+      now,
+    )
+    .catch(() => null);
+  if (spent) report.spend = spent;
   // A teardown that failed, or was killed while it ran: what it made (a database) stays until it runs.
   const torn = await lanes.sessions.teardownsDue().catch(() => []);
   report.needsYou = [

@@ -1,3 +1,4 @@
+import type { Spend } from '../spend/spend.js';
 import type { SessionState } from '../../core/liveness.js';
 import type { TimeInText } from '../../core/times-in.js';
 import type { AttentionState } from '../../store/types.js';
@@ -136,4 +137,6 @@ export interface NightReport {
    * the key out (services/seats/billed-sources.ts; never the key itself).
    */
   seatsBilled: { name: string; agent: string; pool: string; sources: { file: string; what: string }[] }[];
+  /** What the night's sessions spent (issue 50, item 1): services/spend. Absent when it could not be read. */
+  spend?: Spend;
 }

@@ -17,6 +17,8 @@ export const listings = (ctx: LanesContext) => ({
   rowPages: (o: { all?: boolean; claimsShown: number; nest?: boolean; size?: number }) => rowPages(ctx, o),
   overview: (o?: { deadShown?: number; claimsShown?: number }) => overview(ctx, o),
   judge: (sessions: SessionRecord[], now?: number) => judge(ctx, sessions, now),
+  spend: async (sessions: SessionRecord[], now?: number) =>
+    (await import('../spend/spend.js')).spendOf(ctx, sessions, now ?? (await ctx.store.now())),
 });
 
 /** Sessions not ended (dead ones included: they need attention); all of them with `all`. */

@@ -71,6 +71,15 @@ function Review(props: { review: NonNullable<UiReport['review']> }) {
     </ul>`;
 }
 
+/** ` · 1.2M tokens, about $4.20`: the night's spend, when any session's was measured. */
+function spent(report: UiReport): string {
+  const s = report.spend;
+  if (!s || !s.sessions.some((x) => x.measured)) return '';
+  const t = s.total.input + s.total.output + s.total.cacheRead + s.total.cacheWrite;
+  const n = t >= 1e6 ? `${(t / 1e6).toFixed(1)}M` : t >= 1e3 ? `${(t / 1e3).toFixed(1)}k` : String(t);
+  return ` · ${n} tokens, about $${s.costUsd.toFixed(2)}`;
+}
+
 function night(report: UiReport | null, error: string) {
   if (!report)
     return html`<section id="tonight">
@@ -84,7 +93,9 @@ function night(report: UiReport | null, error: string) {
       <h2 id="tonight-h">
         Tonight <span class="sub">since ${report.from ? html`<${Time} at=${report.from} />` : '?'}</span>
       </h2>
-      <p data-counts>${c.sessions} session(s) · ${c.landed} landed · ${c.refused} refused or denied · ${c.died} died</p>
+      <p data-counts>
+        ${c.sessions} session(s) · ${c.landed} landed · ${c.refused} refused or denied · ${c.died} died${spent(report)}
+      </p>
       ${error ? html`<p class="error">${error}</p>` : ''}
       <h3>Needs you ${report.needsYou.length ? `(${report.needsYou.length})` : ''}</h3>
       ${

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { claudeUsage, withCarry } from '../../core/claude-usage.js';
+import type { ClaudeCarry } from '../../core/claude-usage.js';
+import { codexUsage } from '../../core/codex-usage.js';
+import type { CodexTotal } from '../../core/codex-usage.js';
+import { makeDirsSync } from '../../core/make-dirs.js';
+import { noUsage } from '../../core/usage.js';
+import type { Usage } from '../../core/usage.js';
+
+// An agent's record read from where the last read stopped (issue 50, item 4: never the whole
+// transcript per look). What was read so far is kept in a cache file per record under
+// $LANES_HOME/spend (private): its size and offset, the tokens counted, the message still open.
+// Two readers at once both read the same new part and both write the same result; the rename
+// makes either whole. A record that shrank (rewritten) is read again from its start.
+
+interface Cached {
+  path: string;
+  offset: number;
+  usage: Usage;
+  carry: ClaudeCarry | null;
+  codex: CodexTotal | null;
+}
+
+/** A piece at most this large is read at once: a 10 MB transcript seen first is read in steps. */
+const CHUNK = 4 * 1024 * 1024;
+
+export const SPEND_AGENTS = new Set(['claude-code', 'codex']);
+
+function cacheFile(dir: string, path: string): string {
+  return join(dir, `${createHash('sha256').update(path).digest('hex').slice(0, 32)}.json`);
+}
+
+function load(file: string, path: string): Cached {
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as Cached;
+    if (c.path === path && typeof c.offset === 'number' && c.usage) return c;
+  } catch {
+    // none yet, or damaged: read again from the start
+  }
+  return { path, offset: 0, usage: noUsage(), carry: null, codex: null };
+}
+
+/** The tokens the record at `path` (an agent's transcript or rollout) says so far; null when it cannot be read. */
+export function readRecordUsage(dir: string, agent: string, path: string): Usage | null {
+  if (!SPEND_AGENTS.has(agent)) return null;
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return null;
+  }
+  const file = cacheFile(dir, path);
+  let c = load(file, path);
+  if (size < c.offset) c = { path, offset: 0, usage: noUsage(), carry: null, codex: null };
+  const start = c.offset;
+  if (size > c.offset) {
+    const fd = openSync(path, 'r');
+    try {
+      while (c.offset < size) {
+        const buf = Buffer.alloc(Math.min(CHUNK, size - c.offset));
+        const n = readSync(fd, buf, 0, buf.length, c.offset);
+        const end = buf.lastIndexOf(0x0a, n - 1);
+        // No whole line in a full chunk: a line longer than a chunk is skipped to its end.
+        if (end < 0 && n < CHUNK) break;
+        const upto = end < 0 ? n : end + 1;
+        const lines = buf.subarray(0, upto).toString('utf8').split('\n');
+        if (agent === 'claude-code') c.carry = claudeUsage(lines, c.usage, c.carry);
+        else c.codex = codexUsage(lines, c.codex);
+        c.offset += upto;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  if (c.offset !== start) {
+    makeDirsSync(dir, 0o700);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(c), { mode: 0o600 });
+    renameSync(tmp, file);
+  }
+  if (agent === 'codex')
+    return c.codex ? { ...c.codex.tokens, byModel: { [c.codex.model]: { ...c.codex.tokens } } } : noUsage();
+  return withCarry(c.usage, c.carry);
+}
