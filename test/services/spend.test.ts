@@ -5,7 +5,7 @@
 // (--json and text) has the tokens, the cost from the price table, and a user's own prices.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lanes, ROOT, tmp } from '../helpers/env.js';
 import { fixture, hook, world } from '../helpers/hooks.js';
@@ -154,4 +154,17 @@ test('spend: tokens from Codex rollouts and Claude transcripts named by the hook
   writeFileSync(transcript, claudeMessage('msg_9', 'claude-haiku-4-5', { input_tokens: 7, output_tokens: 3 }));
   s = await spend();
   assert.deepEqual(four(s.total), { input: 200 + 7, output: 20 + 3, cacheRead: 0, cacheWrite: 0 });
+});
+
+test("spend: Claude Code 2.1.332's own transcript (recorded by test/real-agents/claude-spend): 3 requests of 100 in, 10 out", async () => {
+  const { repo, opts } = world();
+  const transcript = join(tmp('lanes-claude-'), 'transcript.jsonl');
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'claude-transcript', 'three-requests-2.1.332.jsonl'), transcript);
+  const id = 'cccccccc-0000-4000-8000-000000000003';
+  const payload = fixture('claude-code', 'session-start', repo, id, (p) => (p['transcript_path'] = transcript));
+  await hook('claude-code', 'session-start', payload, opts);
+  const r = await lanes(['report', '--json'], opts);
+  assert.equal(r.code, 0, r.stderr);
+  const s = (JSON.parse(r.stdout) as ReportSpend).spend;
+  assert.deepEqual(four(s.total), { input: 300, output: 30, cacheRead: 0, cacheWrite: 0 });
 });
