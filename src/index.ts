@@ -61,6 +61,8 @@ export type {
   RemoteLease,
 } from './services/land/queue-facade.js';
 export type { ChecksState, LanesPullRequests, PrResult, PrState, PullRequest } from './services/land/pr-facade.js';
+export type { BudgetView } from './services/spend/budget-facade.js';
+export type { SessionSpend, Spend } from './services/spend/spend.js';
 export type { DoctorReport, Finding, FindingKind } from './services/doctor/doctor.js';
 export type { GcItem, GcOptions, GcReport } from './services/doctor/gc.js';
 export type {

@@ -1,3 +1,4 @@
+import { BUDGET_KEY, budgetText, parseBudget } from '../core/budget.js';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,8 @@ export interface LaunchOptions {
   background: boolean;
   /** A seat to run the agent on (`lanes seat`): its name, or auto. */
   seat?: string | null;
+  /** What the session may spend (--budget usd=5,…): its agent gets it as LANES_BUDGET, its hooks pause it past it. */
+  budget?: string | null;
   cmd: string[];
   /** The agent's first task (lanes new --prompt), handed to it as its CLI takes one (core/agent-run.ts). */
   task?: string | null;
@@ -80,8 +83,8 @@ export interface Launched {
  * server's own environment (LANES_SESSION there would make every later shell of it this session),
  * nor in a file (env-handoff.ts: a socket served while the start lasts).
  */
-function wrapperEnv(store: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LANES_STORE: store };
+function wrapperEnv(store: string, budget: string | null): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LANES_STORE: store, ...(budget ? { LANES_BUDGET: budget } : {}) };
   for (const k of ['LANES_SESSION', 'LANES_RUN', 'TMUX', 'TMUX_PANE', 'LANES_CD_FILE']) delete env[k];
   return env;
 }
@@ -113,6 +116,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
   let cmd = commandFor(o.agent, o.cmd);
   // Refused before anything is made: a task the agent cannot take, or an empty or huge one.
   const agent = o.task ? checkTask(o.task, o.agent, cmd) : o.agent;
+  const budget = o.budget ? budgetText(parseBudget(o.budget)) : null;
   if (!o.background && !findTmux()) throw tmuxMissing();
   const going = await decideGoOn(lanes, o.ticket, o.goOn ?? null, o.ask ?? null);
   const resume =
@@ -149,6 +153,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
     // The agent starts in the worktree with lanes' project hooks, as `lanes start --worktree` gives them.
     hooks = await carryHooksInto(lanes, made.path);
     lap('hooks');
+    if (budget) await lanes.state.setKey(id, BUDGET_KEY, { run: budget });
     const run = [process.execPath, cli, 'new', '--run-as', id];
     if (o.background) {
       const wrapper = [...run, '--', ...cmd];
@@ -164,7 +169,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
           cwd: made.path,
           detached: true,
           stdio: ['ignore', fd, fd],
-          env: wrapperEnv(o.store),
+          env: wrapperEnv(o.store, budget),
         });
         background.on('error', () => undefined);
         background.unref();
@@ -177,7 +182,7 @@ export async function launch(lanes: Lanes, o: LaunchOptions): Promise<Launched> 
       terminal = `tmux ${name}`;
       attach = `lanes attach ${id}`;
       await lanes.sessions.setTerminal(id, terminal);
-      handoff = await serveEnv(wrapperEnv(o.store));
+      handoff = await serveEnv(wrapperEnv(o.store, budget));
       const wrapper = [...run, '--env-from', handoff.socket, '--', ...cmd];
       const r = tmux(['new-session', '-d', '-s', name, '-c', made.path, '--', ...wrapper], withoutSession());
       if (!r.ok)

@@ -1,4 +1,4 @@
-// `lanes diff`'s, `ready`'s, `queue`'s, `pr`'s and `tell`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
+// `lanes diff`'s, `ready`'s, `queue`'s, `pr`'s, `tell`'s, `budget`'s and `continue`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
 import type { CommandEntry } from './command.js';
 
 export const DIFF: CommandEntry = {
@@ -39,4 +39,20 @@ export const PR: CommandEntry = {
   hot: false,
   load: () => import('./commands/pr.js'),
   summary: "push a session's branch and open a pull request with gh (--list: them and their checks)",
+};
+
+export const BUDGET: CommandEntry = {
+  name: 'budget',
+  group: 'sessions',
+  hot: false,
+  load: () => import('./commands/budget.js'),
+  summary: 'what a session may spend and has spent; raise: a higher hard limit',
+};
+
+export const CONTINUE: CommandEntry = {
+  name: 'continue',
+  group: 'sessions',
+  hot: false,
+  load: () => import('./commands/continue.js'),
+  summary: 'let a session paused by its budget go on (each limit reached raised by its size)',
 };

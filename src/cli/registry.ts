@@ -4,7 +4,7 @@
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
 import type { CommandEntry } from './command.js';
 import { FLEET_COMMANDS } from './registry-fleet.js';
-import { DIFF, PR, QUEUE, READY, TELL } from './registry-git.js';
+import { BUDGET, CONTINUE, DIFF, PR, QUEUE, READY, TELL } from './registry-git.js';
 import { EXEC, HOOK, STATUSLINE } from './registry-hot.js';
 import { LS } from './registry-quick.js';
 
@@ -158,6 +158,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   READY,
   QUEUE,
   PR,
+  BUDGET,
+  CONTINUE,
   {
     name: 'adopt',
     group: 'sessions',

@@ -33,6 +33,10 @@ export function claudeUsage(lines: string[], into: Usage, carry: ClaudeCarry | n
     }
     const m = e.message;
     if (e.type !== 'assistant' || !m?.usage || typeof m.id !== 'string') continue;
+    // Each entry holds its own content blocks (one, or all of the message): tool calls add up.
+    const blocks = (m as { content?: unknown }).content;
+    if (Array.isArray(blocks))
+      into.toolCalls += blocks.filter((b) => (b as { type?: unknown })?.type === 'tool_use').length;
     const u = m.usage;
     const tokens = {
       input: count(u['input_tokens']),
@@ -51,7 +55,11 @@ export function claudeUsage(lines: string[], into: Usage, carry: ClaudeCarry | n
 /** Everything counted, the open message included (what the session used so far). */
 export function withCarry(u: Usage, carry: ClaudeCarry | null): Usage {
   if (!carry) return u;
-  const out: Usage = { ...u, byModel: Object.fromEntries(Object.entries(u.byModel).map(([k, t]) => [k, { ...t }])) };
+  const out: Usage = {
+    ...u,
+    toolCalls: u.toolCalls,
+    byModel: Object.fromEntries(Object.entries(u.byModel).map(([k, t]) => [k, { ...t }])),
+  };
   addTokens(out, carry.tokens);
   addTokens((out.byModel[carry.model] ??= noTokens()), carry.tokens);
   return out;

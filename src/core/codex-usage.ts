@@ -10,13 +10,23 @@ import type { Tokens } from './usage.js';
 export interface CodexTotal {
   model: string;
   tokens: Tokens;
+  /** The tool calls of the rollout so far (function, custom tool and shell calls). */
+  toolCalls: number;
 }
+
+const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
 
 export function codexUsage(lines: string[], last: CodexTotal | null): CodexTotal | null {
   let out = last;
   let model = last?.model ?? 'unknown';
+  let calls = last?.toolCalls ?? 0;
   for (const line of lines) {
-    if (!line.includes('"token_count"') && !line.includes('"turn_context"') && !line.includes('"thread_settings'))
+    if (
+      !line.includes('"token_count"') &&
+      !line.includes('"turn_context"') &&
+      !line.includes('"thread_settings') &&
+      !line.includes('_call"')
+    )
       continue;
     let e: { type?: unknown; payload?: Record<string, unknown> };
     try {
@@ -29,12 +39,17 @@ export function codexUsage(lines: string[], last: CodexTotal | null): CodexTotal
     const settings =
       p?.['type'] === 'thread_settings_applied' ? (p['thread_settings'] as Record<string, unknown>) : null;
     if (typeof settings?.['model'] === 'string') model = settings['model'];
+    if (e.type === 'response_item' && CALLS.has(String(p?.['type']))) {
+      calls++;
+      continue;
+    }
     if (p?.['type'] !== 'token_count') continue;
     const total = (p['info'] as { total_token_usage?: Record<string, unknown> } | null)?.total_token_usage;
     if (!total) continue;
     const cached = count(total['cached_input_tokens']);
     out = {
       model,
+      toolCalls: calls,
       tokens: {
         input: Math.max(0, count(total['input_tokens']) - cached),
         output: count(total['output_tokens']),
@@ -43,5 +58,7 @@ export function codexUsage(lines: string[], last: CodexTotal | null): CodexTotal
       },
     };
   }
-  return out ? { ...out, model: out.model === 'unknown' ? model : out.model } : null;
+  if (!out)
+    return calls ? { model, toolCalls: calls, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } : null;
+  return { ...out, toolCalls: calls, model: out.model === 'unknown' ? model : out.model };
 }

@@ -2,7 +2,7 @@ import { fail } from './config-fail.js';
 import type { ConfigSource } from './config-fail.js';
 
 /** What a person is told of (services/notify). died comes from liveness, the others from the agents' hooks. */
-export const NOTIFY_EVENTS = ['waiting', 'finished', 'denied', 'died', 'exhausted'] as const;
+export const NOTIFY_EVENTS = ['waiting', 'finished', 'denied', 'died', 'exhausted', 'budget'] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 
 /** `[notify]` of the user config. */
@@ -19,7 +19,10 @@ export interface NotifyConfig {
   agentText: boolean;
 }
 
-const DEFAULT_EVENTS: NotifyEventKind[] = ['waiting', 'denied', 'died', 'exhausted'];
+const DEFAULT_EVENTS: NotifyEventKind[] = ['waiting', 'denied', 'died', 'exhausted', 'budget'];
+
+/** [notify] when the user config says nothing: nobody is told (no channel), of these events once one is set. */
+export const DEFAULT_NOTIFY: NotifyConfig = { desktop: false, webhook: null, events: DEFAULT_EVENTS, agentText: true };
 
 /** `[notify] desktop = true`, `webhook = "https://…"`, `events = ["waiting", "died"]`. */
 export function validateNotify(src: ConfigSource, t: Record<string, unknown>): NotifyConfig {

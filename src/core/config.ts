@@ -3,7 +3,8 @@ import { reservedEnvName } from './config-trust.js';
 import { LanesError } from './errors.js';
 import { fail, stringList, table } from './config-fail.js';
 import type { ConfigSource } from './config-fail.js';
-import { validateNotify } from './config-notify.js';
+import { DEFAULT_NOTIFY, validateNotify } from './config-notify.js';
+import { DEFAULT_BUDGET, validateBudget, type BudgetConfig } from './config-budget.js';
 import { DEFAULT_SEATS, validateSeats } from './config-seats.js';
 import type { SeatsConfig } from './config-seats.js';
 import { DEFAULT_SESSION_CONFIG, validateSession } from './config-session.js';
@@ -31,6 +32,8 @@ export interface LanesConfig {
   shared: { files: string[] };
   /** `[notify]`, user config only: who is told when an agent waits, finishes, is denied or dies. */
   notify: NotifyConfig;
+  /** `[budget]`, user config only: what a session, a ticket and the night may spend (issue 50). */
+  budget: BudgetConfig;
   /** `[session]`: setup and teardown commands of each session's worktree. */
   session: SessionConfig;
   /** `[seats]`, user config only: what a session does when its seat (login) runs out. */
@@ -67,7 +70,8 @@ export const DEFAULT_CONFIG: LanesConfig = {
   worktree: { includeLinksOutside: false, reclaim: DEFAULT_RECLAIM },
   journal: { retentionMs: 30 * 86_400_000 },
   shared: { files: DEFAULT_SHARED_FILES },
-  notify: { desktop: false, webhook: null, events: ['waiting', 'denied', 'died', 'exhausted'], agentText: true },
+  notify: DEFAULT_NOTIFY,
+  budget: DEFAULT_BUDGET,
   session: DEFAULT_SESSION_CONFIG,
   seats: DEFAULT_SEATS,
   land: DEFAULT_LAND_CONFIG,
@@ -81,7 +85,7 @@ const STRIP = /^[A-Za-z0-9_*?]+$/;
 // A name, never a path: reclaiming `..` or `.git` would reach what is no build output.
 const RECLAIM_NAME = /^(?!\.{1,2}$)(?!\.git$)[^/\\\0]{1,255}$/;
 
-const USER_ONLY = ['worktree', 'journal', 'shared', 'notify', 'seats'];
+const USER_ONLY = ['worktree', 'journal', 'shared', 'notify', 'seats', 'budget'];
 const TABLES = ['ports', 'env', 'snapshot', 'session', 'land', ...USER_ONLY];
 
 /** Validates one file's data: unknown keys, wrong types and bad values are errors naming file, line and key. */
@@ -96,6 +100,7 @@ export function validateConfig(
   journal: LanesConfig['journal'];
   shared: LanesConfig['shared'];
   notify: LanesConfig['notify'];
+  budget: LanesConfig['budget'];
   session: Partial<SessionConfig>;
   seats: SeatsConfig;
   land: Partial<LandConfig>;
@@ -207,6 +212,7 @@ export function validateConfig(
   }
   const notify = table(src, 'notify');
   if (Object.keys(notify).length) out.notify = validateNotify(src, notify);
+  if (Object.keys(table(src, 'budget')).length) out.budget = validateBudget(src, table(src, 'budget'));
   const session = table(src, 'session');
   if (Object.keys(session).length) out.session = validateSession(src, session);
   const seats = table(src, 'seats');
@@ -243,6 +249,7 @@ export function mergeConfig(parts: ReturnType<typeof validateConfig>[]): LanesCo
     if (p.journal) c.journal = p.journal;
     if (p.shared) c.shared = p.shared;
     if (p.notify) c.notify = p.notify;
+    if (p.budget) c.budget = p.budget;
     if (p.session) c.session = { ...c.session, ...p.session };
     if (p.seats) c.seats = p.seats;
     if (p.land) c.land = { ...c.land, ...p.land };

@@ -9,13 +9,14 @@ export interface Tokens {
   cacheWrite: number;
 }
 
-/** Tokens in all, and per model (what a price applies to). */
+/** Tokens in all, and per model (what a price applies to); the tool calls its model asked for. */
 export interface Usage extends Tokens {
   byModel: Record<string, Tokens>;
+  toolCalls: number;
 }
 
 export const noTokens = (): Tokens => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
-export const noUsage = (): Usage => ({ ...noTokens(), byModel: {} });
+export const noUsage = (): Usage => ({ ...noTokens(), byModel: {}, toolCalls: 0 });
 
 export function addTokens(to: Tokens, t: Tokens): void {
   to.input += t.input;
@@ -26,6 +27,7 @@ export function addTokens(to: Tokens, t: Tokens): void {
 
 export function addUsage(to: Usage, u: Usage): void {
   addTokens(to, u);
+  to.toolCalls += u.toolCalls ?? 0;
   for (const [m, t] of Object.entries(u.byModel)) addTokens((to.byModel[m] ??= noTokens()), t);
 }
 

@@ -1,5 +1,6 @@
 // The sessions part of the library's public shape (lanes-api.ts): start, find, list, end.
 import type { Spend } from './spend/spend.js';
+import type { BudgetView } from './spend/budget-facade.js';
 import type { WatchLook } from './sessions/watch.js';
 import type { ActingSession } from './sessions/acting.js';
 import type { StartedSession, StartWithWorktree } from './sessions/start-session.js';
@@ -124,6 +125,12 @@ export interface LanesSessions {
    * lanes' own), its wall time; and the total.
    */
   spend(sessions: SessionRecord[], now?: number): Promise<Spend>;
+  /** A session's budget (user config [budget.session], its run's --budget, as raised), what it spent, whether it is paused. */
+  budgetOf(name: string): Promise<BudgetView>;
+  /** Lets a session paused by its budget go on: each hard limit it reached is raised by its own size again (journaled). */
+  continue(name: string): Promise<BudgetView>;
+  /** Raises (or sets) a session's hard limits, `usd=20,tokens=5M` (journaled); a pause they now allow is lifted. */
+  raiseBudget(name: string, spec: string): Promise<BudgetView>;
   /** The sessions whose `[session] teardown` is due: failed, or killed while it ran (setup state failed or tearing), and live ones done. */
   teardownsDue(): Promise<SessionRecord[]>;
   /**

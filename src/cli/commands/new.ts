@@ -18,7 +18,7 @@ export const command: CommandSpec = {
   name: 'new',
   summary: 'Start an agent on a ticket in its own worktree, detached in tmux; returns at once with how to attach.',
   usage:
-    'new TICKET [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--resume|--fresh] [--label L] [--base REF] [--seat NAME|auto] [--background] [--cd] [--json] [-- CMD ARGS…]',
+    'new TICKET [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--resume|--fresh] [--label L] [--base REF] [--seat NAME|auto] [--budget LIMITS] [--background] [--cd] [--json] [-- CMD ARGS…]',
   description: [
     'Claims TICKET (refused, with its holder, when a live session has it: nothing is started), makes the',
     "session's worktree and branch lanes/<slug> (with .worktreeinclude, and lanes' project hooks), and starts",
@@ -48,6 +48,11 @@ export const command: CommandSpec = {
     label: { type: 'string', arg: 'L', help: 'a human name for the session' },
     base: { type: 'string', arg: 'REF', help: 'branch the worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in the session log' },
+    budget: {
+      type: 'string',
+      arg: 'LIMITS',
+      help: 'what the session may spend before it is paused (lanes continue): usd=5,tokens=2M,tool_calls=400,wall=4h; soft_KEY only tells you',
+    },
     seat: {
       type: 'string',
       arg: 'NAME|auto',
@@ -90,6 +95,7 @@ export const command: CommandSpec = {
       base: str(args.values['base']) ?? null,
       background: args.values['background'] === true,
       seat: str(args.values['seat']) ?? null,
+      budget: str(args.values['budget']) ?? null,
       cmd: args.rest,
       task: taskFor(args, ticket),
       goOn: goOnOf(args),

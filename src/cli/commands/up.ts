@@ -13,7 +13,7 @@ export const command: CommandSpec = {
   name: 'up',
   summary: 'Start one agent per ticket (lanes new for each), each in its own worktree and tmux session.',
   usage:
-    'up TICKET… [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--resume|--fresh] [--base REF] [--seat NAME|auto] [--background] [--json] [-- CMD ARGS…]',
+    'up TICKET… [--agent AGENT] [--prompt TEXT|--prompt-file FILE] [--resume|--fresh] [--base REF] [--seat NAME|auto] [--budget LIMITS] [--background] [--json] [-- CMD ARGS…]',
   description: [
     'For each TICKET in turn, what `lanes new TICKET` does. A ticket that cannot start (held by a live',
     'session, …) is said with its reason and the others still start; exit 1 when one did not.',
@@ -30,6 +30,11 @@ export const command: CommandSpec = {
     fresh: { type: 'boolean', help: "start anew beside the ticket's last session's work (which stays)" },
     base: { type: 'string', arg: 'REF', help: 'branch each worktree from REF (default: HEAD)' },
     background: { type: 'boolean', help: 'no tmux: run detached, output in each session log' },
+    budget: {
+      type: 'string',
+      arg: 'LIMITS',
+      help: 'what each session may spend before it is paused (lanes continue): usd=5,tokens=2M,tool_calls=400,wall=4h; soft_KEY only tells you',
+    },
     seat: {
       type: 'string',
       arg: 'NAME|auto',
@@ -61,6 +66,7 @@ export const command: CommandSpec = {
           base: str(args.values['base']) ?? null,
           background: args.values['background'] === true,
           seat: str(args.values['seat']) ?? null,
+          budget: str(args.values['budget']) ?? null,
           cmd: args.rest,
           task: taskFor(args, ticket),
           goOn: goOnOf(args),

@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { unlinkSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { makeDirsSync } from '../../core/make-dirs.js';
 import { dirname } from 'node:path';
 import { EXIT } from '../../core/errors.js';
@@ -56,6 +58,7 @@ export const command: CommandSpec = {
     const stop = () => (stopped = true);
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+    const stopping = new Set<string>();
     let liveAt = Date.now();
     let lookedAt = Date.now();
     try {
@@ -64,6 +67,7 @@ export const command: CommandSpec = {
       while (!stopped && Date.now() - liveAt < idleMs && Date.now() - lookedAt < OUTAGE_MS) {
         const look = await lanes.sessions.watch().catch(() => null);
         if (look) lookedAt = Date.now();
+        for (const id of look?.pastGrace ?? []) stopPastGrace(id, stopping);
         if (look ? look.live > 0 : true) liveAt = Date.now();
         await new Promise((r) => setTimeout(r, everyMs));
       }
@@ -99,4 +103,17 @@ async function listen(socket: string): Promise<ReturnType<ReturnType<typeof net>
     }
   }
   return null;
+}
+
+/**
+ * A session paused by its budget past [budget] grace is stopped as `lanes stop` does (its work
+ * saved first), by a child of this watcher (the look journaled budget.stop: why).
+ */
+function stopPastGrace(id: string, stopping: Set<string>): void {
+  if (stopping.has(id)) return;
+  stopping.add(id);
+  const cli = fileURLToPath(new URL('./cli.cjs', import.meta.url));
+  const child = spawn(process.execPath, [cli, 'stop', id, '--force'], { stdio: 'ignore', env: process.env });
+  child.on('error', () => stopping.delete(id));
+  child.on('exit', () => stopping.delete(id));
 }

@@ -98,11 +98,18 @@ export function bindHooks(
         decision.permission === 'deny' || decision.context ? (await records()).hookEntry(event, decision) : null;
       if (e) await ctx.journal.record(e);
       if (decision.permission === 'deny') await attendDenied(context, event, decision.reason);
+      // A budget (issue 50): past a hard one the call is denied (the pause journals itself, once).
+      const budgeted =
+        ctx.env['LANES_BUDGET'] || (await import('../spend/budget-check.js')).userBudgetMentioned(ctx.env)
+          ? await (await import('../spend/budget-hook.js')).budgetGate(ctx, context, event, decision)
+          : decision;
+      // Paused by its budget: the call is no sign of work (the waiting the pause showed stays).
+      if (budgeted !== decision && budgeted.permission === 'deny') active = false;
       // A person's messages (lanes tell): looked for by a stat of the inbox mark, read only when marked.
       const marked = markedInbox(lanesHome(ctx.env), [ownId(event), ctx.env['LANES_SESSION']]);
       const told = marked.length
-        ? await (await import('../tell/tell.js')).deliverTells(ctx, context, event, decision, marked)
-        : decision;
+        ? await (await import('../tell/tell.js')).deliverTells(ctx, context, event, budgeted, marked)
+        : budgeted;
       // The store answered: calls it could not check during an outage are journaled now.
       const { flushUnchecked } = await import('./unchecked.js');
       await flushUnchecked(ctx).catch(() => 0);

@@ -92,6 +92,14 @@ function describeKnown(e: Pick<JournalEntry, 'kind' | 'subject' | 'details'>): s
       return `pushed ${e.subject} to ${str(d['remote'])} (${d['from'] ? str(d['from']).slice(0, 12) : 'new'} → ${str(d['to']).slice(0, 12)}, leased)`;
     case 'pr':
       return `${d['existed'] ? 'pushed to the pull request' : 'opened the pull request'} ${str(d['url'])}: ${str(d['branch'])} at ${str(d['head']).slice(0, 12)} into ${str(d['base'])}`;
+    case 'budget.pause':
+      return `${e.subject} was paused by its budget: ${str(d['what'])}`;
+    case 'budget.soft':
+      return `${e.subject} passed its soft budget: ${str(d['what'])}`;
+    case 'budget.continue':
+      return `${e.subject} goes on past its budget (${str(d['by'])}): now ${str(d['limits'])}`;
+    case 'budget.stop':
+      return `${e.subject} was stopped: paused by its budget for longer than its grace (${str(d['what'])})`;
     case 'pr.checks':
       return `${e.subject} is ${str(d['text'])}`;
     case 'land.stop':

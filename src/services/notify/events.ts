@@ -39,6 +39,7 @@ const WHAT: Record<NotifyEventKind, string> = {
   denied: 'was denied a call',
   died: 'died',
   exhausted: "ran out of its seat's quota",
+  budget: 'reached a budget',
 };
 
 /** The session as a person knows it: its label (else its id), then agent and ticket. */

@@ -8,7 +8,7 @@ import { timesIn } from '../../core/times-in.js';
 import { named, needsYou } from './needs-you.js';
 import { deathsOf, finishedOf, sessionName } from './deaths.js';
 import { describeEntry } from '../journal/describe-entry.js';
-import { reviewList } from './review.js';
+import { addReviewAndSpend } from './morning.js';
 import type { NightReport, ReportItem, SessionName, TicketReport } from './types.js';
 
 export type { NightReport, NeedsYou, ReportItem, ReviewEntry, SessionName, TicketReport } from './types.js';
@@ -45,6 +45,9 @@ const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended'
   'session.end': 'ended',
   'session.died': 'died',
   'teardown.fail': 'teardown failed',
+  'budget.pause': 'budget',
+  'budget.soft': 'budget',
+  'budget.stop': 'budget',
   'notify.sent': 'notify',
   'notify.fail': 'notify',
 };
@@ -207,33 +210,19 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
       error: String(e.details['error'] ?? ''),
     })),
   };
-  // The landing queues of the window's repositories: what is ready, what the queue stopped.
-  const repos = [...new Set([...report.tickets.map((t) => t.repo).filter((x): x is string => !!x)])];
-  const queues = await Promise.all(repos.map((repo) => lanes.queue.list({ repo }).catch(() => null)));
-  const found = queues.filter((q): q is NonNullable<typeof q> => q !== null);
-  // Their pull requests (lanes pr), each asked of gh at most once a minute (the page asks often).
-  const prs = await Promise.all(
-    repos.map((repo) =>
-      lanes.pullRequests.list({ repo, refresh: true, minAgeMs: 60_000 }).then(
-        (p) => p.pullRequests,
-        () => [],
-      ),
-    ),
-  );
-  report.review = reviewList(report, found, (id) => name(id) ?? sessionName(id, undefined), prs.flat());
-  // What the night's sessions spent, from their agents' own records (read from where the last read stopped).
-  const ofNight = [...new Set(report.tickets.flatMap((t) => t.sessions.map((s) => s.id)))];
-  const spent = await lanes.sessions
-    .spend(
-      ofNight.map((id) => byId.get(id)).filter((s): s is SessionView => s !== undefined),
-      now,
-    )
-    .catch(() => null);
-  if (spent) report.spend = spent;
+  // The review list (the landing queues, pull requests) and what the night spent: report/morning.ts.
+  await addReviewAndSpend(lanes, report, byId, now);
   // A teardown that failed, or was killed while it ran: what it made (a database) stays until it runs.
   const torn = await lanes.sessions.teardownsDue().catch(() => []);
   report.needsYou = [
     ...needsYou(report, now),
+    // Budgets passed (issue 50): a soft one is told once; a pause shows as the session waiting.
+    ...entries
+      .filter((e) => e.kind === 'budget.soft' || e.kind === 'budget.stop')
+      .map((e) => ({
+        what: describeSafely(e, (id) => named(sessionName(id, byId.get(id)))),
+        command: e.kind === 'budget.soft' ? `lanes budget ${e.subject}` : `lanes new ${e.ticket ?? e.subject} --resume`,
+      })),
     // Stopped by the landing queue: each needs its agent or a person before it is marked ready again.
     ...report.review
       .filter((e) => e.status === 'conflict' || e.status === 'check failed' || e.status === 'stopped')
@@ -288,6 +277,9 @@ function describe(e: JournalEntry, who: (id: string) => string): string {
       return `${String(d['agent'] ?? '?')} ${String(d['event'] ?? '')} NOT checked (store unreachable, allowed): ${e.subject}: ${String(d['error'] ?? '').slice(0, 160)}`;
     case 'seat.exhausted':
     case 'seat.failover':
+    case 'budget.pause':
+    case 'budget.soft':
+    case 'budget.stop':
       return describeEntry(e);
     default: {
       const why = d['message'] ?? d['reason'] ?? d['why'] ?? d['code'];

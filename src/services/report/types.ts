@@ -31,7 +31,8 @@ export interface ReportItem {
     | 'seat ran out'
     | 'seat changed'
     | 'died'
-    | 'teardown failed';
+    | 'teardown failed'
+    | 'budget';
   at: number;
   seq: number;
   /** The journal's own kind (`claim.refuse`, `hook.deny`, …): `lanes log --kind` finds it. */

@@ -19,6 +19,10 @@ export const listings = (ctx: LanesContext) => ({
   judge: (sessions: SessionRecord[], now?: number) => judge(ctx, sessions, now),
   spend: async (sessions: SessionRecord[], now?: number) =>
     (await import('../spend/spend.js')).spendOf(ctx, sessions, now ?? (await ctx.store.now())),
+  budgetOf: async (name: string) => (await import('../spend/budget-facade.js')).budgetings(ctx).budgetOf(name),
+  continue: async (name: string) => (await import('../spend/budget-facade.js')).budgetings(ctx).continue(name),
+  raiseBudget: async (name: string, spec: string) =>
+    (await import('../spend/budget-facade.js')).budgetings(ctx).raise(name, spec),
 });
 
 /** Sessions not ended (dead ones included: they need attention); all of them with `all`. */

@@ -1,4 +1,8 @@
+import { DEFAULT_GRACE_MS } from '../../core/budget.js';
+import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
+import { StateService } from '../state/state.js';
+import type { Json } from '../state/state.js';
 
 // One look of the per-host watcher (`lanes watch`): the open sessions of this host proven alive
 // again, so a death is recorded (session.died), journaled and told when it happens, with no command
@@ -13,6 +17,8 @@ export interface WatchLook {
   died: string[];
   /** Leases renewed (team store). */
   renewed: number;
+  /** Live sessions here paused by their budget for longer than [budget] grace: to be stopped (lanes stop). */
+  pastGrace: string[];
 }
 
 export async function watchHost(ctx: LanesContext): Promise<WatchLook> {
@@ -27,5 +33,42 @@ export async function watchHost(ctx: LanesContext): Promise<WatchLook> {
     // A third of the lease: written at most three times a lease, never missed by one slow look.
     for (const s of live)
       if (await ctx.store.touchSession(s.id, Math.floor(ctx.leaseMs / 3)).catch(() => false)) renewed++;
-  return { live: live.length, died, renewed };
+  return { live: live.length, died, renewed, pastGrace: await pausedPastGrace(ctx, live) };
+}
+
+/**
+ * Sessions paused by their budget (services/spend) since longer than the user's [budget] grace:
+ * each journaled once (budget.stop) as the watcher stops it, and named again a minute later if it
+ * is still live (a stop that failed is tried again).
+ */
+async function pausedPastGrace(ctx: LanesContext, live: SessionRecord[]): Promise<string[]> {
+  if (!live.length) return [];
+  const { markOf, userBudget, BUDGET_KEY } = await import('../spend/budget-check.js');
+  const rows = await ctx.store.readStates(live.map((s) => s.id));
+  const paused = rows
+    .map((r) => ({ id: r.sessionId, mark: markOf(JSON.parse(r.value) as Json) }))
+    .filter((p) => typeof p.mark.pausedAt === 'number');
+  if (!paused.length) return [];
+  const grace = (await userBudget(ctx.env).catch(() => undefined))?.graceMs ?? DEFAULT_GRACE_MS;
+  const now = Date.now();
+  const out: string[] = [];
+  for (const p of paused) {
+    if (now - p.mark.pausedAt! < grace) continue;
+    const stopAt = (p.mark as { stopAt?: number }).stopAt;
+    if (stopAt && now - stopAt < 60_000) continue;
+    if (!stopAt) {
+      const s = live.find((x) => x.id === p.id)!;
+      await new StateService(ctx).mutate(p.id, (cur) =>
+        cur && typeof cur === 'object' && !Array.isArray(cur)
+          ? { ...cur, [BUDGET_KEY]: { ...(p.mark as unknown as Record<string, Json>), stopAt: now } }
+          : undefined,
+      );
+      await ctx.journal.record({
+        ...{ kind: 'budget.stop', subject: p.id, session: p.id, ticket: s.ticket, repo: s.repo },
+        details: { what: p.mark.pausedFor ?? '', pausedAt: p.mark.pausedAt, graceMs: grace },
+      });
+    }
+    out.push(p.id);
+  }
+  return out;
 }

@@ -35,7 +35,7 @@ function cacheFile(dir: string, path: string): string {
 function load(file: string, path: string): Cached {
   try {
     const c = JSON.parse(readFileSync(file, 'utf8')) as Cached;
-    if (c.path === path && typeof c.offset === 'number' && c.usage) return c;
+    if (c.path === path && typeof c.offset === 'number' && typeof c.usage?.toolCalls === 'number') return c;
   } catch {
     // none yet, or damaged: read again from the start
   }
@@ -81,6 +81,8 @@ export function readRecordUsage(dir: string, agent: string, path: string): Usage
     renameSync(tmp, file);
   }
   if (agent === 'codex')
-    return c.codex ? { ...c.codex.tokens, byModel: { [c.codex.model]: { ...c.codex.tokens } } } : noUsage();
+    return c.codex
+      ? { ...c.codex.tokens, toolCalls: c.codex.toolCalls ?? 0, byModel: { [c.codex.model]: { ...c.codex.tokens } } }
+      : noUsage();
   return withCarry(c.usage, c.carry);
 }
