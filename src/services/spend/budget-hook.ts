@@ -50,6 +50,9 @@ export async function budgetGate(
   const mark = markOf(state);
   const budget = sessionBudget(ctx.env, await userBudget(ctx.env), mark);
   if (!budget) return decision;
+  // The run's budget as its agent has it, on the session: a person's lanes budget / continue see it.
+  const run = ctx.env['LANES_BUDGET'];
+  if (run && mark.run !== run) await setMark(h, s.id, (m) => ({ ...m, run }));
   const f = figuresOf(ctx, s, state, Date.now(), event.record ? { agent: event.agent, path: event.record } : undefined);
   const hard = reached(f, hardLimits(budget, mark));
   if (hard) {

@@ -86,6 +86,8 @@ export class FakeModel {
    */
   readonly egress: string[] = [];
   private server: Server | null = null;
+  /** Run before the scripted turn `index` is answered: what a person does while the agent waits on its model. */
+  beforeTurn: ((index: number) => Promise<void>) | null = null;
   private next = 0;
 
   constructor(
@@ -183,6 +185,7 @@ export class FakeModel {
     // Past the end of the script the model keeps saying it is done, so a retrying agent ends.
     const index = this.next;
     this.next += 1;
+    if (this.beforeTurn) await this.beforeTurn(index);
     this.protocol.answer(res, body, this.script[index] ?? { text: 'done' }, index);
   }
 }
