@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeUsage, withCarry } from '../../core/claude-usage.js';
 import type { ClaudeCarry } from '../../core/claude-usage.js';
 import { codexUsage } from '../../core/codex-usage.js';
 import type { CodexTotal } from '../../core/codex-usage.js';
+import { crypto } from '../../core/builtins.js';
 import { makeDirsSync } from '../../core/make-dirs.js';
 import { noUsage } from '../../core/usage.js';
 import type { Usage } from '../../core/usage.js';
@@ -29,7 +29,7 @@ const CHUNK = 4 * 1024 * 1024;
 export const SPEND_AGENTS = new Set(['claude-code', 'codex']);
 
 function cacheFile(dir: string, path: string): string {
-  return join(dir, `${createHash('sha256').update(path).digest('hex').slice(0, 32)}.json`);
+  return join(dir, `${crypto().createHash('sha256').update(path).digest('hex').slice(0, 32)}.json`);
 }
 
 function load(file: string, path: string): Cached {
