@@ -101,6 +101,10 @@ export interface BudgetConfig {
   night?: Budget;
   /** How long a paused session waits for `lanes continue` before it is stopped (snapshot first). */
   graceMs: number;
+  /** A runaway (services/spend/runaway.ts): the same failing call this many times in a row (0: off). */
+  runawayRepeats?: number;
+  /** A runaway: tokens spent this long with no change to the worktree (0: off). */
+  runawayIdleMs?: number;
 }
 
 export const DEFAULT_GRACE_MS = 30 * 60_000;

@@ -25,8 +25,30 @@ export function validateBudget(src: ConfigSource, t: Record<string, unknown>): B
       }
       continue;
     }
+    if (k === 'runaway_repeats') {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 1000)
+        fail(src, 'budget', k, 'a whole number of failed calls in a row, 2 to 1000 (0: not watched)', v);
+      out.runawayRepeats = v as number;
+      continue;
+    }
+    if (k === 'runaway_idle') {
+      let ms = -1;
+      try {
+        ms = typeof v === 'string' ? (v.trim() === '0' ? 0 : parseDuration(v, 'budget.runaway_idle')) : -1;
+      } catch {
+        ms = -1;
+      }
+      if (ms < 0) fail(src, 'budget', k, 'a duration like "20m" ("0": not watched)', v);
+      out.runawayIdleMs = ms;
+      continue;
+    }
     if (!(SCOPES as readonly string[]).includes(k))
-      fail(src, 'budget', k, 'grace, or a table [budget.session], [budget.ticket] or [budget.night]');
+      fail(
+        src,
+        'budget',
+        k,
+        'grace, runaway_repeats, runaway_idle, or a table [budget.session], [budget.ticket] or [budget.night]',
+      );
     if (!v || typeof v !== 'object' || Array.isArray(v))
       fail(src, 'budget', k, 'a table of usd, tokens, tool_calls, wall', v);
     const b: Budget = { hard: {}, soft: {} };

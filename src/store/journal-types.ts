@@ -64,6 +64,7 @@ export const JOURNAL_KINDS = [
   'budget.soft',
   'budget.continue',
   'budget.stop',
+  'budget.runaway',
   'pr.checks',
   'adopt',
   'tell',

@@ -123,3 +123,67 @@ test('a session past its budget is paused at its next tool call; lanes continue 
     ['budget.stop'],
   );
 });
+
+test('runaways: the same failing call 3 times in a row, and tokens spent with no change to the worktree, are flagged once each', async () => {
+  const w = world();
+  const env = { ...w.env, HOME: tmp('lanes-home-dir-'), XDG_CONFIG_HOME: tmp('lanes-xdg-') };
+  const opts = { env, cwd: w.repo };
+  userConfig(env, '[budget]\nrunaway_repeats = 3\nrunaway_idle = "2s"\n');
+  const transcript = join(tmp('lanes-claude-'), 'transcript.jsonl');
+  const id = 'dddddddd-0000-4000-8000-00000000000d';
+  const at = (p: Record<string, unknown>) => (p['transcript_path'] = transcript);
+  /** A Bash call of `command` and its result, as Claude Code writes them. */
+  const call = (n: number, command: string, failed: boolean) =>
+    `${JSON.stringify({
+      type: 'assistant',
+      message: {
+        id: `msg_${n}`,
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command } }],
+        usage: { input_tokens: 100, output_tokens: 10 },
+      },
+    })}\n${JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: `toolu_${n}`, content: 'x', is_error: failed }],
+      },
+    })}\n`;
+  writeFileSync(transcript, call(1, 'npm test', true) + call(2, 'npm run lint', true) + call(3, 'npm test', true));
+  answer(await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', w.repo, id, at), opts));
+  const runaways = async () =>
+    (await lanes(['log', '--kind', 'budget.runaway', '--json'], opts)).stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { details: { why: string; what: string } }).details);
+  const watcher = node('../../dist/cli.cjs', ['watch', '--every', '100ms', '--idle', '20s'], { env, cwd: w.repo });
+  try {
+    const until = async (n: number) => {
+      for (let i = 0; i < 100 && (await runaways()).length < n; i++) await new Promise((r) => setTimeout(r, 100));
+      return runaways();
+    };
+    // Two failures of npm test, with another between: no streak of 3 yet. Two more: 3 in a row.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(await runaways(), []);
+    appendFileSync(transcript, call(4, 'npm test', true) + call(5, 'npm test', true));
+    let r = await until(1);
+    assert.deepEqual(r[0], {
+      why: 'repeats',
+      what: 'the same tool call failed 3 times in a row: Bash {"command":"npm test"}',
+    });
+    appendFileSync(transcript, call(6, 'npm test', true));
+    // Tokens keep coming and the worktree does not change for 2 s: flagged once, with the spend.
+    for (let i = 0; i < 30; i++) {
+      appendFileSync(transcript, call(100 + i, `echo ${i}`, false));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    r = await until(2);
+    assert.equal(r.length, 2, JSON.stringify(r));
+    assert.equal(r[1]!.why, 'idle');
+    assert.match(r[1]!.what, /^[\d,]+ tokens spent in \d+ (s|min) with no change to its worktree$/);
+    const report = JSON.parse((await lanes(['report', '--json'], opts)).stdout) as { needsYou: { what: string }[] };
+    assert.equal(report.needsYou.filter((n) => /looks like a runaway/.test(n.what)).length, 2);
+  } finally {
+    watcher.proc.kill();
+  }
+});

@@ -98,6 +98,8 @@ function describeKnown(e: Pick<JournalEntry, 'kind' | 'subject' | 'details'>): s
       return `${e.subject} passed its soft budget: ${str(d['what'])}`;
     case 'budget.continue':
       return `${e.subject} goes on past its budget (${str(d['by'])}): now ${str(d['limits'])}`;
+    case 'budget.runaway':
+      return `${e.subject} looks like a runaway: ${str(d['what'])}`;
     case 'budget.stop':
       return `${e.subject} was stopped: paused by its budget for longer than its grace (${str(d['what'])})`;
     case 'pr.checks':

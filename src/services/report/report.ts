@@ -48,6 +48,7 @@ const READ: Partial<Record<JournalKind, ReportItem['kind'] | 'started' | 'ended'
   'budget.pause': 'budget',
   'budget.soft': 'budget',
   'budget.stop': 'budget',
+  'budget.runaway': 'budget',
   'notify.sent': 'notify',
   'notify.fail': 'notify',
 };
@@ -218,10 +219,15 @@ export async function nightReport(lanes: Lanes, options: ReportOptions): Promise
     ...needsYou(report, now),
     // Budgets passed (issue 50): a soft one is told once; a pause shows as the session waiting.
     ...entries
-      .filter((e) => e.kind === 'budget.soft' || e.kind === 'budget.stop')
+      .filter((e) => e.kind === 'budget.soft' || e.kind === 'budget.stop' || e.kind === 'budget.runaway')
       .map((e) => ({
         what: describeSafely(e, (id) => named(sessionName(id, byId.get(id)))),
-        command: e.kind === 'budget.soft' ? `lanes budget ${e.subject}` : `lanes new ${e.ticket ?? e.subject} --resume`,
+        command:
+          e.kind === 'budget.stop'
+            ? `lanes new ${e.ticket ?? e.subject} --resume`
+            : e.kind === 'budget.runaway'
+              ? `lanes attach ${e.subject}`
+              : `lanes budget ${e.subject}`,
       })),
     // Stopped by the landing queue: each needs its agent or a person before it is marked ready again.
     ...report.review
@@ -280,6 +286,7 @@ function describe(e: JournalEntry, who: (id: string) => string): string {
     case 'budget.pause':
     case 'budget.soft':
     case 'budget.stop':
+    case 'budget.runaway':
       return describeEntry(e);
     default: {
       const why = d['message'] ?? d['reason'] ?? d['why'] ?? d['code'];

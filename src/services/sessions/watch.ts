@@ -33,7 +33,37 @@ export async function watchHost(ctx: LanesContext): Promise<WatchLook> {
     // A third of the lease: written at most three times a lease, never missed by one slow look.
     for (const s of live)
       if (await ctx.store.touchSession(s.id, Math.floor(ctx.leaseMs / 3)).catch(() => false)) renewed++;
-  return { live: live.length, died, renewed, pastGrace: await pausedPastGrace(ctx, live) };
+  const kept = live.length ? await readStateMap(ctx, live) : new Map<string, Json>();
+  await flagRunaways(ctx, live, kept).catch(() => undefined);
+  return { live: live.length, died, renewed, pastGrace: await pausedPastGrace(ctx, live, kept) };
+}
+
+async function readStateMap(ctx: LanesContext, live: SessionRecord[]): Promise<Map<string, Json>> {
+  const rows = await ctx.store.readStates(live.map((s) => s.id));
+  return new Map(rows.map((r) => [r.sessionId, JSON.parse(r.value) as Json]));
+}
+
+/** Runaways (services/spend/runaway.ts): journaled with their evidence and told, once each. */
+async function flagRunaways(ctx: LanesContext, live: SessionRecord[], states: Map<string, Json>): Promise<void> {
+  if (!live.length) return;
+  const { runawayLook, DEFAULT_RUNAWAY } = await import('../spend/runaway.js');
+  const { userBudget } = await import('../spend/budget-check.js');
+  const b = await userBudget(ctx.env).catch(() => undefined);
+  const config = {
+    repeats: b?.runawayRepeats ?? DEFAULT_RUNAWAY.repeats,
+    idleMs: b?.runawayIdleMs ?? DEFAULT_RUNAWAY.idleMs,
+  };
+  const flags = await runawayLook(ctx, live, states, config);
+  for (const f of flags) {
+    const s = live.find((x) => x.id === f.session)!;
+    await ctx.journal.record({
+      ...{ kind: 'budget.runaway', subject: s.id, session: s.id, ticket: s.ticket, repo: s.repo },
+      details: { why: f.why, what: f.text },
+    });
+    const { notifyLater } = await import('../notify/dispatch.js');
+    const { notifyEventOf } = await import('../notify/events.js');
+    await notifyLater(ctx, [notifyEventOf('budget', s, `runaway: ${f.text}`, Date.now())]).catch(() => undefined);
+  }
 }
 
 /**
@@ -41,12 +71,11 @@ export async function watchHost(ctx: LanesContext): Promise<WatchLook> {
  * each journaled once (budget.stop) as the watcher stops it, and named again a minute later if it
  * is still live (a stop that failed is tried again).
  */
-async function pausedPastGrace(ctx: LanesContext, live: SessionRecord[]): Promise<string[]> {
+async function pausedPastGrace(ctx: LanesContext, live: SessionRecord[], states: Map<string, Json>): Promise<string[]> {
   if (!live.length) return [];
   const { markOf, userBudget, BUDGET_KEY } = await import('../spend/budget-check.js');
-  const rows = await ctx.store.readStates(live.map((s) => s.id));
-  const paused = rows
-    .map((r) => ({ id: r.sessionId, mark: markOf(JSON.parse(r.value) as Json) }))
+  const paused = [...states]
+    .map(([id, state]) => ({ id, mark: markOf(state) }))
     .filter((p) => typeof p.mark.pausedAt === 'number');
   if (!paused.length) return [];
   const grace = (await userBudget(ctx.env).catch(() => undefined))?.graceMs ?? DEFAULT_GRACE_MS;

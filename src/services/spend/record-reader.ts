@@ -1,5 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { noStreak, claudeFailures } from '../../core/claude-failures.js';
+import type { FailStreak } from '../../core/claude-failures.js';
 import { claudeUsage, withCarry } from '../../core/claude-usage.js';
 import type { ClaudeCarry } from '../../core/claude-usage.js';
 import { codexUsage } from '../../core/codex-usage.js';
@@ -21,7 +23,12 @@ interface Cached {
   usage: Usage;
   carry: ClaudeCarry | null;
   codex: CodexTotal | null;
+  /** Claude Code: the same failing tool call in a row (a runaway's sign). */
+  fails?: FailStreak;
 }
+
+/** What a record says: the tokens and tool calls, and (Claude Code) the failing call repeated now. */
+export type RecordReading = Usage & { failing: { call: string; count: number } | null };
 
 /** A piece at most this large is read at once: a 10 MB transcript seen first is read in steps. */
 const CHUNK = 4 * 1024 * 1024;
@@ -43,7 +50,7 @@ function load(file: string, path: string): Cached {
 }
 
 /** The tokens the record at `path` (an agent's transcript or rollout) says so far; null when it cannot be read. */
-export function readRecordUsage(dir: string, agent: string, path: string): Usage | null {
+export function readRecordUsage(dir: string, agent: string, path: string): RecordReading | null {
   if (!SPEND_AGENTS.has(agent)) return null;
   let size: number;
   try {
@@ -53,7 +60,7 @@ export function readRecordUsage(dir: string, agent: string, path: string): Usage
   }
   const file = cacheFile(dir, path);
   let c = load(file, path);
-  if (size < c.offset) c = { path, offset: 0, usage: noUsage(), carry: null, codex: null };
+  if (size < c.offset) c = { path, offset: 0, usage: noUsage(), carry: null, codex: null, fails: noStreak() };
   const start = c.offset;
   if (size > c.offset) {
     const fd = openSync(path, 'r');
@@ -66,8 +73,10 @@ export function readRecordUsage(dir: string, agent: string, path: string): Usage
         if (end < 0 && n < CHUNK) break;
         const upto = end < 0 ? n : end + 1;
         const lines = buf.subarray(0, upto).toString('utf8').split('\n');
-        if (agent === 'claude-code') c.carry = claudeUsage(lines, c.usage, c.carry);
-        else c.codex = codexUsage(lines, c.codex);
+        if (agent === 'claude-code') {
+          c.carry = claudeUsage(lines, c.usage, c.carry);
+          c.fails = claudeFailures(lines, c.fails ?? noStreak());
+        } else c.codex = codexUsage(lines, c.codex);
         c.offset += upto;
       }
     } finally {
@@ -82,7 +91,13 @@ export function readRecordUsage(dir: string, agent: string, path: string): Usage
   }
   if (agent === 'codex')
     return c.codex
-      ? { ...c.codex.tokens, toolCalls: c.codex.toolCalls ?? 0, byModel: { [c.codex.model]: { ...c.codex.tokens } } }
-      : noUsage();
-  return withCarry(c.usage, c.carry);
+      ? {
+          ...c.codex.tokens,
+          toolCalls: c.codex.toolCalls ?? 0,
+          byModel: { [c.codex.model]: { ...c.codex.tokens } },
+          failing: null,
+        }
+      : { ...noUsage(), failing: null };
+  const f = c.fails;
+  return { ...withCarry(c.usage, c.carry), failing: f?.call ? { call: f.call, count: f.count } : null };
 }
