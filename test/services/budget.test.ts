@@ -187,3 +187,40 @@ test('runaways: the same failing call 3 times in a row, and tokens spent with no
     watcher.proc.kill();
   }
 });
+
+test("the night's budget: what every session spent adds up; the one that crosses it is paused, lanes continue raises it for that one", async () => {
+  const w = world();
+  const env = { ...w.env, HOME: tmp('lanes-home-dir-'), XDG_CONFIG_HOME: tmp('lanes-xdg-') };
+  const opts = { env, cwd: w.repo };
+  // $3 a million in, $15 out: 8,000 in and 400 out are $0.03 each; the night may spend $0.05.
+  userConfig(env, '[budget.night]\nusd = 0.05\n');
+  const session = async (id: string) => {
+    const transcript = join(tmp('lanes-claude-'), 'transcript.jsonl');
+    writeFileSync(transcript, message(`msg_${id}`, 8000, 400));
+    const at = (p: Record<string, unknown>) => (p['transcript_path'] = transcript);
+    answer(await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', w.repo, id, at), opts));
+    return async () => {
+      const r = await hook(
+        'claude-code',
+        'pre-tool-use',
+        fixture('claude-code', 'pre-tool-use-edit', w.repo, id, at),
+        opts,
+      );
+      const a = r.stdout.trim() ? answer(r) : {};
+      return (a['hookSpecificOutput'] as Record<string, unknown> | undefined) ?? {};
+    };
+  };
+  const a = await session('aaaaaaaa-0000-4000-8000-0000000000a1');
+  const b = await session('aaaaaaaa-0000-4000-8000-0000000000b2');
+  assert.notEqual((await a())['permissionDecision'], 'deny', 'A alone: $0.03 of $0.05');
+  const paused = await b();
+  assert.equal(paused['permissionDecision'], 'deny', 'B with A: $0.06 of $0.05');
+  assert.match(
+    String(paused['permissionDecisionReason']),
+    /reached its budget: night: \$0\.06 of \$0\.05 \(usd\)\. It is paused/,
+  );
+  const go = await lanes(['continue', 'claude-code:aaaaaaaa-0000-4000-8000-0000000000b2'], opts);
+  assert.equal(go.code, 0, go.stderr);
+  assert.notEqual((await b())['permissionDecision'], 'deny', 'the night raised for B: $0.11');
+  assert.deepEqual(await kinds(opts), ['budget.pause', 'budget.continue']);
+});

@@ -10,6 +10,7 @@ import type { LanesContext } from '../context.js';
 import { userConfigOnly, userConfigPath } from '../config.js';
 import { recordsOf } from '../hooks/records.js';
 import type { Json } from '../state/state.js';
+import type { GroupMark, Spent } from './budget-group.js';
 import { costOf, loadPrices } from './prices.js';
 import { readRecordUsage } from './record-reader.js';
 
@@ -32,6 +33,13 @@ export interface BudgetMark {
   told?: string[];
   /** The run's own budget (lanes new/up --budget), as its agent has it in LANES_BUDGET. */
   run?: string;
+  /** What it spent, as it last published it for the ticket and night budgets (budget-group.ts). */
+  spent?: Spent;
+  /** The ticket's and night's spend as it last summed them (budget-group.ts). */
+  group?: GroupMark;
+  /** Ticket and night limits raised for this session by `lanes continue`. */
+  raisedTicket?: Limits;
+  raisedNight?: Limits;
 }
 
 export interface SessionFigures {

@@ -1,5 +1,5 @@
 import { budgetText, parseBudget } from '../../core/budget.js';
-import type { Budget, Limits } from '../../core/budget.js';
+import type { Budget } from '../../core/budget.js';
 import { LanesError } from '../../core/errors.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
@@ -18,6 +18,7 @@ import {
   userBudget,
 } from './budget-check.js';
 import type { BudgetMark, SessionFigures } from './budget-check.js';
+import { continuedScope } from './budget-group.js';
 
 // A person's side of budgets (issue 50, item 2): what a session may spend and has spent (`lanes
 // budget S`), letting a paused session go on (`lanes continue S`: each hard limit it reached is
@@ -54,18 +55,24 @@ async function viewOf(
   };
 }
 
-async function change(ctx: LanesContext, s: SessionRecord, next: Limits, by: string): Promise<BudgetView> {
+async function change(
+  ctx: LanesContext,
+  s: SessionRecord,
+  patch: Partial<BudgetMark>,
+  by: string,
+  limits: string,
+): Promise<BudgetView> {
   await new StateService(ctx).mutate(s.id, (cur) => {
     if (cur !== undefined && (cur === null || typeof cur !== 'object' || Array.isArray(cur)))
       throw new LanesError('E_USAGE', `the state of ${s.id} is not a JSON object; its budget cannot be recorded`, {
         hint: `lanes state clear --session ${s.id}`,
       });
-    const mark: BudgetMark = { ...markOf(cur), raised: next, pausedAt: null, pausedFor: null };
+    const mark: BudgetMark = { ...markOf(cur), ...patch, pausedAt: null, pausedFor: null };
     return { ...(cur as Record<string, Json> | undefined), [BUDGET_KEY]: mark as unknown as Json };
   });
   await ctx.journal.record({
     ...{ kind: 'budget.continue', subject: s.id, session: s.id, ticket: s.ticket, repo: s.repo },
-    details: { by, limits: budgetText({ hard: next, soft: {} }) },
+    details: { by, limits },
   });
   if (s.attention?.why?.startsWith('paused by its budget')) await ctx.store.setAttention(s.id, null, null);
   return (await viewOf(ctx, s)).view;
@@ -78,13 +85,23 @@ export const budgetings = (ctx: LanesContext) => ({
   continue: async (name: string): Promise<BudgetView> => {
     const s = await sessionNamed(ctx, name);
     const { view, mark, base } = await viewOf(ctx, s);
+    const by = ctx.sessionId ?? `pid ${process.pid}`;
+    // Paused by its ticket's or the night's budget: that scope's limits are raised for it.
+    const scope = /^(ticket|night): /.exec(mark.pausedFor ?? '')?.[1] as 'ticket' | 'night' | undefined;
+    const cfg = scope ? await userBudget(ctx.env) : undefined;
+    const raised = scope && cfg ? continuedScope(cfg, mark, scope) : null;
+    if (scope && raised) {
+      const patch = scope === 'ticket' ? { raisedTicket: raised } : { raisedNight: raised };
+      return change(ctx, s, patch, by, `${scope}: ${budgetText({ hard: raised, soft: {} })}`);
+    }
     if (!base)
       throw new LanesError('E_NOT_FOUND', `${describeSession(s)} has no budget`, { hint: 'lanes budget shows it' });
     if (!view.paused && !view.reached)
       throw new LanesError('E_NOT_FOUND', `${describeSession(s)} is not paused: it has spent within its budget`, {
         hint: `lanes budget ${s.id} shows what it spent`,
       });
-    return change(ctx, s, continued(base, mark, view.spent), ctx.sessionId ?? `pid ${process.pid}`);
+    const next = continued(base, mark, view.spent);
+    return change(ctx, s, { raised: next }, by, budgetText({ hard: next, soft: {} }));
   },
   /** Raises (or sets) hard limits: `usd=20,tokens=5M`. */
   raise: async (name: string, spec: string): Promise<BudgetView> => {
@@ -95,6 +112,13 @@ export const budgetings = (ctx: LanesContext) => ({
         hint: 'e.g. usd=20,tokens=5M',
       });
     const { mark } = await viewOf(ctx, s);
-    return change(ctx, s, { ...mark.raised, ...b.hard }, ctx.sessionId ?? `pid ${process.pid}`);
+    const next = { ...mark.raised, ...b.hard };
+    return change(
+      ctx,
+      s,
+      { raised: next },
+      ctx.sessionId ?? `pid ${process.pid}`,
+      budgetText({ hard: next, soft: {} }),
+    );
   },
 });

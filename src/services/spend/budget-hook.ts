@@ -4,6 +4,7 @@ import type { Json } from '../state/state.js';
 import type { LanesContext } from '../context.js';
 import type { HookContext } from '../hooks/context.js';
 import { BUDGET_KEY, figuresOf, hardLimits, markOf, reached, sessionBudget, userBudget } from './budget-check.js';
+import { GROUP_EVERY_MS, groupReached, groupSpend, spentOf } from './budget-group.js';
 import type { BudgetMark } from './budget-check.js';
 
 // The budget at a tool call (issue 50, item 2): a session past a hard limit is paused — this call
@@ -48,13 +49,31 @@ export async function budgetGate(
   const row = (await h.readStates([s.id]))[0];
   const state = row ? (JSON.parse(row.value) as Json) : undefined;
   const mark = markOf(state);
-  const budget = sessionBudget(ctx.env, await userBudget(ctx.env), mark);
-  if (!budget) return decision;
+  const cfg = await userBudget(ctx.env);
+  const budget = sessionBudget(ctx.env, cfg, mark);
+  const groups = cfg?.ticket !== undefined || cfg?.night !== undefined;
+  if (!budget && !groups) return decision;
   // The run's budget as its agent has it, on the session: a person's lanes budget / continue see it.
   const run = ctx.env['LANES_BUDGET'];
   if (run && mark.run !== run) await setMark(h, s.id, (m) => ({ ...m, run }));
-  const f = figuresOf(ctx, s, state, Date.now(), event.record ? { agent: event.agent, path: event.record } : undefined);
-  const hard = reached(f, hardLimits(budget, mark));
+  const now = Date.now();
+  const f = figuresOf(ctx, s, state, now, event.record ? { agent: event.agent, path: event.record } : undefined);
+  let hard = budget ? reached(f, hardLimits(budget, mark)) : null;
+  let group = mark.group;
+  if (cfg && groups) {
+    // Published and summed at most every half minute: a call costs the state read above, mostly.
+    const publish = !mark.spent || now - mark.spent.at >= GROUP_EVERY_MS;
+    const resum = !group || now - group.at >= GROUP_EVERY_MS;
+    if (resum) group = await groupSpend(ctx, s, spentOf(f, now), now, { ticket: !!cfg.ticket, night: !!cfg.night });
+    if (publish || resum)
+      await setMark(h, s.id, (m) => ({
+        ...m,
+        ...(publish ? { spent: spentOf(f, now) } : {}),
+        ...(resum ? { group } : {}),
+      }));
+    const g = !hard && group ? groupReached(cfg, mark, group, false) : null;
+    if (g) hard = { key: g.key, text: g.text };
+  }
   if (hard) {
     const words = pauseWords(s.id, hard.text);
     // Shown waiting at each denied call: an agent's prompt or a heartbeat in between clears it.
@@ -82,7 +101,9 @@ export async function budgetGate(
       notice: `lanes: ${s.id} paused by its budget (${hard.text})`,
     };
   }
-  const soft = reached(f, budget.soft, mark.told ?? []);
+  const soft =
+    (budget ? reached(f, budget.soft, mark.told ?? []) : null) ??
+    (cfg && group ? groupReached(cfg, mark, group, true) : null);
   if (!soft) return decision;
   await setMark(h, s.id, (m) => ({ ...m, told: [...(m.told ?? []), soft.key] }));
   await ctx.journal.record({
