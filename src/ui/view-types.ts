@@ -167,6 +167,7 @@ export interface UiReport {
     command: string;
     url?: string;
     session: UiReportName;
+    times?: UiTime[];
   }[];
   /** Seats (agent logins) that ran out, until their reset (lanes report's 'Seats out'). */
   seatsOut?: { name: string; agent: string; pool: string; until: number; why: string | null; freeInPool: number }[];

@@ -1,3 +1,4 @@
+import { timesIn } from '../../core/times-in.js';
 import type { Lanes } from '../lanes-api.js';
 import type { SessionView } from '../sessions/sessions.js';
 import { sessionName } from './deaths.js';
@@ -27,7 +28,10 @@ export async function addReviewAndSpend(
       ),
     ),
   );
-  report.review = reviewList(report, found, (id) => sessionName(id, byId.get(id)), prs.flat());
+  report.review = reviewList(report, found, (id) => sessionName(id, byId.get(id)), prs.flat()).map((e) => {
+    const times = timesIn(e.what, now);
+    return times.length ? { ...e, times } : e;
+  });
   const ofNight = [...new Set(report.tickets.flatMap((t) => t.sessions.map((s) => s.id)))];
   const sessions = ofNight.map((id) => byId.get(id)).filter((s): s is SessionView => s !== undefined);
   const spent = await lanes.sessions.spend(sessions, now).catch(() => null);

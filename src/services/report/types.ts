@@ -65,6 +65,8 @@ export interface ReviewEntry {
   command: string;
   /** Its pull request (lanes pr), when it has one open. */
   url?: string;
+  /** The moments `what` names (written in UTC), as epoch ms: a page writes them in its reader's zone. */
+  times?: TimeInText[];
 }
 
 /** One thing a person should settle, and the one command that settles it. */

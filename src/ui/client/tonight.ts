@@ -59,7 +59,7 @@ function Review(props: { review: NonNullable<UiReport['review']> }) {
             <a href=${`#diff=${encodeURIComponent(e.session.id)}`} data-report-diff=${e.session.id}
               >${e.ticket ?? who(e.session)}</a
             >
-            ${' '}${e.what}
+            ${' '}<${TimedText} text=${e.what} times=${e.times} />
             ${
               e.url && /^https?:\/\//.test(e.url)
                 ? html` <a href=${e.url} target="_blank" rel="noopener noreferrer" data-pr-link>pull request</a>`
