@@ -168,3 +168,21 @@ test("spend: Claude Code 2.1.332's own transcript (recorded by test/real-agents/
   const s = (JSON.parse(r.stdout) as ReportSpend).spend;
   assert.deepEqual(four(s.total), { input: 300, output: 30, cacheRead: 0, cacheWrite: 0 });
 });
+
+test("spend: Gemini CLI 0.61.0's own chat record (recorded by test/real-agents/gemini-spend): 3 requests of 100 in, 10 out, 2 tool calls", async () => {
+  const { repo, opts } = world();
+  const chat = join(tmp('lanes-gemini-'), 'session.jsonl');
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'gemini-chat', 'three-requests-0.61.0.jsonl'), chat);
+  const payload = fixture(
+    'gemini',
+    'session-start',
+    repo,
+    'gggggggg-0000-4000-8000-000000000001',
+    (p) => (p['transcript_path'] = chat),
+  );
+  await hook('gemini', 'session-start', payload, opts);
+  const r = await lanes(['report', '--json'], opts);
+  assert.equal(r.code, 0, r.stderr);
+  const s = (JSON.parse(r.stdout) as ReportSpend).spend;
+  assert.deepEqual(four(s.total), { input: 300, output: 30, cacheRead: 0, cacheWrite: 0 });
+});

@@ -5,6 +5,8 @@ import type { FailStreak } from '../../core/claude-failures.js';
 import { claudeUsage, withCarry } from '../../core/claude-usage.js';
 import type { ClaudeCarry } from '../../core/claude-usage.js';
 import { codexUsage } from '../../core/codex-usage.js';
+import { geminiUsage, withOpen } from '../../core/gemini-usage.js';
+import type { GeminiOpen } from '../../core/gemini-usage.js';
 import type { CodexTotal } from '../../core/codex-usage.js';
 import { crypto } from '../../core/builtins.js';
 import { makeDirsSync } from '../../core/make-dirs.js';
@@ -25,6 +27,8 @@ interface Cached {
   codex: CodexTotal | null;
   /** Claude Code: the same failing tool call in a row (a runaway's sign). */
   fails?: FailStreak;
+  /** Gemini CLI: its recent messages, not yet counted (they may be written again). */
+  gemini?: GeminiOpen[];
 }
 
 /** What a record says: the tokens and tool calls, and (Claude Code) the failing call repeated now. */
@@ -33,7 +37,7 @@ export type RecordReading = Usage & { failing: { call: string; count: number } |
 /** A piece at most this large is read at once: a 10 MB transcript seen first is read in steps. */
 const CHUNK = 4 * 1024 * 1024;
 
-export const SPEND_AGENTS = new Set(['claude-code', 'codex']);
+export const SPEND_AGENTS = new Set(['claude-code', 'codex', 'gemini']);
 
 function cacheFile(dir: string, path: string): string {
   return join(dir, `${crypto().createHash('sha256').update(path).digest('hex').slice(0, 32)}.json`);
@@ -73,7 +77,8 @@ export function readRecordUsage(dir: string, agent: string, path: string): Recor
         if (end < 0 && n < CHUNK) break;
         const upto = end < 0 ? n : end + 1;
         const lines = buf.subarray(0, upto).toString('utf8').split('\n');
-        if (agent === 'claude-code') {
+        if (agent === 'gemini') c.gemini = geminiUsage(lines, c.usage, c.gemini ?? []);
+        else if (agent === 'claude-code') {
           c.carry = claudeUsage(lines, c.usage, c.carry);
           c.fails = claudeFailures(lines, c.fails ?? noStreak());
         } else c.codex = codexUsage(lines, c.codex);
@@ -98,6 +103,7 @@ export function readRecordUsage(dir: string, agent: string, path: string): Recor
           failing: null,
         }
       : { ...noUsage(), failing: null };
+  if (agent === 'gemini') return { ...withOpen(c.usage, c.gemini ?? []), failing: null };
   const f = c.fails;
   return { ...withCarry(c.usage, c.carry), failing: f?.call ? { call: f.call, count: f.count } : null };
 }

@@ -11,8 +11,8 @@ import { readRecordUsage } from './record-reader.js';
 
 // What each session spent (issue 50, item 1), from its agent's own record (the files its hooks
 // named: services/hooks/records.ts), read incrementally (record-reader.ts), priced from an
-// editable table (prices.ts), and its wall time. Claude Code and Codex keep usage in their
-// records; Gemini CLI, Copilot CLI, Cursor and OpenCode are not read yet (`measured: false`).
+// editable table (prices.ts), and its wall time. Claude Code, Codex and Gemini CLI keep usage in
+// their records; Copilot CLI, Cursor and OpenCode are not read yet (`measured: false`).
 
 export interface SessionSpend {
   session: string;
