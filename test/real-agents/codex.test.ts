@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { codexHome } from './codex-home.js';
 import { responses } from './fake-model/responses.js';
 import { FakeModel } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
@@ -19,31 +20,6 @@ import type { World } from './world.js';
 // /hooks, which a headless run cannot do: --dangerously-bypass-hook-trust is Codex's documented
 // switch for automation that vetted its hooks itself.
 const { version } = pin('codex');
-
-/** $CODEX_HOME/config.toml: the fake provider (gpt-5.5 is in Codex's bundled catalog: apply_patch is offered), the project trusted or not. */
-function codexHome(home: string, url: string, repo: string, trusted: boolean): string {
-  const dir = join(home, '.codex');
-  mkdirSync(dir, { recursive: true });
-  const provider = [
-    'model = "gpt-5.5"',
-    'model_provider = "lanes_fake"',
-    'check_for_update_on_startup = false',
-    '',
-    '[model_providers.lanes_fake]',
-    'name = "lanes fake model"',
-    `base_url = "${url}/v1"`,
-    'wire_api = "responses"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    '',
-    '[analytics]',
-    'enabled = false',
-    '',
-  ];
-  const trust = trusted ? [`[projects.${JSON.stringify(repo)}]`, 'trust_level = "trusted"', ''] : [];
-  writeFileSync(join(dir, 'config.toml'), [...provider, ...trust].join('\n'));
-  return dir;
-}
 
 const patch = (file: string, oldLine: string, newLine: string) =>
   `*** Begin Patch\n*** Update File: ${file}\n@@\n-${oldLine}\n+${newLine}\n*** End Patch\n`;
