@@ -34,7 +34,6 @@ const COLD_SERVICES = new Set(
     'land/pr-list',
     'land/pr-state',
     'land/gh',
-    'spend/spend', // what sessions spent: the report, the page (never a tool call)
     'conflicts/conflicts',
     'worktrees/worktrees', // `lanes start --worktree` only
     'worktrees/progress',

@@ -30,7 +30,9 @@ test('ls --json streams every claim of every session, byte for byte the whole li
     for (const all of [false, true]) {
       const r = await lanes(['ls', '--json', ...(all ? ['--all'] : [])], { env, cwd: repo });
       assert.equal(r.code, 0, r.stderr);
-      const whole = JSON.stringify(await lib.sessions.list({ all }), null, 2) + '\n';
+      // Each with what it spent (null: no agent record read: issue 50), its claims last.
+      const list = (await lib.sessions.list({ all })).map(({ claims, ...s }) => ({ ...s, spend: null, claims }));
+      const whole = JSON.stringify(list, null, 2) + '\n';
       assert.equal(r.stdout, whole, `ls --json${all ? ' --all' : ''}: the list printed at once`);
       const parsed = JSON.parse(r.stdout) as { id: string; claims: unknown[] }[];
       assert.equal(parsed.find((s) => s.id === big)?.claims.length, 2500);

@@ -185,4 +185,12 @@ test("spend: Gemini CLI 0.61.0's own chat record (recorded by test/real-agents/g
   assert.equal(r.code, 0, r.stderr);
   const s = (JSON.parse(r.stdout) as ReportSpend).spend;
   assert.deepEqual(four(s.total), { input: 300, output: 30, cacheRead: 0, cacheWrite: 0 });
+  // lanes ls --json says it per session too.
+  const ls = JSON.parse((await lanes(['ls', '--json'], opts)).stdout) as {
+    agent: string;
+    spend: { tokens: { input: number }; toolCalls: number } | null;
+  }[];
+  const g = ls.find((x) => x.agent === 'gemini');
+  assert.equal(g?.spend?.tokens.input, 300, JSON.stringify(g));
+  assert.equal(g?.spend?.toolCalls, 2);
 });

@@ -32,11 +32,19 @@ export const command: CommandSpec = {
       // Every claim of every session, as before, read and written a page at a time; the sessions too.
       const held = new Set<string>();
       const views = async function* () {
-        for await (const page of lanes.sessions.rowPages({ all, claimsShown: 0 }))
+        for await (const page of lanes.sessions.rowPages({ all, claimsShown: 0 })) {
+          // What each spent, from its agent's own record (null: lanes reads no record of it).
+          const spent = await lanes.sessions.spend(page.map((p) => p.row)).catch(() => null);
+          const of = new Map(spent?.sessions.map((x) => [x.session, x]) ?? []);
           yield page.map(({ row: { claimCount, ...view } }) => {
             if (claimCount > 0) held.add(view.id);
-            return view;
+            const x = of.get(view.id);
+            const spend = x?.measured
+              ? { tokens: x.tokens, costUsd: x.costUsd, toolCalls: x.tokens.toolCalls, wallMs: x.wallMs }
+              : null;
+            return { ...view, spend };
           });
+        }
       };
       await printJsonPaged(io, views(), 'claims', (view) =>
         held.delete(view.id) ? lanes.sessions.claimPages(view.id) : null,
