@@ -8,7 +8,6 @@ import { codexUsage } from '../../core/codex-usage.js';
 import { geminiUsage, withOpen } from '../../core/gemini-usage.js';
 import type { GeminiOpen } from '../../core/gemini-usage.js';
 import type { CodexTotal } from '../../core/codex-usage.js';
-import { crypto } from '../../core/builtins.js';
 import { makeDirsSync } from '../../core/make-dirs.js';
 import { noUsage } from '../../core/usage.js';
 import type { Usage } from '../../core/usage.js';
@@ -39,8 +38,20 @@ const CHUNK = 4 * 1024 * 1024;
 
 export const SPEND_AGENTS = new Set(['claude-code', 'codex', 'gemini']);
 
+/**
+ * The cache file of a record: named by an FNV-1a hash of its path (two 32-bit halves), not a
+ * cryptographic one: loading node:crypto cost ~5 ms of each budgeted hook call (bench/budget-hook).
+ * Two paths that collide share a file; it names its record, so each is then read from its start.
+ */
 function cacheFile(dir: string, path: string): string {
-  return join(dir, `${crypto().createHash('sha256').update(path).digest('hex').slice(0, 32)}.json`);
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ path.length;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c ^ (i & 0xff), 0x5bd1e995) >>> 0;
+  }
+  return join(dir, `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}.json`);
 }
 
 function load(file: string, path: string): Cached {
