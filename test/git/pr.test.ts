@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, lanes, lanesEnv, owner, tmp } from '../helpers/env.js';
 import { ghInstalled, gitHubStandIn, repoOnStandIn } from '../helpers/github-standin.js';
@@ -149,6 +149,34 @@ test(
         /origin's lanes\/t-1 has commits this branch lacks \(it is at [0-9a-f]{10}, committed by Bea Other <bea@other\.invalid>.*Bea: a fix of her own\): nothing was pushed/,
       );
       assert.equal(git(bare, 'log', '-1', '--format=%s', 'lanes/t-1'), 'Bea: a fix of her own');
+
+      // In between: Bea pushes again while lanes' push is under way (the repository's pre-push hook,
+      // once, after git read the remote's refs): the remote refuses the update (git's own check of
+      // the ref's old value; with a plain --force too, tried) and lanes names her; nothing is
+      // overwritten. (Between lanes' ls-remote and git's connection the lease is what refuses.)
+      git(one.worktree, 'pull', '-q', '--no-rebase', '--no-edit', bare, 'lanes/t-1');
+      const once = join(tmp('lanes-hook-once-'), 'moved');
+      const hook = join(repo, '.git', 'hooks', 'pre-push');
+      writeFileSync(
+        hook,
+        [
+          '#!/bin/sh',
+          `[ -e "${once}" ] && exit 0`,
+          `touch "${once}"`,
+          'unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE',
+          `cd "${other}" && git pull -q --ff-only && echo again > bea2.txt && git add bea2.txt && git commit -q -m "Bea: in between" && git push -q origin lanes/t-1`,
+          '',
+        ].join('\n'),
+      );
+      chmodSync(hook, 0o755);
+      const r4 = await lanes(['pr'], one.as);
+      assert.equal(r4.code, 3, r4.stdout + r4.stderr);
+      assert.match(
+        r4.stderr,
+        /origin's lanes\/t-1 moved while lanes pushed: it is at [0-9a-f]{10}, committed by Bea Other <bea@other\.invalid>.*Bea: in between; nothing was overwritten/,
+      );
+      assert.equal(git(bare, 'log', '-1', '--format=%s', 'lanes/t-1'), 'Bea: in between');
+      rmSync(hook);
 
       // Careless input and missing tools: clear errors, documented codes, nothing pushed.
       const nothing = await lanes(['pr'], two.as);
