@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
@@ -92,9 +92,13 @@ test(
 
     // Its agent (sleep) stopped however the checks end, not left running its 600 s: here, since
     // the temporary directories it runs in go with the test's own after() hooks.
+    // One tmux server for the three widths: killing a width's session would otherwise end the
+    // server while the next width's new-session connects ("server exited unexpectedly", seen in CI).
+    execFileSync('tmux', ['new-session', '-d', '-s', 'cols-keep', '--', 'sleep', '600'], { env });
     try {
       for (const width of [60, 80, 120]) checkAt(width, screens(env, repo, width), { cart, ports, findings, refused });
     } finally {
+      spawnSync('tmux', ['kill-server'], { env });
       await lanes(['stop', cart, '--no-save'], opts);
     }
   },
