@@ -46,8 +46,14 @@ export function pgSchemaUrl(via = PG_URL): { url: string; schema: string; drop: 
  * Takes every connection the test server has left (as a busy fleet's other hosts would), into
  * `held`, until the server refuses one as full (53300); the caller ends them.
  */
-export async function fillServer(held: Pg.Client[]): Promise<void> {
+export async function fillServer(held: Pg.Client[], o: { settleMs?: number } = {}): Promise<void> {
   const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+  // settleMs: full means refused that long. A connection whose client just went (a broker the test
+  // killed) frees its slot only once its server process has exited, a moment after a refusal that
+  // would otherwise end the filling: the next connection would find that slot free. (Not the
+  // default: a broker that sees the server crowded gives its idle connection back meanwhile.)
+  const settleMs = o.settleMs ?? 0;
+  let filledAt = Date.now();
   for (;;) {
     const c = new pg.Client({ connectionString: PG_URL });
     c.on('error', () => undefined);
@@ -55,9 +61,12 @@ export async function fillServer(held: Pg.Client[]): Promise<void> {
       await c.connect();
     } catch (e) {
       if ((e as { code?: string }).code !== '53300') throw e;
-      return;
+      if (Date.now() - filledAt >= settleMs) return;
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
     }
     held.push(c);
+    filledAt = Date.now();
     if (held.length >= 1000) throw new Error('the server never said it was full');
   }
 }
