@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isEmpty, parseBudget } from '../../core/budget.js';
 import type { Budget, BudgetConfig, Limits } from '../../core/budget.js';
 import { lanesHome } from '../../core/paths.js';
-import { addUsage, noUsage, totalTokens } from '../../core/usage.js';
+import { totalTokens } from '../../core/usage.js';
 import type { Usage } from '../../core/usage.js';
 import type { SessionRecord } from '../../store/types.js';
 import type { LanesContext } from '../context.js';
@@ -12,7 +12,7 @@ import { recordsOf } from '../hooks/records.js';
 import type { Json } from '../state/state.js';
 import type { GroupMark, Spent } from './budget-group.js';
 import { costOf, loadPrices } from './prices.js';
-import { readRecordUsage } from './record-reader.js';
+import { usageOfRecords } from './record-reader.js';
 
 // A session's budget, checked at its tool calls (issue 50, item 2). Its spend is read from its
 // agent's record from where the last read stopped (record-reader.ts), so a call costs a stat and
@@ -74,13 +74,7 @@ export function userBudgetMentioned(env: Record<string, string | undefined>): bo
 
 /** The user config's [budget], read only when the file mentions one (the hook's path). */
 export async function userBudget(env: Record<string, string | undefined>): Promise<BudgetConfig | undefined> {
-  let text = '';
-  try {
-    text = readFileSync(userConfigPath(env), 'utf8');
-  } catch {
-    return undefined;
-  }
-  return text.includes('[budget') ? (await userConfigOnly(env)).budget : undefined;
+  return userBudgetMentioned(env) ? (await userConfigOnly(env)).budget : undefined;
 }
 
 export function markOf(state: Json | undefined): BudgetMark {
@@ -100,11 +94,7 @@ export function figuresOf(
   const home = lanesHome(ctx.env);
   const records = recordsOf(state);
   if (extra && !records.some((r) => r.path === extra.path)) records.push(extra);
-  const usage = noUsage();
-  for (const r of records) {
-    const u = readRecordUsage(join(home, 'spend'), r.agent, r.path);
-    if (u) addUsage(usage, u);
-  }
+  const { usage } = usageOfRecords(join(home, 'spend'), records);
   return { usage, usd: costOf(usage, loadPrices(home).prices).usd, wallMs: now - s.createdAt };
 }
 

@@ -9,7 +9,7 @@ import { geminiUsage, withOpen } from '../../core/gemini-usage.js';
 import type { GeminiOpen } from '../../core/gemini-usage.js';
 import type { CodexTotal } from '../../core/codex-usage.js';
 import { makeDirsSync } from '../../core/make-dirs.js';
-import { noUsage } from '../../core/usage.js';
+import { addUsage, noUsage } from '../../core/usage.js';
 import type { Usage } from '../../core/usage.js';
 
 // An agent's record read from where the last read stopped (issue 50, item 4: never the whole
@@ -117,4 +117,20 @@ export function readRecordUsage(dir: string, agent: string, path: string): Recor
   if (agent === 'gemini') return { ...withOpen(c.usage, c.gemini ?? []), failing: null };
   const f = c.fails;
   return { ...withCarry(c.usage, c.carry), failing: f?.call ? { call: f.call, count: f.count } : null };
+}
+
+/** What several records of one session say together; `measured`: at least one could be read. */
+export function usageOfRecords(
+  dir: string,
+  records: readonly { agent: string; path: string }[],
+): { usage: Usage; measured: boolean } {
+  const usage = noUsage();
+  let measured = false;
+  for (const r of records) {
+    const u = readRecordUsage(dir, r.agent, r.path);
+    if (!u) continue;
+    measured = true;
+    addUsage(usage, u);
+  }
+  return { usage, measured };
 }

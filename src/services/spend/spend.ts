@@ -7,7 +7,7 @@ import type { LanesContext } from '../context.js';
 import { recordsOf } from '../hooks/records.js';
 import type { Json } from '../state/state.js';
 import { costOf, loadPrices } from './prices.js';
-import { readRecordUsage } from './record-reader.js';
+import { usageOfRecords } from './record-reader.js';
 
 // What each session spent (issue 50, item 1), from its agent's own record (the files its hooks
 // named: services/hooks/records.ts), read incrementally (record-reader.ts), priced from an
@@ -48,14 +48,7 @@ export async function spendOf(ctx: LanesContext, sessions: SessionRecord[], now:
   let costUsd = 0;
   const out: SessionSpend[] = [];
   for (const s of sessions) {
-    const tokens = noUsage();
-    let measured = false;
-    for (const r of recordsOf(states.get(s.id))) {
-      const u = readRecordUsage(dir, r.agent, r.path);
-      if (!u) continue;
-      measured = true;
-      addUsage(tokens, u);
-    }
+    const { usage: tokens, measured } = usageOfRecords(dir, recordsOf(states.get(s.id)));
     const cost = costOf(tokens, table.prices);
     addUsage(total, tokens);
     costUsd += cost.usd;
