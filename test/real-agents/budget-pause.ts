@@ -1,11 +1,10 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { lanes, tmp } from '../helpers/env.js';
 import { FakeModel } from './fake-model/server.js';
 import type { Protocol, ToolCall, Turn } from './fake-model/server.js';
+import { webhook } from './webhook.js';
 import type { AgentRun, World } from './world.js';
 
 // A budget reached mid-run (issue 50, item 2) with an agent's released CLI against a scripted model
@@ -31,20 +30,12 @@ export async function pauseRun(
   protocol: Protocol,
   name: string,
   shell: (command: string) => ToolCall,
+  /** Resolves once the agent's own record holds its model's first `answered` answers (an agent that writes it late). */
+  recorded?: (answered: number) => Promise<void>,
 ): Promise<PauseRun> {
-  const told: string[] = [];
-  const hooks = createServer((req, res) => {
-    let b = '';
-    req.on('data', (d: Buffer) => (b += d.toString()));
-    req.on('end', () => {
-      told.push(b);
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
-  t.after(() => void hooks.close());
+  const { hooks, told } = await webhook(t);
   const config = join(tmp('lanes-config-'), 'config.toml');
-  writeFileSync(config, `[notify]\nwebhook = "http://127.0.0.1:${(hooks.address() as AddressInfo).port}/lanes"\n`);
+  writeFileSync(config, `[notify]\nwebhook = "${hooks}"\n`);
   const lanesEnv = { ...w.env, LANES_CONFIG: config };
   const script: Turn[] = Array.from({ length: 8 }, (_, i) => ({ tools: [shell(`echo call-${i + 1}`)] }));
   const model = new FakeModel(protocol, script, name);
@@ -53,6 +44,7 @@ export async function pauseRun(
   let continued = '';
   let pausedAt = -1;
   model.beforeTurn = async (index) => {
+    if (recorded) await recorded(index);
     const asked = JSON.stringify(model.mainLoop()[index]);
     if (pausedAt >= 0 || !PAUSE.test(asked)) return;
     pausedAt = index;

@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
@@ -6,6 +5,7 @@ import assert from 'node:assert/strict';
 import { lanes, lanesEnv } from '../helpers/env.js';
 import { anthropic } from './fake-model/anthropic.js';
 import { FakeModel } from './fake-model/server.js';
+import { copilotArgs, copilotRunEnv } from './copilot-world.js';
 import { ensureAgent, pin } from './install.js';
 import { PROMPT, assertScenario, headBefore, script } from './scenario.js';
 import { agentEnv, runAgent, world } from './world.js';
@@ -16,13 +16,6 @@ import { agentEnv, runAgent, world } from './world.js';
 // hooks install copilot`, loaded only in a folder the user trusted (trusted_folders in
 // $COPILOT_HOME/config.json).
 const { version } = pin('copilot');
-
-function copilotHome(home: string, repo: string): string {
-  const dir = join(home, '.copilot');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ trusted_folders: [repo] }, null, 2));
-  return dir;
-}
 
 test(
   `Copilot CLI ${version} (real CLI, offline, scripted model): briefing, deny, warning, git commit refused, session end`,
@@ -55,18 +48,10 @@ test(
     const before = headBefore(w);
     // --allow-all-paths: the model's `lanes claim` runs this checkout's lanes (dist/cli.cjs, outside
     // the repository), which Copilot's path check would otherwise leave to an interactive approval.
-    const run = await runAgent(cli.bin, ['-p', PROMPT, '--allow-all-tools', '--allow-all-paths', '--no-color'], {
+    const run = await runAgent(cli.bin, copilotArgs(PROMPT), {
       cwd: w.repo,
       timeoutMs: 3 * 60_000,
-      env: agentEnv(w, url, {
-        COPILOT_HOME: copilotHome(w.home, w.repo),
-        COPILOT_OFFLINE: 'true',
-        COPILOT_AUTO_UPDATE: 'false',
-        COPILOT_PROVIDER_TYPE: 'anthropic',
-        COPILOT_PROVIDER_BASE_URL: url,
-        COPILOT_PROVIDER_API_KEY: 'sk-ant-lanes-test-not-a-key',
-        COPILOT_MODEL: 'claude-sonnet-4.5',
-      }),
+      env: agentEnv(w, url, copilotRunEnv(w, url)),
     });
     const session = await assertScenario('copilot', w, model, run, before);
     t.diagnostic(

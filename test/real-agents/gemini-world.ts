@@ -38,3 +38,31 @@ export function geminiHome(
   writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [repo]: 'TRUST_FOLDER' }));
   return home;
 }
+
+/**
+ * A Gemini CLI run's own variables against the fake Gemini API at `url`, its home (`w.home`) left as
+ * a user leaves it after choosing an API key and trusting the repository.
+ */
+export function geminiRunEnv(w: World, url: string): Record<string, string> {
+  const dir = join(w.home, '.gemini');
+  mkdirSync(dir, { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    privacy: { usageStatisticsEnabled: false },
+  };
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
+  writeFileSync(join(dir, 'trustedFolders.json'), JSON.stringify({ [w.repo]: 'TRUST_FOLDER' }));
+  return { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'lanes-test-not-a-key', GEMINI_CLI_NO_RELAUNCH: 'true' };
+}
+
+/** Gemini CLI's arguments for a headless run of `prompt` that may run tools. */
+export const geminiArgs = (prompt: string): string[] => [
+  '-p',
+  prompt,
+  '--approval-mode',
+  'yolo',
+  '-m',
+  'gemini-2.5-flash',
+  '--output-format',
+  'json',
+];

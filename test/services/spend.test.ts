@@ -5,7 +5,7 @@
 // (--json and text) has the tokens, the cost from the price table, and a user's own prices.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lanes, ROOT, tmp } from '../helpers/env.js';
 import { fixture, hook, world } from '../helpers/hooks.js';
@@ -193,4 +193,32 @@ test("spend: Gemini CLI 0.61.0's own chat record (recorded by test/real-agents/g
   const g = ls.find((x) => x.agent === 'gemini');
   assert.equal(g?.spend?.tokens.input, 300, JSON.stringify(g));
   assert.equal(g?.spend?.toolCalls, 2);
+});
+
+test("spend: Copilot CLI 1.0.102's own events.jsonl, found where Copilot keeps it ($COPILOT_HOME/session-state/ID): 5 requests, cache apart, 4 tool calls", async () => {
+  const { repo, opts } = world();
+  const copilotHome = tmp('lanes-copilot-home-');
+  const id = 'cccccccc-0000-4000-8000-000000000001';
+  const events = join(copilotHome, 'session-state', id, 'events.jsonl');
+  mkdirSync(join(copilotHome, 'session-state', id), { recursive: true });
+  // Recorded from the released CLI against a model answering 100 in (20 read from a cache, 5
+  // written to one: Copilot counts both in inputTokens) and 10 out.
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'copilot-events', 'five-requests-1.0.102.jsonl'), events);
+  const env = { ...opts.env, COPILOT_HOME: copilotHome };
+  const start = { sessionId: id, timestamp: Date.now(), cwd: repo, source: 'new', initialPrompt: 'Do the task.' };
+  await hook('copilot', 'session-start', start, { ...opts, env });
+  const r = await lanes(['report', '--json'], opts);
+  assert.equal(r.code, 0, r.stderr);
+  const s = (JSON.parse(r.stdout) as ReportSpend).spend;
+  assert.deepEqual(four(s.total), { input: 500, output: 50, cacheRead: 100, cacheWrite: 25 });
+  const ls = JSON.parse((await lanes(['ls', '--json'], opts)).stdout) as {
+    agent: string;
+    spend: { tokens: { input: number }; toolCalls: number } | null;
+  }[];
+  assert.equal(ls.find((x) => x.agent === 'copilot')?.spend?.toolCalls, 4, JSON.stringify(ls));
+  // A sub-agent's hooks (their own sessionId, the session's as parentAgentId) are the session's.
+  const sub = { sessionId: 'dddddddd-0000-4000-8000-000000000002', parentAgentId: id, cwd: repo, prompt: 'look' };
+  await hook('copilot', 'user-prompt-submitted', sub, { ...opts, env });
+  const after = JSON.parse((await lanes(['ls', '--json'], opts)).stdout) as { agent: string }[];
+  assert.equal(after.filter((x) => x.agent === 'copilot').length, 1, JSON.stringify(after));
 });

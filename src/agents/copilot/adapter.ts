@@ -42,6 +42,17 @@ function toolArgs(payload: Payload): { args: Payload; raw: string | null } {
   }
 }
 
+/**
+ * The session's own record (what it spent is read there: services/spend): agentStop's
+ * transcriptPath, else where Copilot keeps it ($COPILOT_HOME, else ~/.copilot, session-state/ID/events.jsonl).
+ */
+function recordOf(payload: Payload, env: Env, id: string): string | null {
+  const given = text(payload, 'transcriptPath');
+  if (given?.startsWith('/')) return given;
+  const home = env['COPILOT_HOME'] || (env['HOME'] ? `${env['HOME']}/.copilot` : undefined);
+  return home?.startsWith('/') && /^[\w.-]+$/.test(id) ? `${home}/session-state/${id}/events.jsonl` : null;
+}
+
 export const copilot: AgentAdapter = {
   name: 'copilot',
   events: [
@@ -56,17 +67,25 @@ export const copilot: AgentAdapter = {
   ],
   parse(event: string, payload: Payload, env: Env): HookEvent {
     // COPILOT_AGENT_SESSION_ID: given to the shell commands and MCP servers it starts (changelog 1.0.x).
-    const id = text(payload, 'sessionId') ?? text(payload, 'session_id') ?? env['COPILOT_AGENT_SESSION_ID'];
+    // A sub-agent's hooks carry its own sessionId and its session's as parentAgentId (1.0.102): its
+    // work is its session's, as Claude Code's subagents share their session.
+    const id =
+      text(payload, 'parentAgentId') ??
+      text(payload, 'sessionId') ??
+      text(payload, 'session_id') ??
+      env['COPILOT_AGENT_SESSION_ID'];
     if (!id) throw badInput('copilot', 'the payload has no sessionId');
     const e = baseEvent('copilot', 'ignore', id, cwdOf(payload));
     e.toolName = text(payload, 'toolName') ?? text(payload, 'tool_name');
     const tool = e.toolName?.toLowerCase() ?? null;
     switch (event) {
       case 'session-start':
+        e.record = recordOf(payload, env, id);
         return lifecycle(e, 'session-start', text(payload, 'source'));
       case 'session-end':
         return lifecycle(e, 'session-end', text(payload, 'reason'));
       case 'agent-stop':
+        e.record = recordOf(payload, env, id);
         return lifecycle(e, 'stop');
       // notification (1.0.18+, fire and forget): permission_prompt when a prompt is shown, elicitation_dialog.
       case 'notification': {

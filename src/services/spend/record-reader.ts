@@ -1,7 +1,12 @@
 import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { noStreak, claudeFailures } from '../../core/claude-failures.js';
-import type { FailStreak } from '../../core/claude-failures.js';
+import { claudeFailures } from '../../core/claude-failures.js';
+import { codexFailures } from '../../core/codex-failures.js';
+import { copilotFailures, copilotUsage } from '../../core/copilot-usage.js';
+import type { CopilotSeen } from '../../core/copilot-usage.js';
+import { noStreak } from '../../core/fail-streak.js';
+import type { FailStreak } from '../../core/fail-streak.js';
+import { geminiFailures } from '../../core/gemini-failures.js';
 import { claudeUsage, withCarry } from '../../core/claude-usage.js';
 import type { ClaudeCarry } from '../../core/claude-usage.js';
 import { codexUsage } from '../../core/codex-usage.js';
@@ -24,19 +29,21 @@ interface Cached {
   usage: Usage;
   carry: ClaudeCarry | null;
   codex: CodexTotal | null;
-  /** Claude Code: the same failing tool call in a row (a runaway's sign). */
+  /** The same failing tool call in a row (a runaway's sign). */
   fails?: FailStreak;
   /** Gemini CLI: its recent messages, not yet counted (they may be written again). */
   gemini?: GeminiOpen[];
+  /** Copilot CLI: the usage records counted (the last sequence of each source). */
+  copilot?: CopilotSeen;
 }
 
-/** What a record says: the tokens and tool calls, and (Claude Code) the failing call repeated now. */
+/** What a record says: the tokens and tool calls, and the failing call repeated now. */
 export type RecordReading = Usage & { failing: { call: string; count: number } | null };
 
 /** A piece at most this large is read at once: a 10 MB transcript seen first is read in steps. */
 const CHUNK = 4 * 1024 * 1024;
 
-export const SPEND_AGENTS = new Set(['claude-code', 'codex', 'gemini']);
+export const SPEND_AGENTS = new Set(['claude-code', 'codex', 'gemini', 'copilot']);
 
 /**
  * The cache file of a record: named by an FNV-1a hash of its path (two 32-bit halves), not a
@@ -88,11 +95,19 @@ export function readRecordUsage(dir: string, agent: string, path: string): Recor
         if (end < 0 && n < CHUNK) break;
         const upto = end < 0 ? n : end + 1;
         const lines = buf.subarray(0, upto).toString('utf8').split('\n');
-        if (agent === 'gemini') c.gemini = geminiUsage(lines, c.usage, c.gemini ?? []);
-        else if (agent === 'claude-code') {
+        if (agent === 'gemini') {
+          c.gemini = geminiUsage(lines, c.usage, c.gemini ?? []);
+          c.fails = geminiFailures(lines, c.fails ?? noStreak());
+        } else if (agent === 'copilot') {
+          c.copilot = copilotUsage(lines, c.usage, c.copilot ?? {});
+          c.fails = copilotFailures(lines, c.fails ?? noStreak());
+        } else if (agent === 'claude-code') {
           c.carry = claudeUsage(lines, c.usage, c.carry);
           c.fails = claudeFailures(lines, c.fails ?? noStreak());
-        } else c.codex = codexUsage(lines, c.codex);
+        } else {
+          c.codex = codexUsage(lines, c.codex);
+          c.fails = codexFailures(lines, c.fails ?? noStreak());
+        }
         c.offset += upto;
       }
     } finally {
@@ -105,18 +120,18 @@ export function readRecordUsage(dir: string, agent: string, path: string): Recor
     writeFileSync(tmp, JSON.stringify(c), { mode: 0o600 });
     renameSync(tmp, file);
   }
+  const failing = c.fails?.call ? { call: c.fails.call, count: c.fails.count } : null;
   if (agent === 'codex')
     return c.codex
       ? {
           ...c.codex.tokens,
           toolCalls: c.codex.toolCalls ?? 0,
           byModel: { [c.codex.model]: { ...c.codex.tokens } },
-          failing: null,
+          failing,
         }
-      : { ...noUsage(), failing: null };
-  if (agent === 'gemini') return { ...withOpen(c.usage, c.gemini ?? []), failing: null };
-  const f = c.fails;
-  return { ...withCarry(c.usage, c.carry), failing: f?.call ? { call: f.call, count: f.count } : null };
+      : { ...noUsage(), failing };
+  if (agent === 'gemini') return { ...withOpen(c.usage, c.gemini ?? []), failing };
+  return { ...withCarry(c.usage, c.carry), failing };
 }
 
 /** What several records of one session say together; `measured`: at least one could be read. */

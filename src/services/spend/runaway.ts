@@ -11,7 +11,7 @@ import type { Json } from '../state/state.js';
 import { readRecordUsage } from './record-reader.js';
 
 // Runaways (issue 50, item 3), seen by the per-host watcher: a session whose agent repeats the same
-// failing tool call `repeats` times in a row (Claude Code's transcript says which failed), or
+// failing tool call `repeats` times in a row (its agent's record says which failed: core/*-failures.ts), or
 // spends tokens for `idleMs` while its worktree does not change (HEAD and git status, looked at
 // every half minute at most). Each is flagged once per streak (journal budget.runaway with the
 // evidence, notified as budget, in the report's Needs you); nothing is stopped.
