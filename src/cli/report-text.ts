@@ -2,6 +2,7 @@ import { sessionNamed as named } from '../index.js';
 import type { NightReport, SessionName } from '../index.js';
 import { wrap } from './layout.js';
 import { utcMinute } from '../core/duration.js';
+import { totalTokens } from '../core/usage.js';
 
 // `lanes report` as text for a terminal (wrapped to its width) or as Markdown for a ticket.
 
@@ -131,7 +132,7 @@ function spendLines(r: NightReport): string[] {
   const s = r.spend;
   if (!s || !s.sessions.some((x) => x.measured)) return [];
   const t = s.total;
-  const all = t.input + t.output + t.cacheRead + t.cacheWrite;
+  const all = totalTokens(t);
   const out = [
     `Spend: ${tokensText(all)} tokens (in ${tokensText(t.input)}, out ${tokensText(t.output)}, cache read ${tokensText(t.cacheRead)}, cache write ${tokensText(t.cacheWrite)}), about $${s.costUsd.toFixed(2)}`,
   ];
@@ -140,12 +141,16 @@ function spendLines(r: NightReport): string[] {
     const k = x.ticket ?? x.session;
     const e = byTicket.get(k) ?? { usd: 0, tokens: 0, sessions: 0 };
     e.usd += x.costUsd ?? 0;
-    e.tokens += x.tokens.input + x.tokens.output + x.tokens.cacheRead + x.tokens.cacheWrite;
+    e.tokens += totalTokens(x.tokens);
     e.sessions++;
     byTicket.set(k, e);
   }
   for (const [k, e] of [...byTicket].sort((a, b) => b[1].usd - a[1].usd || b[1].tokens - a[1].tokens))
     out.push(`${k}: ${tokensText(e.tokens)} tokens, about $${e.usd.toFixed(2)} (${e.sessions} session(s))`);
+  for (const e of s.seats ?? [])
+    out.push(
+      `seat ${e.seat}: ${tokensText(totalTokens(e.tokens))} tokens, about $${e.costUsd.toFixed(2)} (${e.sessions} session(s))`,
+    );
   const unpriced = [...new Set(s.sessions.flatMap((x) => x.unpriced))];
   if (unpriced.length)
     out.push(

@@ -157,7 +157,13 @@ export interface UiReport {
   spend?: {
     total: { input: number; output: number; cacheRead: number; cacheWrite: number };
     costUsd: number;
-    sessions: { session: string; ticket: string | null; measured: boolean; costUsd: number | null }[];
+    sessions: {
+      session: string;
+      ticket: string | null;
+      measured: boolean;
+      costUsd: number | null;
+      tokens?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+    }[];
   };
   /** Per ticket, in the order a lead settles them (lanes report's review list; report/review.ts). */
   review?: {

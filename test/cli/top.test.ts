@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { fixture, hook } from '../helpers/hooks.js';
@@ -39,7 +39,16 @@ test(
     writeFileSync(join(working.worktree, 'note.txt'), 'note\n');
     // An agent waiting for its person (its Notification hook: a permission prompt).
     const waiting = 'aaaaaaaa-0000-4000-8000-00000000000a';
-    await hook('claude-code', 'session-start', fixture('claude-code', 'session-start', repo, waiting), opts);
+    // Its transcript says what it spent (1,500 in at $3 and 500 out at $15 a million: $0.012).
+    const transcript = join(tmp('lanes-claude-'), 'transcript.jsonl');
+    const spent = (id: string, input: number, output: number) =>
+      appendFileSync(
+        transcript,
+        `${JSON.stringify({ type: 'assistant', message: { id, model: 'claude-sonnet-4-5', usage: { input_tokens: input, output_tokens: output } } })}\n`,
+      );
+    spent('msg_1', 1500, 500);
+    const started = fixture('claude-code', 'session-start', repo, waiting, (p) => (p['transcript_path'] = transcript));
+    await hook('claude-code', 'session-start', started, opts);
     await hook(
       'claude-code',
       'notification',
@@ -52,8 +61,11 @@ test(
     tmux('new-session', '-d', '-x', '80', '-y', '30', '-s', 'top', '-c', repo, '--', process.execPath, CLI, 'top');
     let s = await until(/Working \(1\)/);
     assert.match(s, /Waiting for input \(1\)/);
-    assert.match(s, /aaaaaaaa +claude-code +\S+ +\S+ +Claude needs your permission/);
-    assert.match(s, /SHOP-1 +cart +- +/);
+    assert.match(s, /aaaaaaaa +claude-code +\S+ +\S+ +\$0\.01 +Claude needs your perm/);
+    assert.match(s, /SHOP-1 +cart +- +\S+ +\S+ +-/);
+    // It spends more, and nothing in the store changes: its column follows within seconds.
+    spent('msg_2', 100_000, 0);
+    await until(/aaaaaaaa +claude-code +\S+ +\S+ +\$0\.31 +Claude/);
     for (const l of s.split('\n')) assert.ok(l.length <= 80, `wider than 80: ${l}`);
     // Another process ends a session: on screen without a key.
     await lanes(['start', '--', 'false'], opts);

@@ -222,3 +222,53 @@ test("spend: Copilot CLI 1.0.102's own events.jsonl, found where Copilot keeps i
   const after = JSON.parse((await lanes(['ls', '--json'], opts)).stdout) as { agent: string }[];
   assert.equal(after.filter((x) => x.agent === 'copilot').length, 1, JSON.stringify(after));
 });
+
+test('spend per seat: each session counts on the seat it ran on (lanes start --seat), in the report (text and --json)', async () => {
+  const { repo, env: base } = world();
+  const home = tmp('lanes-seat-home-');
+  const env = { ...base, HOME: home, LANES_CONFIG: join(home, 'lanes.toml') };
+  const opts = { env, cwd: repo };
+  for (const seat of ['work', 'spare']) {
+    mkdirSync(join(home, seat), { recursive: true });
+    const r = await lanes(
+      ['seat', 'add', seat, '--agent', 'claude-code', '--env', `CLAUDE_CONFIG_DIR=${join(home, seat)}`],
+      opts,
+    );
+    assert.equal(r.code, 0, r.stderr);
+  }
+  /** A session on `seat` whose agent (this shell, as Claude Code's hooks would) names a transcript of `input` tokens in. */
+  const run = async (seat: string, n: number, input: number) => {
+    const transcript = join(tmp('lanes-claude-'), 'transcript.jsonl');
+    writeFileSync(
+      transcript,
+      claudeMessage(`msg_${seat}_${n}`, 'claude-sonnet-4-5', { input_tokens: input, output_tokens: 10 }, 1),
+    );
+    const payload = fixture('claude-code', 'session-start', repo, `eeeeeeee-0000-4000-8000-00000000000${n}`, (p) => {
+      p['transcript_path'] = transcript;
+    });
+    const hookCmd = `printf '%s' "$PAYLOAD" | "${process.execPath}" "${join(ROOT, 'dist', 'cli.cjs')}" hook claude-code session-start >/dev/null`;
+    const r = await lanes(['start', '--agent', 'claude-code', '--seat', seat, '--', 'sh', '-c', hookCmd], {
+      ...opts,
+      env: { ...env, PAYLOAD: JSON.stringify(payload) },
+    });
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+  };
+  await run('work', 1, 1000);
+  await run('work', 2, 2000);
+  await run('spare', 3, 500);
+  const r = await lanes(['report', '--json'], opts);
+  assert.equal(r.code, 0, r.stderr);
+  const s = (
+    JSON.parse(r.stdout) as { spend: { seats: { seat: string; sessions: number; tokens: { input: number } }[] } }
+  ).spend;
+  assert.deepEqual(
+    s.seats.map((x) => [x.seat, x.sessions, x.tokens.input]),
+    [
+      ['work', 2, 3000],
+      ['spare', 1, 500],
+    ],
+  );
+  const text = (await lanes(['report'], opts)).stdout;
+  assert.match(text, /seat work: 3\.0k tokens, about \$0\.01 \(2 session\(s\)\)/);
+  assert.match(text, /seat spare: 510 tokens/);
+});

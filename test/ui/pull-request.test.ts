@@ -74,6 +74,10 @@ test(
     assert.equal(await item.locator('code.command').innerText(), `gh pr checks ${pr.url} --watch`);
     // 1,500 in at $3 and 500 out at $15 a million: $0.0120.
     assert.match(await page.locator('#tonight [data-counts]').innerText(), / · 2\.0k tokens, about \$0\.01$/);
+    // …and that session's row says what it spent; a session lanes could not measure says nothing.
+    const row = page.locator('#sessions tr[data-session="claude-code:cccccccc-0000-4000-8000-000000000002"]');
+    assert.equal(await row.locator('[data-spent]').innerText(), '2.0k tokens, about $0.01');
+    assert.equal(await page.locator(`#sessions tr[data-session="${s.id}"] [data-spent]`).count(), 0);
     await page.screenshot({ path: join(SHOTS, 'review-pr.png'), fullPage: false });
     assert.deepEqual(errors, []);
   },

@@ -10,8 +10,10 @@ export const command: CommandSpec = {
   usage: 'top',
   description: [
     'Every session of the last 12 hours in five groups (Needs you, Waiting for input, Working, Finished,',
-    'Died), each with its ticket, label, agent, age and last activity, read anew when the store changes',
-    '(the journal says what ended or died). Keys: up/down select, a or Enter attach to its tmux session',
+    'Died), each with its ticket, label, agent, age, last activity and what it spent (SPEND: dollars from',
+    "its agent's own record and the price table, tokens when no price is known, - when not measured),",
+    'read anew when the store changes (the journal says what ended or died) and every 10 s for the spend.',
+    'Keys: up/down select, a or Enter attach to its tmux session',
     '(back here when you detach), s stop it (asks first), d its work (branch, uncommitted files, commits',
     'ahead), r the morning report, q quit. Fits 80 columns.',
   ].join('\n'),

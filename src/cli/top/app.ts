@@ -40,11 +40,11 @@ function fit(text: string, width: number): string {
   return text.length <= width ? text.padEnd(width) : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
-/** One row at `width` columns: ticket, label, agent, age, idle, why, the fixed columns first. */
+/** One row at `width` columns: ticket, label, agent, age, idle, spend, why, the fixed columns first. */
 function line(r: TopRow, width: number): string {
   // An agent's own session id is long: its first part names it well enough beside its agent.
   const name = r.label ?? (r.id.includes(':') ? r.id.slice(r.id.indexOf(':') + 1, r.id.indexOf(':') + 9) : r.id);
-  const fixed = `${fit(`${r.depth ? '└ ' : ''}${r.ticket ?? '-'}`, 10)} ${fit(name, 12)} ${fit(r.agent ?? '-', 11)} ${fit(short(r.age), 4)} ${fit(short(r.idle), 4)}`;
+  const fixed = `${fit(`${r.depth ? '└ ' : ''}${r.ticket ?? '-'}`, 10)} ${fit(name, 12)} ${fit(r.agent ?? '-', 11)} ${fit(short(r.age), 4)} ${fit(short(r.idle), 4)} ${fit(r.spent ?? '-', 6)}`;
   const rest = Math.max(0, width - fixed.length - 3);
   return `${fixed} ${fit(r.why.replace(/\s+/g, ' '), rest)}`;
 }
@@ -145,7 +145,7 @@ export function App(props: TopProps) {
   return html`<${Box} flexDirection="column" width=${width}>
     <${Text} bold wrap="truncate-end">lanes top · ${counts.map(([g, n]) => `${n} ${g.toLowerCase()}`).join(' · ')}<//>
     <${Text} dimColor
-      >${fit(`  ${fit('TICKET', 10)} ${fit('LABEL', 12)} ${fit('AGENT', 11)} ${fit('AGE', 4)} ${fit('IDLE', 4)} WHAT`, width)}<//
+      >${fit(`  ${fit('TICKET', 10)} ${fit('LABEL', 12)} ${fit('AGENT', 11)} ${fit('AGE', 4)} ${fit('IDLE', 4)} ${fit('SPEND', 6)} WHAT`, width)}<//
     >
     ${lines.length ? lines : html`<${Text}>no sessions in the last 12 hours<//>`}
     ${ask ? html`<${Text} color="yellow">stop ${ask.label ?? ask.id}? its agent is asked to exit, its work saved (y/n)<//>` : ''}

@@ -22,6 +22,8 @@ export interface TopRow {
   terminal: string | null;
   live: boolean;
   depth: number;
+  /** What its agent spent (`$0.42`, or tokens when no price is known), null when not measured. */
+  spent: string | null;
 }
 
 /** The group of one session (null: not shown). */
@@ -35,8 +37,16 @@ export function groupOf(s: SessionView, teardownFailed: boolean): Group | null {
   return 'Working';
 }
 
-/** `prOf`: a session's pull request in words (`PR open, checks failing (test)`), shown after its why. */
-export function topRows(sessions: SessionView[], now: number, prOf: Map<string, string> = new Map()): TopRow[] {
+/**
+ * `prOf`: a session's pull request in words (`PR open, checks failing (test)`), shown after its
+ * why; `spentOf`: what it spent, as its column says it (spentText).
+ */
+export function topRows(
+  sessions: SessionView[],
+  now: number,
+  prOf: Map<string, string> = new Map(),
+  spentOf: Map<string, string> = new Map(),
+): TopRow[] {
   const rows: TopRow[] = [];
   for (const s of sessions) {
     const group = groupOf(s, s.setupState === 'failed');
@@ -61,8 +71,22 @@ export function topRows(sessions: SessionView[], now: number, prOf: Map<string, 
       terminal: s.terminal,
       live: s.state === 'live',
       depth: s.parent !== null ? 1 : 0,
+      spent: spentOf.get(s.id) ?? null,
     });
   }
   const rank = (g: Group) => GROUPS.indexOf(g);
   return rows.sort((a, b) => rank(a.group) - rank(b.group) || a.idle - b.idle);
+}
+
+/** A session's spend in at most 6 characters: `$0.42`, `$12.3`, `$1234`, or `48k tk` when no price is known. */
+export function spentText(costUsd: number | null, tokens: number, unpriced: boolean): string {
+  if (costUsd !== null && !unpriced)
+    return costUsd < 10
+      ? `$${costUsd.toFixed(2)}`
+      : costUsd < 100
+        ? `$${costUsd.toFixed(1)}`
+        : `$${Math.round(costUsd)}`;
+  const t =
+    tokens >= 1e6 ? `${Math.round(tokens / 1e6)}M` : tokens >= 1e3 ? `${Math.round(tokens / 1e3)}k` : String(tokens);
+  return `${t} tk`;
 }

@@ -6,8 +6,10 @@ import { openLanes } from '../../index.js';
 import type { SessionView } from '../../index.js';
 import { App } from './app.js';
 import type { Action } from './app.js';
-import { topRows } from './fleet.js';
+import { spentText, topRows } from './fleet.js';
 import type { TopRow } from './fleet.js';
+import { totalTokens } from '../../core/usage.js';
+const SPEND_EVERY_MS = 10_000;
 
 /** The most patch text `d` shows (a screen to page through, not a file to read). */
 const TOP_PATCH_MAX = 2 * 1024 * 1024;
@@ -24,9 +26,11 @@ async function main(): Promise<number> {
   const ended = new Map<string, SessionView>();
   let afterSeq: number | undefined;
   let mark = '';
+  let spentAt = 0;
   const load = async (): Promise<{ rows: TopRow[]; store: string } | null> => {
     const m = JSON.stringify(await lanes.changes({ fleet: true }));
-    if (m === mark) return null;
+    // What each spent grows without the store changing: read again every SPEND_EVERY_MS.
+    if (m === mark && Date.now() - spentAt < SPEND_EVERY_MS) return null;
     mark = m;
     const now = await lanes.now();
     const news = await lanes.journal.list({
@@ -44,7 +48,15 @@ async function main(): Promise<number> {
     // Each session's pull request (lanes pr) with its checks as last asked of gh (the clock below).
     const prs = await lanes.pullRequests.list({ all: true }).catch(() => ({ pullRequests: [] }));
     const prOf = new Map(prs.pullRequests.map((p) => [p.session, `PR ${p.text}`]));
-    return { rows: topRows([...open, ...ended.values()], now, prOf), store: lanes.storeInfo.location };
+    const shown = [...open, ...ended.values()];
+    spentAt = Date.now();
+    const spend = await lanes.sessions.spend(shown, now).catch(() => null);
+    const spentOf = new Map(
+      (spend?.sessions ?? [])
+        .filter((x) => x.measured)
+        .map((x) => [x.session, spentText(x.costUsd, totalTokens(x.tokens), x.unpriced.length > 0)]),
+    );
+    return { rows: topRows(shown, now, prOf, spentOf), store: lanes.storeInfo.location };
   };
   // Output up to 64 MiB (a session's patch can be a lockfile's): spawnSync's default of 1 MiB killed
   // the child and showed nothing.

@@ -4,7 +4,7 @@
 // with it the page's heap grew ~1 GB a minute under churn (bench/ui-memory.mjs), measured before the
 // page's leak (tonight.ts's kept vnode, htm's static vnodes: html.ts) was found; not measured since.
 import { html } from './html.js';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { ActionName, FleetView, UiJournalEntry, UiSession } from '../view-types.js';
 import { act, events, fetchFleet } from './api.js';
 import { ConfirmDialog } from './confirm.js';
@@ -15,7 +15,7 @@ import { ClaimsPanel } from './claims.js';
 import { JournalPanel } from './journal.js';
 import { SessionsPanel } from './sessions.js';
 import { SnapshotsPanel } from './snapshots.js';
-import { TonightPanel } from './tonight.js';
+import { TonightPanel, spentBySession, useReport } from './tonight.js';
 
 type Link = 'connecting' | 'live' | 'reconnecting';
 
@@ -80,6 +80,9 @@ export function App() {
     };
   }, []);
   const fleet = shown ? { ...shown, at: shown.at + (Date.now() - shown.receivedAt) } : null;
+  // The report is read here, not in its panel: the sessions' rows show each one's spend from it.
+  const night = useReport(shown?.version ?? 0);
+  const spent = useMemo(() => spentBySession(night.report), [night.report]);
 
   // The same function in every drawing: a row whose session did not change is not drawn again.
   const ask = useCallback((action: ActionName, session: UiSession) => setPending({ action, session }), []);
@@ -110,8 +113,8 @@ export function App() {
         fleet
           ? html`
               ${diffOf ? html`<${DiffView} session=${diffOf} onClose=${closeDiff} />` : ''}
-              <${TonightPanel} version=${fleet.version} />
-              <${SessionsPanel} fleet=${fleet} onAction=${ask} />
+              <${TonightPanel} report=${night.report} error=${night.error} />
+              <${SessionsPanel} fleet=${fleet} spent=${spent} onAction=${ask} />
               <${ClaimsPanel} fleet=${fleet} />
               <${ConflictsPanel} fleet=${fleet} />
               <${SnapshotsPanel} fleet=${fleet} />

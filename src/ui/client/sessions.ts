@@ -33,7 +33,12 @@ function groups(sessions: UiSession[]): [string, UiSession[]][] {
   return [...m].sort(([a], [b]) => a.localeCompare(b));
 }
 
-export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionName, s: UiSession) => void }) {
+export function SessionsPanel(props: {
+  fleet: FleetView;
+  /** Each measured session's spend, as the report says it (tonight.ts spentBySession). */
+  spent: Map<string, string>;
+  onAction: (a: ActionName, s: UiSession) => void;
+}) {
   const { fleet } = props;
   const [f, setF] = useState<Filter>({ repo: '', ticket: '', agent: '', state: '' });
   const [all, setAll] = useState(false);
@@ -111,6 +116,7 @@ export function SessionsPanel(props: { fleet: FleetView; onAction: (a: ActionNam
                       host=${fleet.host}
                       at=${fleet.at}
                       flags=${flags.get(s.id) ?? NO_FLAGS}
+                      spent=${props.spent.get(s.id) ?? null}
                       onAction=${props.onAction}
                     />`,
                 )}
@@ -154,6 +160,8 @@ interface RowProps {
   host: string;
   at: number;
   flags: string[];
+  /** What its agent spent (`12.3k tokens, about $0.04`), or null when not measured. */
+  spent: string | null;
   onAction: (a: ActionName, s: UiSession) => void;
 }
 
@@ -170,6 +178,7 @@ const SessionRow = memo(
     a.depth === b.depth &&
     a.host === b.host &&
     a.onAction === b.onAction &&
+    a.spent === b.spent &&
     a.flags.join('\n') === b.flags.join('\n') &&
     timesShown(a.s, a.at) === timesShown(b.s, b.at),
 );
@@ -247,6 +256,7 @@ function Row(props: RowProps) {
       <td class="work" data-label="Work">
         ${s.uncommitted === null ? '–' : html`<div data-uncommitted>${s.uncommitted} uncommitted</div>`}
         ${s.ahead === null ? '' : html`<div>${s.ahead} ahead of ${s.target}</div>`}
+        ${props.spent ? html`<div class="why" data-spent>${props.spent}</div>` : ''}
       </td>
       <td data-label="Claims">
         ${

@@ -16,7 +16,8 @@ const seatWords = (s: NonNullable<UiReport['seatsOut']>[number]) => [
 ];
 const who = (s: UiReportName | null) => (s ? (s.label ?? s.id) : '');
 
-export function TonightPanel(props: { version: number }) {
+/** The report, read when the fleet changes (its version), at most every 10 s; and why it could not be read. */
+export function useReport(version: number): { report: UiReport | null; error: string } {
   const [report, setReport] = useState<UiReport | null>(null);
   const [error, setError] = useState('');
   const last = useRef(0);
@@ -33,10 +34,27 @@ export function TonightPanel(props: { version: number }) {
     const wait = Math.max(0, last.current + EVERY_MS - Date.now());
     const t = setTimeout(read, last.current === 0 ? 0 : wait);
     return () => clearTimeout(t);
-  }, [props.version]);
-
-  return html`<${Night} report=${report} error=${error} />`;
+  }, [version]);
+  return { report, error };
 }
+
+export function TonightPanel(props: { report: UiReport | null; error: string }) {
+  return html`<${Night} report=${props.report} error=${props.error} />`;
+}
+
+/** Each measured session's spend as a row shows it (`12.3k tokens, about $0.04`), by session id. */
+export function spentBySession(report: UiReport | null): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const x of report?.spend?.sessions ?? [])
+    if (x.measured && x.tokens)
+      out.set(x.session, `${tokens(totalOf(x.tokens))} tokens, about $${(x.costUsd ?? 0).toFixed(2)}`);
+  return out;
+}
+
+type Four = { input: number; output: number; cacheRead: number; cacheWrite: number };
+const totalOf = (t: Four) => t.input + t.output + t.cacheRead + t.cacheWrite;
+const tokens = (t: number) =>
+  t >= 1e6 ? `${(t / 1e6).toFixed(1)}M` : t >= 1e3 ? `${(t / 1e3).toFixed(1)}k` : String(t);
 
 /**
  * The same picture until the report or its error changes: a page that gets a new fleet every few
@@ -75,9 +93,7 @@ function Review(props: { review: NonNullable<UiReport['review']> }) {
 function spent(report: UiReport): string {
   const s = report.spend;
   if (!s || !s.sessions.some((x) => x.measured)) return '';
-  const t = s.total.input + s.total.output + s.total.cacheRead + s.total.cacheWrite;
-  const n = t >= 1e6 ? `${(t / 1e6).toFixed(1)}M` : t >= 1e3 ? `${(t / 1e3).toFixed(1)}k` : String(t);
-  return ` · ${n} tokens, about $${s.costUsd.toFixed(2)}`;
+  return ` · ${tokens(totalOf(s.total))} tokens, about $${s.costUsd.toFixed(2)}`;
 }
 
 function night(report: UiReport | null, error: string) {
