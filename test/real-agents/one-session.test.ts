@@ -10,6 +10,7 @@ import { responses } from './fake-model/responses.js';
 import { FakeModel } from './fake-model/server.js';
 import type { Protocol } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
+import { opencodeArgs, opencodeRunEnv } from './opencode-world.js';
 import { agentEnv } from './world.js';
 import {
   OPENCODE_VERSION,
@@ -164,25 +165,9 @@ const AGENTS: Record<string, Agent> = {
       }),
       shell: (command) => ({ name: 'bash', input: { command, description: 'run' } }),
     }),
-    args: ['run', '-m', 'fake/m', PROMPT],
-    setup(w, url) {
-      // The provider in the user's config (the project's opencode.json is lanes', committed).
-      const provider = {
-        npm: '@ai-sdk/openai-compatible',
-        name: 'Fake',
-        options: { baseURL: `${url}/v1`, apiKey: 'x' },
-        models: { m: { name: 'm', tool_call: true } },
-      };
-      const config = { provider: { fake: provider }, model: 'fake/m', permission: { edit: 'allow', bash: 'allow' } };
-      file(join(w.home, '.config', 'opencode', 'opencode.json'), config);
-      return {
-        XDG_STATE_HOME: join(w.home, '.local', 'state'),
-        // OpenCode takes its project directory from PWD: the run's worktree, where the wrapper starts it.
-        PWD: w.worktree,
-        OPENCODE_DISABLE_MODELS_FETCH: '1',
-        OPENCODE_DISABLE_AUTOUPDATE: '1',
-      };
-    },
+    args: opencodeArgs(PROMPT),
+    // The provider in the user's config (the project's opencode.json is lanes', committed).
+    setup: (w, url) => opencodeRunEnv(w.home, w.worktree, url),
   },
 };
 

@@ -191,7 +191,8 @@ function complete(res: ServerResponse, body: Record<string, unknown>, turn: Turn
       ? { role: 'assistant', tool_calls: turn.tools.map(calls) }
       : { role: 'assistant', content: turn.text };
   const finish = 'tools' in turn ? 'tool_calls' : 'stop';
-  const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+  // As the other scripted models answer: 100 in, 10 out (what a budget counts: budget-pause.ts).
+  const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
   const base = { id: 'c', created: 1, model: 'm' };
   if (body['stream'] !== true) {
     res.writeHead(200, { 'content-type': 'application/json' });

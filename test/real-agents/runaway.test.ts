@@ -10,6 +10,8 @@ import { gemini } from './fake-model/gemini.js';
 import { responses } from './fake-model/responses.js';
 import { geminiArgs, geminiRunEnv } from './gemini-world.js';
 import { ensureAgent, pin } from './install.js';
+import { opencodeArgs, opencodeRunEnv } from './opencode-world.js';
+import { OPENCODE_VERSION, chat, opencodeBinary } from './run-world.js';
 import { runawayRun } from './runaway-run.js';
 import { agentEnv, claudeEnv, runAgent, world } from './world.js';
 
@@ -106,6 +108,30 @@ test(
       cwd: w.repo,
       timeoutMs: 3 * 60_000,
       env: { ...agentEnv(w, r.url, copilotRunEnv(w, r.url)), ...r.env },
+    });
+    await r.check(run);
+  },
+);
+
+test(
+  `OpenCode ${OPENCODE_VERSION} (real CLI): the same failing call three times is flagged a runaway`,
+  RUN,
+  async (t) => {
+    const cli = opencodeBinary();
+    if ('why' in cli) {
+      t.diagnostic(`real agent opencode@${OPENCODE_VERSION}: NOT RUN, could not install: ${cli.why}`);
+      skipOrFail(t, 'the npm registry', `opencode@${OPENCODE_VERSION} could not be installed: ${cli.why}`);
+      return;
+    }
+    const w = await world('opencode');
+    const r = await runawayRun(t, w, chat, 'opencode', (command) => ({
+      name: 'bash',
+      input: { command, description: 'run it' },
+    }));
+    const run = await runAgent(cli.bin, opencodeArgs('Do the task.'), {
+      cwd: w.repo,
+      timeoutMs: 3 * 60_000,
+      env: { ...agentEnv(w, r.url, opencodeRunEnv(w.home, w.repo, r.url)), ...r.env },
     });
     await r.check(run);
   },

@@ -1,5 +1,5 @@
 import type { HookDecision, HookEvent } from '../../core/hook-event.js';
-import type { AgentAdapter, HookOutput, Payload } from '../adapter.js';
+import type { AgentAdapter, Env, HookOutput, Payload } from '../adapter.js';
 import {
   absolute,
   asEdit,
@@ -31,6 +31,22 @@ import { patchTargets } from '../apply-patch.js';
 const EDIT_TOOLS = new Set(['edit', 'write', 'multiedit']);
 const PATCH_TOOLS = new Set(['patch', 'apply_patch']);
 
+/**
+ * The session's own record (what it spent is read there: services/spend/opencode-reader.ts):
+ * OpenCode's database, where OpenCode itself looks for it ($OPENCODE_DB, else
+ * $XDG_DATA_HOME/opencode/opencode.db, else ~/.local/share/…), and the session's id: `DB#ID`.
+ */
+function recordOf(env: Env, id: string): string | null {
+  const given = env['OPENCODE_DB'];
+  const data = env['XDG_DATA_HOME'] || (env['HOME'] ? `${env['HOME']}/.local/share` : '');
+  const db = given?.startsWith('/')
+    ? given
+    : data.startsWith('/')
+      ? `${data}/opencode/${given || 'opencode.db'}`
+      : null;
+  return db && /^[\w.-]+$/.test(id) ? `${db}#${id}` : null;
+}
+
 export const opencode: AgentAdapter = {
   name: 'opencode',
   events: [
@@ -45,7 +61,7 @@ export const opencode: AgentAdapter = {
     'session.error',
     'chat.message',
   ],
-  parse(event: string, payload: Payload): HookEvent {
+  parse(event: string, payload: Payload, env: Env): HookEvent {
     const id = text(payload, 'sessionID');
     if (!id) throw badInput('opencode', 'the payload has no sessionID');
     const e = baseEvent('opencode', 'ignore', id, cwdOf({ cwd: payload['directory'] }));
@@ -55,8 +71,10 @@ export const opencode: AgentAdapter = {
     e.toolName = tool;
     switch (event) {
       case 'session.created':
+        e.record = recordOf(env, id);
         return lifecycle(e, 'session-start', text(payload, 'source') ?? 'created');
       case 'session.idle':
+        e.record = recordOf(env, id);
         return lifecycle(e, 'stop', payload['afterError'] === true ? 'error' : null);
       // permission.asked (permission.updated before 1.x): a permission prompt; question.asked: the question tool.
       case 'permission.asked':

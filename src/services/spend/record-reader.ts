@@ -14,6 +14,7 @@ import { geminiUsage, withOpen } from '../../core/gemini-usage.js';
 import type { GeminiOpen } from '../../core/gemini-usage.js';
 import type { CodexTotal } from '../../core/codex-usage.js';
 import { makeDirsSync } from '../../core/make-dirs.js';
+import { readOpencode } from './opencode-reader.js';
 import { addUsage, noUsage } from '../../core/usage.js';
 import type { Usage } from '../../core/usage.js';
 
@@ -73,6 +74,8 @@ function load(file: string, path: string): Cached {
 
 /** The tokens the record at `path` (an agent's transcript or rollout) says so far; null when it cannot be read. */
 export function readRecordUsage(dir: string, agent: string, path: string): RecordReading | null {
+  // OpenCode keeps running totals in its own database: one indexed read, nothing cached here.
+  if (agent === 'opencode') return readOpencode(path);
   if (!SPEND_AGENTS.has(agent)) return null;
   let size: number;
   try {

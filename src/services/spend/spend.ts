@@ -11,8 +11,8 @@ import { usageOfRecords } from './record-reader.js';
 
 // What each session spent (issue 50, item 1), from its agent's own record (the files its hooks
 // named: services/hooks/records.ts), read incrementally (record-reader.ts), priced from an
-// editable table (prices.ts), and its wall time. Claude Code, Codex, Gemini CLI and Copilot CLI
-// keep usage in their records; Cursor and OpenCode are not read yet (`measured: false`). Per seat:
+// editable table (prices.ts), and its wall time. Claude Code, Codex, Gemini CLI, Copilot CLI and
+// OpenCode keep usage in their records; Cursor is not read (`measured: false`). Per seat:
 // the seat a session last leased (its `seat:NAME/N` grants in the journal) carries its spend.
 
 export interface SessionSpend {
