@@ -5,6 +5,9 @@
 // (findRepository), the .worktreeinclude copy, and the pure helpers and types of core.
 export { openLanes } from './services/lanes.js';
 export { nightReport } from './services/report/report.js';
+export { auditRepository } from './services/audit/audit.js';
+export type { AuditReport, CheckResult } from './services/audit/verdict.js';
+export type { CheckId as AuditCheckId, Finding as AuditFinding } from './services/audit/checks/finding.js';
 export { deliverNotifications, testNotifications } from './services/notify/worker.js';
 export type { Delivery, NotifyChannel } from './services/notify/deliver.js';
 export type { NotifyEvent } from './services/notify/events.js';

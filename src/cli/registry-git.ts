@@ -1,4 +1,4 @@
-// `lanes diff`'s, `ready`'s, `queue`'s, `pr`'s, `tell`'s, `budget`'s and `continue`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
+// `lanes diff`'s, `audit`'s, `ready`'s, `queue`'s, `pr`'s, `tell`'s, `budget`'s and `continue`'s entries, part of the one list in registry.ts (apart only to keep that file under 300 lines).
 import type { CommandEntry } from './command.js';
 
 export const DIFF: CommandEntry = {
@@ -55,4 +55,12 @@ export const CONTINUE: CommandEntry = {
   hot: false,
   load: () => import('./commands/continue.js'),
   summary: 'let a session paused by its budget go on (each limit reached raised by its size)',
+};
+
+export const AUDIT: CommandEntry = {
+  name: 'audit',
+  group: 'admin',
+  hot: false,
+  load: () => import('./commands/audit.js'),
+  summary: "find the bug class lanes prevents in a repository's own automation and agent instructions",
 };

@@ -4,7 +4,7 @@
 // commands it cannot run (the dispatcher runs none; the hot bundle only the hot ones).
 import type { CommandEntry } from './command.js';
 import { FLEET_COMMANDS } from './registry-fleet.js';
-import { BUDGET, CONTINUE, DIFF, PR, QUEUE, READY, TELL } from './registry-git.js';
+import { AUDIT, BUDGET, CONTINUE, DIFF, PR, QUEUE, READY, TELL } from './registry-git.js';
 import { EXEC, HOOK, STATUSLINE } from './registry-hot.js';
 import { LS } from './registry-quick.js';
 
@@ -181,6 +181,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/gc.js'),
     summary: "end this host's dead sessions: snapshot their work, release their claims",
   },
+  AUDIT,
   {
     name: 'doctor',
     group: 'admin',

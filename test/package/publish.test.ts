@@ -41,9 +41,12 @@ test('npm publish --dry-run: only the built package, small, and npm warns of not
   // 416 KB, the library left to dist/index.js beside it): decided, for a terminal view drawn by a
   // well-kept library. 5.31 MB (1.61 MB packed) later that day, of it `lanes ls`'s own bundle
   // (dist/quick.cjs, 386 KB: ls starts without main.cjs, 2.50x -> 2.27x node -e 0) and the diff
-  // view's highlight.js (93 KB): decided. The budget: 5.5 MB unpacked, 1.7 MB packed (docs/install.md).
-  assert.ok(report.unpackedSize < 5_500_000, `unpacked ${report.unpackedSize} bytes`);
-  assert.ok(report.size < 1_700_000, `packed ${report.size} bytes`);
+  // view's highlight.js (93 KB): decided. 5.30 MB (1.70 MB packed) the night after, with `lanes audit`
+  // (its readers and checks, ~90 KB in main.cjs and the library): decided, for a command written
+  // without a parser library (tree-sitter's grammars are 0.5-1.4 MB each). The budget: 5.6 MB
+  // unpacked, 1.75 MB packed (docs/install.md).
+  assert.ok(report.unpackedSize < 5_600_000, `unpacked ${report.unpackedSize} bytes`);
+  assert.ok(report.size < 1_750_000, `packed ${report.size} bytes`);
   // Without a login npm warns that publishing needs one; any other warning is the package's.
   const warnings = r.stderr.split('\n').filter((l) => /^npm warn/i.test(l) && !/requires you to be logged in/.test(l));
   assert.deepEqual(warnings, []);
