@@ -19,8 +19,10 @@ export function renderAudit(r: AuditReport, markdown: boolean): string {
   const out: string[] = [];
   if (markdown) {
     out.push(`# lanes audit of \`${r.root}\``, '', `Read: ${read || 'nothing lanes audits'}.`, '');
-    for (const c of r.checks) {
-      out.push(`## ${c.status} — ${c.title} (\`${c.check}\`)`, '');
+    const passed = r.checks.filter((c) => c.status === 'PASS');
+    if (passed.length) out.push(`Passed: ${passed.map((c) => c.title).join(', ')}.`, '');
+    for (const c of r.checks.filter((x) => x.status === 'FAIL')) {
+      out.push(`## FAIL — ${c.title} (\`${c.check}\`)`, '');
       for (const f of c.findings.slice(0, EVIDENCE)) out.push(`- \`${f.file}:${f.line}\` ${f.what}`);
       if (c.findings.length > EVIDENCE)
         out.push(`- … and ${c.findings.length - EVIDENCE} more (\`lanes audit --json\`)`);
@@ -35,7 +37,12 @@ export function renderAudit(r: AuditReport, markdown: boolean): string {
     out.push('', `**Verdict: ${r.verdict}.** Next: ${r.next}.`, '');
     return out.join('\n');
   }
-  out.push(`lanes audit of ${r.root}`, `read: ${read || 'nothing lanes audits'}`, '');
+  out.push(`lanes audit of ${r.root}`, `read: ${read || 'nothing lanes audits'}`);
+  if (r.skipped.length)
+    out.push(
+      `not read (over 1 MiB or minified): ${r.skipped.slice(0, 5).join(', ')}${r.skipped.length > 5 ? ` and ${r.skipped.length - 5} more` : ''}`,
+    );
+  out.push('');
   for (const c of r.checks) {
     out.push(`${c.status}  ${c.title}${c.findings.length ? ` (${c.findings.length})` : ''}`);
     for (const f of c.findings.slice(0, EVIDENCE)) out.push(`  ${f.file}:${f.line}  ${f.what}`);

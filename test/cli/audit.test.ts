@@ -42,7 +42,7 @@ test('lanes audit through the bin: each check with its evidence and fix, the tab
   assert.match(text.stdout, /^FAIL {2}fixed-path handoffs \(2\)$/m);
   assert.match(
     text.stdout,
-    /^ {2}\.claude\/skills\/obsidian-notes\/SKILL\.md:15 {2}~\/\.claude\/temp\/obsidian-meta\.json$/m,
+    /^ {2}\.claude\/skills\/obsidian-notes\/SKILL\.md:15 {2}~\/\.claude\/temp\/obsidian-meta\.json \(also read at \.claude\/skills\/obsidian-notes\/scripts\/save_note\.py:17\)$/m,
   );
   assert.match(text.stdout, /^ {2}fix: a per-session path: `lanes path NAME`/m);
   assert.match(text.stdout, /^PASS {2}stage, then pause, then commit$/m);
@@ -53,6 +53,8 @@ test('lanes audit through the bin: each check with its evidence and fix, the tab
   const md = await lanes(['audit', root, '--markdown'], { env });
   assert.equal(md.code, 3);
   assert.match(md.stdout, /^## FAIL — fixed-path handoffs \(`fixed-path-handoff`\)$/m);
+  assert.match(md.stdout, /^Passed: stage, then pause, then commit, /m);
+  assert.doesNotMatch(md.stdout, /^## PASS/m);
   assert.match(md.stdout, /^\| fixed-path handoffs \| FAIL \| `?\.claude/m);
   assert.match(md.stdout, /^\*\*Verdict: applies\.\*\* Next: /m);
   const json = await lanes(['audit', root, '--json'], { env });

@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { LanesError } from '../../core/errors.js';
 import { fixedPathHandoffs } from './checks/handoff.js';
@@ -7,7 +7,7 @@ import { unlockedClears } from './checks/clears.js';
 import { saveEverythingSweeps } from './checks/sweeps.js';
 import { surfaces } from './checks/surfaces.js';
 import type { Finding } from './checks/finding.js';
-import { MAX_BYTES, isFixture, isTestCode, kindOf, listFiles, sizeOf } from './files.js';
+import { MAX_BYTES, isFixture, isGenerated, isTestCode, kindOf, listFiles, repoPrefix, sizeOf } from './files.js';
 import { readCode } from './read-code.js';
 import { readMakefile, readPackageJson, readWorkflow } from './read-config.js';
 import { readMarkdown } from './read-markdown.js';
@@ -68,20 +68,41 @@ export function auditRepository(path: string): AuditReport {
   const files: AuditFile[] = [];
   const realRoot = realpathSync(root);
   const steps: Step[] = [];
+  // Classified by its place in the repository (`lanes audit .claude` still knows a skill), shown
+  // relative to what was asked.
+  const prefix = repoPrefix(root);
+  const readOnce = new Set<string>();
+  const skipped: string[] = [];
   for (const name of names.sort()) {
     const full = join(root, name);
+    const inRepo = prefix + name;
     let kind: AuditFile['kind'] | null;
+    let text: string;
     try {
-      kind = isFixture(name) ? null : kindOf(name, () => head(full));
-      if (!kind || sizeOf(full) > MAX_BYTES) continue;
-      // A symlink to a file outside the repository is not the repository's: not read.
-      if (lstatSync(full).isSymbolicLink() && !realpathSync(full).startsWith(realRoot + sep)) continue;
+      kind = isFixture(name) || isGenerated(name) ? null : kindOf(inRepo, () => head(full));
+      if (!kind || !statSync(full).isFile()) continue;
+      // A symlink to a file outside the repository is not the repository's; one to a file inside
+      // (CLAUDE.md → AGENTS.md) is read once.
+      const real = realpathSync(full);
+      if (!real.startsWith(realRoot + sep) || readOnce.has(real)) continue;
+      readOnce.add(real);
+      if (sizeOf(full) > MAX_BYTES) {
+        skipped.push(name);
+        continue;
+      }
+      text = readFileSync(full, 'utf8');
     } catch {
-      continue; // a dangling symlink, a file gone since git listed it
+      continue; // a dangling symlink, a file gone since git listed it, one that cannot be read
+    }
+    // Minified or generated code (a line longer than any person writes), or a binary (a NUL in its
+    // first 8 KB, as git judges), is no one's automation.
+    if (/[^\n]{5000}/.test(text) || text.slice(0, 8000).includes('\0')) {
+      skipped.push(name);
+      continue;
     }
     const f = { path: name, kind };
     files.push(f);
-    steps.push(...stepsOf(f, readFileSync(full, 'utf8')));
+    for (const st of stepsOf(f, text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n'))) steps.push(st);
   }
   // Tests and benchmarks build their own worlds (a temporary repository they stage everything in,
   // a recorded payload naming a /tmp path): only what they share with every other run — a port, a
@@ -101,5 +122,5 @@ export function auditRepository(path: string): AuditReport {
       return seen.has(k) ? false : (seen.add(k), true);
     })
     .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.check.localeCompare(b.check));
-  return verdictOf(root, files, findings);
+  return verdictOf(root, files, findings, skipped);
 }

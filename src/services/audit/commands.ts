@@ -12,8 +12,69 @@ const EXEC =
 export function commandLines(step: Step): string[] {
   if (step.lang === 'sh') return [step.text];
   if (step.lang === 'prose') return [];
-  if (!EXEC.test(step.text) || !step.strings.length) return [];
-  return [step.strings.join(' ')];
+  const m = EXEC.exec(step.text);
+  if (!m || !step.strings.length) return [];
+  if (m[0] === '$`') return [step.strings[0] ?? ''];
+  const args = argumentsOf(step.text, m.index + m[0].length);
+  // ['git', 'add', x] as its words (a variable is a word too: `$x`); 'git', [...] as spawn takes
+  // it; a string as the shell line it is.
+  const words = (a: Arg | undefined) => (Array.isArray(a) ? a.map(quote) : null);
+  const line =
+    words(args[0])?.join(' ') ??
+    (typeof args[0] === 'string' && words(args[1]) ? [quote(args[0]), ...words(args[1])!].join(' ') : null) ??
+    (typeof args[0] === 'string' ? args[0] : null);
+  return line === null ? [] : [line];
+}
+
+type Arg = string | null | Arg[];
+
+const quote = (a: Arg): string =>
+  typeof a === 'string' ? `'${a.replace(/'/g, `'\\''`)}'` : a === null ? '$x' : a.map(quote).join(' ');
+
+/** The arguments of a call from `at` (just after its `(`): string literals, lists of them, null for anything else. */
+function argumentsOf(text: string, at: number): Arg[] {
+  const out: Arg[] = [];
+  let i = at;
+  const value = (): Arg => {
+    while (text[i] === ' ') i++;
+    const c = text[i];
+    if (c === '[') {
+      i++;
+      const list: Arg[] = [];
+      while (i < text.length && text[i] !== ']') {
+        list.push(value());
+        while (text[i] === ' ' || text[i] === ',') i++;
+      }
+      i++;
+      return list;
+    }
+    const prefix = /^[fbrFBR]{0,2}(["'`])/.exec(text.slice(i, i + 3));
+    if (prefix) {
+      const q = prefix[1]!;
+      const from = i + prefix[0].length;
+      let j = from;
+      while (j < text.length && text[j] !== q) j += text[j] === '\\' ? 2 : 1;
+      i = j + 1;
+      return text.slice(from, j);
+    }
+    // Anything else (a variable, a call, keyword=…): to the next comma or bracket at its depth.
+    for (let depth = 0; i < text.length; i++) {
+      const d = text[i]!;
+      if ('([{'.includes(d)) depth++;
+      else if (')]}'.includes(d)) {
+        if (depth === 0) break;
+        depth--;
+      } else if (d === ',' && depth === 0) break;
+    }
+    return null;
+  };
+  while (i < text.length && text[i] !== ')') {
+    const before = i;
+    out.push(value());
+    while (text[i] === ' ' || text[i] === ',') i++;
+    if (i === before) break;
+  }
+  return out;
 }
 
 const SEP = new Set(['&&', '||', ';', '|', '&', '(', ')', '\n']);

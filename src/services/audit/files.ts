@@ -64,6 +64,8 @@ export function kindOf(path: string, head: () => string): AuditFile['kind'] | nu
   if (/\.(sh|bash|zsh|ksh)$/.test(name)) return 'shell';
   if (/\.py$/.test(name)) return 'python';
   if (/\.(m|c)?[jt]s$/.test(name) && !/\.d\.[mc]?ts$|\.min\.js$/.test(name)) return 'js';
+  // Husky 9's hooks have no shebang: a file of .husky/ is shell.
+  if (/(^|\/)\.husky\/[^/._][^/]*$/.test(path) && !name.includes('.')) return 'shell';
   if (/(^|\/)(\.husky|\.githooks|\.git-hooks|hooks)\/[^/.]+$/.test(path) || !name.includes('.')) {
     const h = head();
     if (/^#!.*\b(ba|z|da|k)?sh\b/.test(h)) return 'shell';
@@ -84,3 +86,19 @@ export const isTestCode = (path: string): boolean =>
 
 /** Samples a test reads (never run by anything): not audited at all. */
 export const isFixture = (path: string): boolean => /(^|\/)(fixtures|testdata|__fixtures__|__snapshots__)\//.test(path);
+
+/** Built or vendored code, whoever commits it: no one's automation. */
+export const isGenerated = (path: string): boolean =>
+  /(^|\/)(dist|build|out|vendor|node_modules|third_party|\.next|coverage)\/|\.(min|bundle)\.[cm]?js$/.test(path);
+
+/** Where `root` is inside its git repository (`.claude/`), or '' (its top, or no repository). */
+export function repoPrefix(root: string): string {
+  try {
+    return execFileSync('git', ['-C', root, 'rev-parse', '--show-prefix'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return '';
+  }
+}

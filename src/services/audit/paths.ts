@@ -20,6 +20,15 @@ export function sharedPath(raw: string): string | null {
 export const isLockPath = (p: string): boolean => /\.(lock|lck|pid)$|\/locks?\//.test(p);
 
 /**
+ * A user's own configuration, installed programs and keys: shared by design, read by every run and
+ * written by an installer or the person (global-config-write judges the writes that matter).
+ */
+export const isUserConfig = (p: string): boolean =>
+  /^~\/(\.(bashrc|bash_profile|bash_login|bash_logout|zshrc|zprofile|zshenv|zlogin|profile|inputrc|vimrc|tmux\.conf|gitconfig|npmrc|netrc|pypirc|yarnrc|condarc)$|\.(ssh|gnupg|aws|kube|docker)\/|\.local\/(bin|share\/applications)\/|bin\/|\.config\/|\.[\w-]+\/(settings|config|preferences)[\w.-]*$|\.claude\.json$|\.claude\/(settings|CLAUDE|agents|commands|skills|plugins|hooks))/.test(
+    p,
+  ) || /\.(pub|pem|key)$|\/id_[\w-]+$/.test(p);
+
+/**
  * Paths a Python or JavaScript statement builds from the home or temp directory and literals only:
  * `Path.home() / ".claude" / "temp" / "meta.json"`, `path.join(os.homedir(), '.x', 'y.json')`,
  * `os.path.join(tempfile.gettempdir(), "out.json")`.

@@ -16,8 +16,11 @@ interface Block {
 
 const PY_DEF = /^\s*(async\s+)?def\s|^\s*class\s/;
 const PY_LOOP = /^\s*(async\s+)?(for|while)\b/;
-const JS_DEF = /\bfunction\b|=>\s*$|^\s*(async\s+)?[A-Za-z_$][\w$]*\s*\([^)]*\)\s*$/;
-const JS_LOOP = /^\s*(for|while)\b|\.(forEach|map)\s*\(/;
+const JS_CONTROL = /^\s*(\}\s*)?(if|else|for|while|do|switch|catch|try|finally|with)\b/;
+const JS_DEF = /\bfunction\b|=>\s*$|^\s*(async\s+|static\s+|get\s+|set\s+)*[A-Za-z_$][\w$]*\s*\([^)]*\)\s*(:[^{]+)?$/;
+const JS_LOOP = /^\s*(for|while|do)\b|\.(forEach|map)\s*\(/;
+/** Where a `/` starts a regular expression, not a division: after an operator, an opening bracket or a keyword. */
+const REGEX_BEFORE = /(^|[(,=:[!&|?{};+\-*%<>~^]|\b(return|typeof|case|do|else|in|of|void|yield|await))\s*$/;
 
 export function readCode(file: string, text: string, lang: 'py' | 'js'): Step[] {
   const steps: Step[] = [];
@@ -58,7 +61,8 @@ export function readCode(file: string, text: string, lang: 'py' | 'js'): Step[] 
   };
   const open = (header: string) => {
     const h = header.trim();
-    blocks.push({ kind: JS_DEF.test(h) ? 'def' : JS_LOOP.test(h) ? 'loop' : 'other', line: start, indent: 0 });
+    const kind = JS_LOOP.test(h) ? 'loop' : !JS_CONTROL.test(h) && JS_DEF.test(h) ? 'def' : 'other';
+    blocks.push({ kind, line: start, indent: 0 });
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -81,6 +85,21 @@ export function readCode(file: string, text: string, lang: 'py' | 'js'): Step[] 
       i = end < 0 ? text.length : end + 1;
       continue;
     }
+    if (lang === 'js' && c === '/' && REGEX_BEFORE.test(stmt)) {
+      // A regular expression literal: its quotes and brackets are not the code's.
+      let j = i + 1;
+      for (let cls = false; j < text.length && text[j] !== '\n'; j++) {
+        if (text[j] === '\\') j++;
+        else if (text[j] === '[') cls = true;
+        else if (text[j] === ']') cls = false;
+        else if (text[j] === '/' && !cls) break;
+      }
+      if (text[j] === '/') {
+        stmt += text.slice(i, j + 1);
+        i = j;
+        continue;
+      }
+    }
     if (c === '"' || c === "'" || (lang === 'js' && c === '`')) {
       const triple = lang === 'py' && text.startsWith(c.repeat(3), i);
       const quote = triple ? c.repeat(3) : c;
@@ -92,7 +111,11 @@ export function readCode(file: string, text: string, lang: 'py' | 'js'): Step[] 
           j++;
         } else {
           if (text[j] === '\n') {
-            if (!triple && c !== '`') break;
+            // An unterminated string ends at its line: the newline is the statement's.
+            if (!triple && c !== '`') {
+              j--;
+              break;
+            }
             line++;
           }
           value += text[j];

@@ -8,12 +8,17 @@ import type { Step } from './step.js';
 export function readMakefile(file: string, text: string): Step[] {
   const steps: Step[] = [];
   let target = 0;
-  text.split('\n').forEach((line, i) => {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     if (/^[\w./%$(){}-]+(\s+[\w./%$(){}-]+)*\s*::?(?!=)/.test(line)) target = i + 1;
-    if (!line.startsWith('\t')) return;
-    const cmd = line.slice(1).replace(/^[@+-]+/, '');
-    steps.push(...readShell(file, cmd, { firstLine: i + 1, scope: target }));
-  });
+    if (!line.startsWith('\t')) continue;
+    // A recipe line ending in a backslash goes on: one shell command (a `for …; do \` loop).
+    let cmd = line.slice(1).replace(/^[@+-]+/, '');
+    const at = i + 1;
+    while (cmd.endsWith('\\') && i + 1 < lines.length) cmd = `${cmd}\n${lines[++i]!.replace(/^\t/, '')}`;
+    steps.push(...readShell(file, cmd, { firstLine: at, scope: target }));
+  }
   return steps;
 }
 

@@ -48,7 +48,11 @@ export function readMarkdown(file: string, text: string): Step[] {
     // Inline code of a list item (or of its indented lines) is a command of its step; other inline
     // code and the text are prose.
     const codes = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
-    const commands = inItem ? codes.filter((c) => /^(git|lanes|python3?|node|npm|rm|cat|cp|mv|echo|jq)\b/.test(c)) : [];
+    // A rule against a command (never run `git add -A`) is not a step that runs it.
+    const commands =
+      inItem && !/\b(never|don'?t|do not|must not|avoid|instead of)\b/i.test(line)
+        ? codes.filter((c) => /^(git|lanes|python3?|node|npm|rm|cat|cp|mv|echo|jq)\b/.test(c))
+        : [];
     for (const c of commands) steps.push(...readShell(file, c, { firstLine: n + 1, procedure: true, scope: stepNo }));
     if (line.trim())
       steps.push({

@@ -78,6 +78,14 @@ export function readShell(
     // `do` and `then` on the loop's own line (for x in y; do) and one-line loops stay one statement.
     emit(stmt, start);
     stmt = '';
+    // A here-document's body is data, not commands (a usage text, a config file written out):
+    // skipped to its terminator (`<<-` allows it indented). A here-string (<<<) has no body.
+    const here = /<<(-?)\s*(['"]?)([A-Za-z_][\w-]*)\2/.exec(out.replace(/<<</g, ''));
+    if (here) {
+      const end = here[3]!;
+      while (n + 1 < lines.length && (here[1] ? lines[n + 1]!.trim() : lines[n + 1]) !== end) n++;
+      n++;
+    }
   }
   if (stmt) emit(stmt, start);
   return steps;

@@ -26,6 +26,8 @@ export interface AuditReport {
   findings: Finding[];
   verdict: 'applies' | 'partially' | 'out of scope' | 'no';
   next: string;
+  /** Files of a kind it reads that it did not: over 1 MiB, or minified. */
+  skipped: string[];
 }
 
 const ABOUT: Record<CheckId, { title: string; fix: string; short: string }> = {
@@ -84,7 +86,7 @@ const PRIORITY: CheckId[] = [
 ];
 const CORE = new Set<CheckId>(['fixed-path-handoff', 'stage-then-pause', 'unlocked-clear', 'save-everything-sweep']);
 
-export function verdictOf(root: string, files: AuditFile[], findings: Finding[]): AuditReport {
+export function verdictOf(root: string, files: AuditFile[], findings: Finding[], skipped: string[] = []): AuditReport {
   const read = {} as AuditReport['read'];
   for (const f of files) read[f.kind] = (read[f.kind] ?? 0) + 1;
   const checks = CHECKS.map((check) => {
@@ -109,5 +111,5 @@ export function verdictOf(root: string, files: AuditFile[], findings: Finding[])
     : files.length
       ? 'nothing to fix: keep running lanes audit when the automation changes'
       : 'nothing here runs beside other sessions: no scripts, build files, workflows or agent instructions were found';
-  return { root, read, checks, findings, verdict, next };
+  return { root, read, checks, findings, verdict, next, skipped };
 }

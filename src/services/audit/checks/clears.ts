@@ -35,7 +35,7 @@ function indexOf(code: Step[]): Index {
     const m = ASSIGN.exec(s.text);
     if (m) {
       const k = `${scope}\0${m[1]}`;
-      ix.sets.set(k, [...(ix.sets.get(k) ?? []), s]);
+      (ix.sets.get(k) ?? ix.sets.set(k, []).get(k)!).push(s);
     }
     if (LOCK.test(s.text)) {
       if (!ix.lockFrom.has(scope)) ix.lockFrom.set(scope, s.line);
@@ -66,14 +66,31 @@ function targets(step: Step, ix: Index, depth = 0): string[] {
   return [...new Set(own)];
 }
 
+/** Variables every script has: naming one says nothing about which file. */
+const COMMON = new Set([
+  'HOME',
+  'TMPDIR',
+  'PWD',
+  'USER',
+  'PATH',
+  'SHELL',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_STATE_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_RUNTIME_DIR',
+]);
+
 function namesIn(step: Step): string[] {
   const names = new Set<string>();
-  const add = (v: string) => {
-    const base = v.replace(/["'`]/g, '').split('/').filter(Boolean).pop();
-    if (
-      base &&
-      (/\.[A-Za-z]\w*$/.test(base) || /^[A-Z][A-Z0-9_]{2,}$|[a-z](Path|File|Dir)$|_(path|file|dir)$/.test(base))
-    )
+  const add = (raw: string) => {
+    const v = raw.replace(/["'`]/g, '');
+    // A path with its folders is that path; a bare file name or a variable's last part is a name.
+    const parts = v.split('/').filter(Boolean);
+    const base = parts.pop();
+    if (!base) return;
+    if (parts.length && !/[$]/.test(v) && /\.[A-Za-z]\w*$/.test(base)) names.add(v.replace(/^\.\//, ''));
+    else if (/\.[A-Za-z]\w*$/.test(base) || /^[A-Z][A-Z0-9_]{2,}$|[a-z](Path|File|Dir)$|_(path|file|dir)$/.test(base))
       names.add(base);
   };
   for (const s of step.strings) add(s);
@@ -85,9 +102,11 @@ function namesIn(step: Step): string[] {
     for (const words of simpleCommands(step.text))
       for (const w of words.slice(1)) {
         add(w.replace(/^\d?>>?/, ''));
-        const v = /\$\{?([A-Za-z_]\w*)\}?/.exec(w);
+        // The variable a path is built on ($STATE_FILE, "$DIR/state.json" names state.json too).
+        const v = /^\$\{?([A-Za-z_]\w*)\}?$/.exec(w.replace(/^\d?>>?/, ''));
         if (v) names.add(v[1]!);
       }
+  for (const c of COMMON) names.delete(c);
   return [...names];
 }
 
@@ -113,15 +132,21 @@ function isWrite(step: Step): boolean {
 export function unlockedClears(steps: Step[]): Finding[] {
   const code = steps.filter((s) => s.lang !== 'prose' && !s.procedure);
   const ix = indexOf(code);
-  const guarded = new Set<string>();
-  for (const s of code) if (isWrite(s) && locked(ix, s)) for (const t of targets(s, ix)) guarded.add(t);
+  const guarded = new Map<string, Step>();
+  for (const s of code)
+    if (isWrite(s) && locked(ix, s)) for (const t of targets(s, ix)) if (!guarded.has(t)) guarded.set(t, s);
   const out: Finding[] = [];
   if (!guarded.size) return out;
   for (const s of code) {
     if (!isClear(s) || locked(ix, s)) continue;
     const hit = targets(s, ix).find((t) => guarded.has(t));
     if (hit)
-      out.push({ check: 'unlocked-clear', file: s.file, line: s.line, what: `${hit}, written under a lock elsewhere` });
+      out.push({
+        check: 'unlocked-clear',
+        file: s.file,
+        line: s.line,
+        what: `${hit}, written under a lock at ${guarded.get(hit)!.file}:${guarded.get(hit)!.line}`,
+      });
   }
   return out;
 }

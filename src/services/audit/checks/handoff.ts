@@ -1,5 +1,5 @@
 import { commandLines, simpleCommands } from '../commands.js';
-import { builtPaths, isLockPath, pathsInText, sharedPath } from '../paths.js';
+import { builtPaths, isLockPath, isUserConfig, pathsInText, sharedPath } from '../paths.js';
 import type { Step } from '../step.js';
 import type { Finding } from './finding.js';
 
@@ -23,8 +23,13 @@ const PY_WRITE =
 const PY_READ = /open\(|\.read_(text|bytes)\(|json\.load\(|\.exists\(|os\.path\.exists\(/;
 const JS_WRITE = /write(File|FileSync)\(|appendFile(Sync)?\(|createWriteStream\(|copyFile(Sync)?\([^,]+,/;
 const JS_READ = /read(File|FileSync)\(|createReadStream\(|existsSync\(|require\(|import\(/;
-/** Prose that says to put something there or take it from there (not a path named in passing). */
-const HANDS = /\b(writ|sav|stor|put|read|load|pass|hand|output|dump|creat|pick|keep|leav|drop|copy|send|fetch|get)\w*/i;
+const notHandoff = (p: string) => isLockPath(p) || isUserConfig(p);
+/** Prose that says to put something there or take it from there (not a path named in passing)… */
+const HANDS =
+  /\b(writ(e|es|ten|ing)|wrote|sav(e|es|ed|ing)|stor(e|es|ed|ing)|puts?|putting|dump(s|ed|ing)?|output(s|ting)?|read(s|ing)?|load(s|ed|ing)?|leav(e|es|ing)|cop(y|ies|ying)|pass(es|ed|ing)? it|hand(s|ed)? (it|them) over|pick(s|ed)? (it|them) up)\b/i;
+/\b(write|writes|written|save|saves|saved|store|stores|put|dump|output|read|reads|load|loads|pass|hand (it|them) over|pick (it|them) up|leave|copy)\b/i;
+/** …and not a rule against it. */
+const FORBIDS = /\b(never|don'?t|do not|must not|avoid|instead of|not to)\b/i;
 const CLEAR = /\b(os\.remove|os\.unlink|unlink|rmtree|rmSync|unlinkSync|rm)\s*\(/;
 
 function shellUses(step: Step): Seen[] {
@@ -38,10 +43,11 @@ function shellUses(step: Step): Seen[] {
         const target = redirect ? w.slice(redirect[0].length) || words[i + 1] || '' : w;
         if (redirect && !w.slice(redirect[0].length) && i + 1 < words.length) return; // the next word is read below as the target
         const p = sharedPath(target);
-        if (!p || isLockPath(p)) return;
+        if (!p || notHandoff(p)) return;
         const prev = words[i - 1] ?? '';
         const written =
           !!redirect ||
+          (['-o', '--output', '-O', '--output-document'].includes(prev) && ['curl', 'wget'].includes(head)) ||
           /^\d?>>?$/.test(prev) ||
           head === 'tee' ||
           (['cp', 'mv', 'install', 'ln'].includes(head) && i === words.length - 1) ||
@@ -56,7 +62,7 @@ function codeUses(step: Step, names: Map<string, string>): Seen[] {
   const here = [...step.strings.map((s) => sharedPath(s)).filter((p): p is string => !!p), ...builtPaths(step.text)];
   // A statement that names a constant holding a shared path uses that path.
   for (const [name, p] of names) if (new RegExp(`\\b${name}\\b`).test(step.text) && !assigns(step, name)) here.push(p);
-  const paths = [...new Set(here)].filter((p) => !isLockPath(p));
+  const paths = [...new Set(here)].filter((p) => !notHandoff(p));
   if (!paths.length) return [];
   const py = step.lang === 'py';
   if (CLEAR.test(step.text)) return [];
@@ -83,22 +89,34 @@ function constants(steps: Step[]): Map<string, string> {
     const m = /^(?:export\s+)?(?:const|let|var)?\s*([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)/.exec(s.text);
     if (!m || s.lang === 'sh' || s.lang === 'prose') continue;
     const p = [...s.strings.map((x) => sharedPath(x)), ...builtPaths(s.text)].find((x): x is string => !!x);
-    if (p && !isLockPath(p)) out.set(m[1]!, p);
+    if (p && !notHandoff(p)) out.set(m[1]!, p);
   }
   return out;
+}
+
+/** The other places of a handoff, for the finding to name its counterpart: `read at b.py:9`. */
+function others(uses: Seen[], self: Seen): string {
+  const at = (u: Seen) => `${u.file}:${u.line}`;
+  const say = (use: Use, verb: string) => {
+    const o = [...new Set(uses.filter((u) => u.use === use && at(u) !== at(self)).map(at))];
+    return o.length ? `${verb} at ${o.slice(0, 2).join(', ')}${o.length > 2 ? ` and ${o.length - 2} more` : ''}` : null;
+  };
+  const parts = [say('write', 'written'), say('read', 'read'), say('doc', 'documented')].filter(Boolean);
+  return parts.length ? `also ${parts.join('; ')}` : `${self.use === 'doc' ? 'documented' : self.use} here`;
 }
 
 export function fixedPathHandoffs(steps: Step[]): Finding[] {
   const seen: Seen[] = [];
   const byFile = new Map<string, Step[]>();
-  for (const s of steps) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
+  for (const s of steps) (byFile.get(s.file) ?? byFile.set(s.file, []).get(s.file)!).push(s);
   for (const [, fileSteps] of byFile) {
     const names = constants(fileSteps);
     for (const s of fileSteps) {
       if (s.lang === 'sh') seen.push(...shellUses(s).map((u) => (s.procedure ? { ...u, use: 'doc' as const } : u)));
       else if (s.lang === 'prose')
         for (const p of new Set([...pathsInText(s.text)]))
-          if (!isLockPath(p) && HANDS.test(s.text)) seen.push({ path: p, file: s.file, line: s.line, use: 'doc' });
+          if (!notHandoff(p) && HANDS.test(s.text) && !FORBIDS.test(s.text))
+            seen.push({ path: p, file: s.file, line: s.line, use: 'doc' });
       if (s.lang === 'py' || s.lang === 'js') {
         const uses = codeUses(s, names);
         seen.push(...(s.procedure ? uses.map((u) => ({ ...u, use: 'doc' as const })) : uses));
@@ -107,7 +125,7 @@ export function fixedPathHandoffs(steps: Step[]): Finding[] {
   }
   const out: Finding[] = [];
   const byPath = new Map<string, Seen[]>();
-  for (const u of seen) byPath.set(u.path, [...(byPath.get(u.path) ?? []), u]);
+  for (const u of seen) (byPath.get(u.path) ?? byPath.set(u.path, []).get(u.path)!).push(u);
   for (const [path, uses] of byPath) {
     const documented = uses.some((u) => u.use === 'doc');
     const handoff = documented || (uses.some((u) => u.use === 'write') && uses.some((u) => u.use === 'read'));
@@ -117,7 +135,7 @@ export function fixedPathHandoffs(steps: Step[]): Finding[] {
       const key = `${u.file}:${u.line}`;
       if (lines.has(key)) continue;
       lines.add(key);
-      out.push({ check: 'fixed-path-handoff', file: u.file, line: u.line, what: path });
+      out.push({ check: 'fixed-path-handoff', file: u.file, line: u.line, what: `${path} (${others(uses, u)})` });
     }
   }
   return out;

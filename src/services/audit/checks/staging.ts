@@ -16,15 +16,20 @@ interface GitStep {
   all: boolean;
   /** The same command line also commits (add … && commit …): one step. */
   withCommit: boolean;
+  /** It makes a repository (`git init`). */
+  init?: boolean;
 }
 
 function gitSteps(step: Step): GitStep[] {
   const out: GitStep[] = [];
   for (const line of commandLines(step)) {
     const cmds = simpleCommands(line).map(gitArgs);
+    // A repository the same command line made (`git init && git add -A`: a deploy of dist/) is its own.
+    const made = cmds.findIndex((a) => a?.[0] === 'init');
     const commits = cmds.some((a) => a?.[0] === 'commit');
-    for (const a of cmds) {
-      if (!a) continue;
+    for (const [k, a] of cmds.entries()) {
+      if (a?.[0] === 'init') out.push({ step, verb: 'add', all: false, withCommit: true, init: true });
+      if (!a || (made >= 0 && k > made)) continue;
       if (a[0] === 'add')
         out.push({ step, verb: 'add', all: a.slice(1).some((w) => ADD_ALL.has(w)), withCommit: commits });
       if (a[0] === 'commit') {
@@ -39,10 +44,14 @@ function gitSteps(step: Step): GitStep[] {
 export function stageThenPause(steps: Step[]): Finding[] {
   const out: Finding[] = [];
   const byFile = new Map<string, GitStep[]>();
-  for (const s of steps) for (const g of gitSteps(s)) byFile.set(s.file, [...(byFile.get(s.file) ?? []), g]);
+  for (const s of steps)
+    for (const g of gitSteps(s)) (byFile.get(s.file) ?? byFile.set(s.file, []).get(s.file)!).push(g);
   for (const [, gits] of byFile) {
     for (const g of gits) {
       const where = { file: g.step.file, line: g.step.line };
+      // After a `git init` of its own in the same scope (`cd dist && git init`), the repository is the script's.
+      const own = gits.some((o) => o.init && o.step.scope === g.step.scope && o.step.line < g.step.line);
+      if (g.all && own) continue;
       if (g.all) {
         out.push({
           check: 'stage-then-pause',

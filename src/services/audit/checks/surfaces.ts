@@ -14,6 +14,15 @@ const SERVER =
 
 function ports(s: Step): string[] {
   const out: string[] = [];
+  // A message that names a port (echo "open http://localhost:3000") starts nothing.
+  if (
+    s.lang === 'sh' &&
+    simpleCommands(s.text).every((w) => /^(echo|printf|notify-send|logger|osascript|say|read)$/.test(w[0]!))
+  )
+    return [];
+  if ((s.lang === 'py' || s.lang === 'js') && /^\s*(print|console\.\w+|logger\.\w+|log\.\w+)\(/.test(s.text)) return [];
+  const runs = commandLines(s).flatMap((l) => simpleCommands(l));
+  if (runs.length && runs.every((w) => /^(echo|printf|notify-send|logger|osascript|say)$/.test(w[0]!))) return [];
   const text = s.text.replace(DB_URL, '');
   const fixed = (n: string) =>
     Number(n) > 0 &&
@@ -26,6 +35,10 @@ function ports(s: Step): string[] {
   }
   if (s.lang === 'sh')
     for (const w of simpleCommands(s.text)) {
+      // docker run -p 5432:5432: a host port fixed for every run.
+      const publish = w[0] === 'docker' || w[0] === 'podman' ? w.findIndex((x) => x === '-p' || x === '--publish') : -1;
+      const hostPort = publish > 0 ? /^(?:[\d.]+:)?(\d{2,5}):\d+/.exec(w[publish + 1] ?? '') : null;
+      if (hostPort && fixed(hostPort[1]!)) out.push(hostPort[1]!);
       const head = w[0]!.split('/').pop()!;
       const server = SERVER.test(head) || (['npx', 'pnpm', 'yarn', 'bunx'].includes(head) && SERVER.test(w[1] ?? ''));
       const p = w.findIndex((x) => x === '-p');
@@ -52,8 +65,20 @@ function databases(s: Step): string[] {
     }
   for (const m of s.text.matchAll(/\bdbname\s*=\s*["']?([\w-]+)/g)) out.push(m[1]!);
   for (const m of s.text.matchAll(/CREATE DATABASE\s+(?:IF NOT EXISTS\s+)?["`]?([\w-]+)/gi)) out.push(m[1]!);
-  return [...new Set(out.filter((n) => !/[${}]/.test(n)))];
+  // A database every server has (postgres, template1), or a number (redis://…/0), is no dev database.
+  return [...new Set(out.filter((n) => !/[${}]/.test(n) && !SYSTEM_DBS.has(n) && !/^\d+$/.test(n)))];
 }
+
+const SYSTEM_DBS = new Set([
+  'postgres',
+  'template0',
+  'template1',
+  'mysql',
+  'information_schema',
+  'admin',
+  'local',
+  'test',
+]);
 
 const CACHE_VARS =
   /\b(TURBO_CACHE_DIR|PYTEST_CACHE_DIR|GOCACHE|GOMODCACHE|npm_config_cache|NPM_CONFIG_CACHE|CCACHE_DIR|SCCACHE_DIR|NX_CACHE_DIRECTORY|PIP_CACHE_DIR|YARN_CACHE_FOLDER|BUN_INSTALL_CACHE_DIR|GRADLE_USER_HOME|CARGO_TARGET_DIR|VITE_CACHE_DIR|JEST_CACHE_DIR)=(\S+)/g;

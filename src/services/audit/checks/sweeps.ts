@@ -7,10 +7,12 @@ import type { Finding } from './finding.js';
 // work — a live session's half-done work gets committed and published as if abandoned. The fix:
 // `lanes sweep` (it saves only work no live session owns), or a check of the owner before each.
 
+/** A loop over worktrees, repositories or folders (not over files: `for f in docs/*.md`). */
 const OVER_WORK =
-  /worktree\s+list|find\b.*-name\s+["']?\.git|for\s+\w+\s+in\b.*(\*\/|\/\*|\*|repos|worktrees|projects|dirs|\$\(ls|\$\(find)|os\.walk|glob\(|iglob\(|listdir\(|scandir\(|iterdir\(|readdirSync\(|readdir\(|\.forEach\(|for\s*\(\s*(const|let|var)\s+\w+\s+of\b/;
+  /worktree\s+list|find\b.*-name\s+["']?\.git|find\b.*-type\s+d|for\s+\w+\s+in\b[^;]*(\*\/|\/\s*;|\/["']?\s*;|\brepos\b|\bworktrees\b|\bprojects\b|\$\(ls\s+-d|\$\(find\b[^)]*-type\s+d)|\bls\s+-d\b.*\|\s*while|os\.walk|listdir\(|scandir\(|iterdir\(|readdirSync\(|readdir\(|\b(repos|worktrees|projects|checkouts)\b\s*(\)|:|\.forEach)|of\s+(repos|worktrees|projects|checkouts)\b|in\s+(repos|worktrees|projects|checkouts)\b|glob\([^)]*\*\/|glob\([^)]*\/\*["']/;
+/** Something that asks who owns the work before saving it. */
 const OWNER =
-  /kill\s+-0|\blsof\b|\bfuser\b|\bpgrep\b|\bowner\b|\.pid\b|\bpid\b|\block\b|\bclaim|lanes\s+(sweep|ls|status|whoami)|\bactive\b|\balive\b|\bin.?use\b/i;
+  /kill\s+-0|\blsof\b|\bfuser\b|\bpgrep\b|\bowner\b|\.pid\b|\bpidfile\b|\bos\.kill\([^)]*,\s*0\)|process\.kill\([^)]*,\s*0\)|\.lock\b|\bflock\b|\bclaims?\b|lanes\s+(sweep|ls|status|whoami|claims)/i;
 const SAVE = new Set(['commit', 'push', 'stash']);
 const COPY = new Set(['cp', 'rsync', 'tar', 'zip']);
 
@@ -20,7 +22,13 @@ function saves(step: Step): string | null {
       const g = gitArgs(w);
       if (g && SAVE.has(g[0] ?? '')) return `git ${g[0]}`;
       const head = w[0]!.split('/').pop()!;
-      if (COPY.has(head) && (head !== 'cp' || w.some((x) => /^-\w*[rRa]/.test(x)))) return head;
+      const recursive =
+        head === 'cp'
+          ? w.some((x) => /^-\w*[rRa]/.test(x))
+          : head === 'tar'
+            ? w.some((x) => /^-?\w*c|^--create$/.test(x) && !/x/.test(x))
+            : true;
+      if (COPY.has(head) && recursive) return head;
     }
   if ((step.lang === 'py' || step.lang === 'js') && /copytree\(|cpSync\([^)]*recursive/.test(step.text))
     return 'a copy of the tree';
