@@ -27,7 +27,6 @@ const notHandoff = (p: string) => isLockPath(p) || isUserConfig(p);
 /** Prose that says to put something there or take it from there (not a path named in passing)… */
 const HANDS =
   /\b(writ(e|es|ten|ing)|wrote|sav(e|es|ed|ing)|stor(e|es|ed|ing)|puts?|putting|dump(s|ed|ing)?|output(s|ting)?|read(s|ing)?|load(s|ed|ing)?|leav(e|es|ing)|cop(y|ies|ying)|pass(es|ed|ing)? it|hand(s|ed)? (it|them) over|pick(s|ed)? (it|them) up)\b/i;
-/\b(write|writes|written|save|saves|saved|store|stores|put|dump|output|read|reads|load|loads|pass|hand (it|them) over|pick (it|them) up|leave|copy)\b/i;
 /** …and not a rule against it. */
 const FORBIDS = /\b(never|don'?t|do not|must not|avoid|instead of|not to)\b/i;
 const CLEAR = /\b(os\.remove|os\.unlink|unlink|rmtree|rmSync|unlinkSync|rm)\s*\(/;
