@@ -28,7 +28,7 @@ test(
     const run = await runAgent(cli.bin, copilotArgs('Do the task.'), {
       cwd: w.repo,
       timeoutMs: 3 * 60_000,
-      env: { ...agentEnv(w, p.url, copilotRunEnv(w, p.url)), ...p.env },
+      env: { ...agentEnv(w, p.url, copilotRunEnv(w.home, w.repo, p.url)), ...p.env },
     });
     await p.check(run, /after-continue/);
     t.diagnostic(`real agent copilot@${version}: ran (${cli.bin})`);

@@ -5,13 +5,13 @@ import type { World } from './world.js';
 // GitHub Copilot CLI, headless and offline: COPILOT_OFFLINE=true with its own model provider
 // (BYOK, COPILOT_PROVIDER_TYPE=anthropic) pointed at the local Messages API at `url`, no GitHub
 // sign-in. Its hooks (the repository's .github/hooks/) load only in a folder the user trusted
-// (trusted_folders in $COPILOT_HOME/config.json).
-export function copilotRunEnv(w: World, url: string): Record<string, string> {
-  const home = join(w.home, '.copilot');
-  mkdirSync(home, { recursive: true });
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ trusted_folders: [w.repo] }, null, 2));
+// (`trusted`: trusted_folders in $COPILOT_HOME/config.json, under `home`).
+export function copilotRunEnv(home: string, trusted: string, url: string): Record<string, string> {
+  const dir = join(home, '.copilot');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ trusted_folders: [trusted] }, null, 2));
   return {
-    COPILOT_HOME: home,
+    COPILOT_HOME: dir,
     COPILOT_OFFLINE: 'true',
     COPILOT_AUTO_UPDATE: 'false',
     COPILOT_PROVIDER_TYPE: 'anthropic',

@@ -51,7 +51,7 @@ test(
     const run = await runAgent(cli.bin, copilotArgs(PROMPT), {
       cwd: w.repo,
       timeoutMs: 3 * 60_000,
-      env: agentEnv(w, url, copilotRunEnv(w, url)),
+      env: agentEnv(w, url, copilotRunEnv(w.home, w.repo, url)),
     });
     const session = await assertScenario('copilot', w, model, run, before);
     t.diagnostic(

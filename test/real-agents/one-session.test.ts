@@ -10,6 +10,7 @@ import { responses } from './fake-model/responses.js';
 import { FakeModel } from './fake-model/server.js';
 import type { Protocol } from './fake-model/server.js';
 import { ensureAgent, pin } from './install.js';
+import { copilotArgs, copilotRunEnv } from './copilot-world.js';
 import { opencodeArgs, opencodeRunEnv } from './opencode-world.js';
 import { agentEnv } from './world.js';
 import {
@@ -140,19 +141,8 @@ const AGENTS: Record<string, Agent> = {
       }),
       shell: (command) => ({ name: 'bash', input: { command, description: 'run' } }),
     }),
-    args: ['-p', PROMPT, '--allow-all-tools', '--allow-all-paths', '--no-color'],
-    setup(w, url) {
-      file(join(w.home, '.copilot', 'config.json'), { trusted_folders: [w.worktree] });
-      return {
-        COPILOT_HOME: join(w.home, '.copilot'),
-        COPILOT_OFFLINE: 'true',
-        COPILOT_AUTO_UPDATE: 'false',
-        COPILOT_PROVIDER_TYPE: 'anthropic',
-        COPILOT_PROVIDER_BASE_URL: url,
-        COPILOT_PROVIDER_API_KEY: 'sk-ant-lanes-test-not-a-key',
-        COPILOT_MODEL: 'claude-sonnet-4.5',
-      };
-    },
+    args: copilotArgs(PROMPT),
+    setup: (w, url) => copilotRunEnv(w.home, w.worktree, url),
   },
   opencode: {
     version: OPENCODE_VERSION,
