@@ -20,6 +20,17 @@ import type { AuditReport } from './verdict.js';
 // instructions read into steps (read-*.ts), the checks run over all of them together (a handoff is
 // one file writing what another reads), and the findings judged (verdict.ts).
 
+/** Whether a line is longer than `max` (a scan of newlines: a regular expression took 0.5 s on 1,000 files). */
+function hasLongLine(text: string, max: number): boolean {
+  for (let at = 0; at < text.length;) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    if (end - at > max) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
 function head(file: string): string {
   const fd = openSync(file, 'r');
   try {
@@ -96,7 +107,7 @@ export function auditRepository(path: string): AuditReport {
     }
     // Minified or generated code (a line longer than any person writes), or a binary (a NUL in its
     // first 8 KB, as git judges), is no one's automation.
-    if (/[^\n]{5000}/.test(text) || text.slice(0, 8000).includes('\0')) {
+    if (hasLongLine(text, 5000) || text.slice(0, 8000).includes('\0')) {
       skipped.push(name);
       continue;
     }

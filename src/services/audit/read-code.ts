@@ -85,7 +85,7 @@ export function readCode(file: string, text: string, lang: 'py' | 'js'): Step[] 
       i = end < 0 ? text.length : end + 1;
       continue;
     }
-    if (lang === 'js' && c === '/' && REGEX_BEFORE.test(stmt)) {
+    if (lang === 'js' && c === '/' && REGEX_BEFORE.test(stmt.slice(-12))) {
       // A regular expression literal: its quotes and brackets are not the code's.
       let j = i + 1;
       for (let cls = false; j < text.length && text[j] !== '\n'; j++) {
