@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { pauseRun } from './budget-pause.js';
 import { anthropic } from './fake-model/anthropic.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, claudeEnv, runAgent, world } from './world.js';
 
 // A budget reached mid-run with Claude Code's released CLI (the scenario: budget-pause.ts): the
@@ -17,12 +17,8 @@ test(
   `Claude Code ${version} (real CLI, scripted model): a budget pauses it mid-run; lanes continue lets it finish`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 6 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('claude-code');
-    if (!cli.ok) {
-      t.diagnostic(`real agent claude-code@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `claude-code@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'claude-code');
+    if (!cli) return;
     const w = await world('claude-code');
     const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'run it' } });
     const p = await pauseRun(t, w, anthropic, 'claude-code', bash);

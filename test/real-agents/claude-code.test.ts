@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { anthropic } from './fake-model/anthropic.js';
 import { FakeModel } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { PROMPT, assertScenario, headBefore, script } from './scenario.js';
 import { agentEnv, runAgent, world } from './world.js';
 import { CLI } from '../helpers/env.js';
@@ -17,12 +17,8 @@ test(
   `Claude Code ${version} (real CLI, scripted model): briefing, deny, warning, git commit refused, session end`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('claude-code');
-    if (!cli.ok) {
-      t.diagnostic(`real agent claude-code@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `claude-code@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'claude-code');
+    if (!cli) return;
     const w = await world('claude-code');
     const model = new FakeModel(
       anthropic,

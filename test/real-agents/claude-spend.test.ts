@@ -2,11 +2,11 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { lanes } from '../helpers/env.js';
 import { anthropic } from './fake-model/anthropic.js';
 import { FakeModel } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, claudeEnv, runAgent, world } from './world.js';
 
 // What a session spent (issue 50, item 1) with Claude Code's released CLI, headless against a
@@ -19,12 +19,8 @@ test(
   `Claude Code ${version} (real CLI, scripted model): the report counts the tokens its transcript records`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 6 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('claude-code');
-    if (!cli.ok) {
-      t.diagnostic(`real agent claude-code@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `claude-code@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'claude-code');
+    if (!cli) return;
     const w = await world('claude-code');
     const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'run it' } });
     const model = new FakeModel(

@@ -3,11 +3,11 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { CLI, gitRepo, lanes, lanesEnv, tmp } from '../helpers/env.js';
 import { anthropic } from './fake-model/anthropic.js';
 import { FakeModel } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, runAgent } from './world.js';
 
 // Claude Code's own worktrees, made by lanes: the released CLI runs `claude -p --worktree NAME`
@@ -21,12 +21,8 @@ test(
   `Claude Code ${version} (real CLI): claude --worktree and EnterWorktree get lanes worktrees; WorktreeRemove keeps uncommitted work`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('claude-code');
-    if (!cli.ok) {
-      t.diagnostic(`real agent claude-code@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `claude-code@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'claude-code');
+    if (!cli) return;
     const repo = realpathSync(gitRepo());
     const env = lanesEnv();
     const home = tmp('lanes-agent-home-');

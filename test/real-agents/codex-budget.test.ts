@@ -1,9 +1,9 @@
 import { test } from 'node:test';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { pauseRun } from './budget-pause.js';
 import { codexHome } from './codex-home.js';
 import { responses } from './fake-model/responses.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, runAgent, world } from './world.js';
 
 // A budget reached mid-run with Codex's released CLI (the scenario: budget-pause.ts), its spend
@@ -15,12 +15,8 @@ test(
   `Codex CLI ${version} (real CLI, scripted model): a budget pauses it mid-run; lanes continue lets it finish`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 6 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('codex');
-    if (!cli.ok) {
-      t.diagnostic(`real agent codex@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `codex@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'codex');
+    if (!cli) return;
     const w = await world('codex');
     const p = await pauseRun(t, w, responses, 'codex', (command) => ({
       name: 'exec_command',

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { codexHome } from './codex-home.js';
 import { responses } from './fake-model/responses.js';
 import { FakeModel } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import assert from 'node:assert/strict';
 import type { Turn } from './fake-model/server.js';
 import type { AgentTools } from './scenario.js';
@@ -66,12 +66,8 @@ test(
   `Codex CLI ${version} (real CLI, scripted model): briefing, deny, warning, git commit refused, session end`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('codex');
-    if (!cli.ok) {
-      t.diagnostic(`real agent codex@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `codex@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'codex');
+    if (!cli) return;
     const w = await world('codex');
     const { model, run, before, findings } = await codexRun(t, cli.bin, w, script(TOOLS), true);
     assert.ok(
@@ -92,11 +88,8 @@ test(
   `Codex CLI ${version} in an untrusted project: its hooks are skipped, and lanes hooks status says so`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('codex');
-    if (!cli.ok) {
-      skipOrFail(t, 'the npm registry', `codex@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'codex');
+    if (!cli) return;
     const w = await world('codex');
     const turns: Turn[] = [
       { tools: [TOOLS.edit(SEAT, 'export const limit = 1', 'export const limit = 2')] },

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { pauseRun } from './budget-pause.js';
 import { copilotArgs, copilotRecorded, copilotRunEnv } from './copilot-world.js';
 import { anthropic } from './fake-model/anthropic.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, runAgent, world } from './world.js';
 
 // A budget reached mid-run with GitHub Copilot CLI's released CLI (the scenario: budget-pause.ts),
@@ -16,12 +16,8 @@ test(
   `Copilot CLI ${version} (real CLI, offline, scripted model): a budget pauses it mid-run; lanes continue lets it finish`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 6 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('copilot');
-    if (!cli.ok) {
-      t.diagnostic(`real agent copilot@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `copilot@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'copilot');
+    if (!cli) return;
     const w = await world('copilot');
     const bash = (command: string) => ({ name: 'bash', input: { command, description: 'run it' } });
     const p = await pauseRun(t, w, anthropic, 'copilot', bash, (n) => copilotRecorded(w, n));

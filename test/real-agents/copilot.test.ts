@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import assert from 'node:assert/strict';
 import { lanes, lanesEnv } from '../helpers/env.js';
 import { anthropic } from './fake-model/anthropic.js';
 import { FakeModel } from './fake-model/server.js';
 import { copilotArgs, copilotRunEnv } from './copilot-world.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { PROMPT, assertScenario, headBefore, script } from './scenario.js';
 import { agentEnv, runAgent, world } from './world.js';
 
@@ -25,12 +25,8 @@ test(
     const known = await lanes(['hooks', 'install', 'copilot', '--dry-run'], { env: lanesEnv(), cwd: process.cwd() });
     // lanes' own adapter failing is lanes' failure, never a reason to skip.
     assert.equal(known.code, 0, `lanes hooks install copilot --dry-run: ${known.stderr.trim()}`);
-    const cli = ensureAgent('copilot');
-    if (!cli.ok) {
-      t.diagnostic(`real agent copilot@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `copilot@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'copilot');
+    if (!cli) return;
     const w = await world('copilot');
     const model = new FakeModel(
       anthropic,

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { pauseRun } from './budget-pause.js';
 import { gemini } from './fake-model/gemini.js';
 import { geminiArgs, geminiRunEnv } from './gemini-world.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, runAgent, world } from './world.js';
 
 // A budget reached mid-run with Gemini CLI's released CLI (the scenario: budget-pause.ts), its
@@ -15,12 +15,8 @@ test(
   `Gemini CLI ${version} (real CLI, scripted model): a budget pauses it mid-run; lanes continue lets it finish`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 6 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('gemini');
-    if (!cli.ok) {
-      t.diagnostic(`real agent gemini@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'gemini');
+    if (!cli) return;
     const w = await world('gemini');
     const shell = (command: string) => ({ name: 'run_shell_command', input: { command, description: 'run it' } });
     const p = await pauseRun(t, w, gemini, 'gemini', shell);

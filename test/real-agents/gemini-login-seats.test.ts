@@ -8,7 +8,7 @@ import { CLI, tmp } from '../helpers/env.js';
 import { codeAssist, googleCertificate, googleSignIn } from './fake-model/code-assist.js';
 import { FakeModel } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
 import { geminiHome, geminiSeatWorld } from './gemini-world.js';
 import { journal, seatOut } from './seat-checks.js';
@@ -34,12 +34,8 @@ const sh = (n: number): Turn => ({
 
 async function runsOut(t: TestContext, kind: 'capacity' | 'individual', says: RegExp): Promise<void> {
   {
-    const cli = ensureAgent('gemini');
-    if (!cli.ok) {
-      t.diagnostic(`real agent gemini@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'gemini');
+    if (!cli) return;
     const base = tmp('lanes-gemini-login-');
     const tls = googleCertificate(base);
     if (!tls) {

@@ -2,12 +2,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { CLI, tmp } from '../helpers/env.js';
 import { gemini } from './fake-model/gemini.js';
 import { FakeModel, callId } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
 import { geminiHome, geminiSeatWorld } from './gemini-world.js';
 import { journal, seatOut } from './seat-checks.js';
@@ -36,12 +36,8 @@ for (const hooks of [false, true])
     `Gemini CLI ${version} (real CLI${hooks ? ", lanes' hooks" : ', no hooks'}): seat A runs out, the session resumes its chat on seat B, no other key used`,
     { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
     async (t) => {
-      const cli = ensureAgent('gemini');
-      if (!cli.ok) {
-        t.diagnostic(`real agent gemini@${version}: NOT RUN, could not install: ${cli.reason}`);
-        skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
-        return;
-      }
+      const cli = installedOrSkip(t, 'gemini');
+      if (!cli) return;
       const { w, base } = geminiSeatWorld(
         'lanes-gemini-next-',
         '[seats]\non_exhausted = "next"\n[seats.pools.keys]\npay_per_use_next = true\n',

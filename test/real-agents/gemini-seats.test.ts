@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { CLI, tmp } from '../helpers/env.js';
 import { gemini } from './fake-model/gemini.js';
 import { FakeModel } from './fake-model/server.js';
 import type { Turn } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, must, runAgent } from './world.js';
 import { geminiHome, geminiSeatWorld } from './gemini-world.js';
 import { journal, seatOut } from './seat-checks.js';
@@ -31,12 +31,8 @@ test(
   `Gemini CLI ${version} (real CLI): its quota runs out on a seat, the session stops, the seat is out until the reset`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('gemini');
-    if (!cli.ok) {
-      t.diagnostic(`real agent gemini@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'gemini');
+    if (!cli) return;
     const { w, base } = geminiSeatWorld('lanes-gemini-seats-', '[seats]\non_exhausted = "stop"\n');
     const repo = w.repo;
     // The seat's GEMINI_CLI_HOME as a user who chose an API key and trusted the repository leaves it.

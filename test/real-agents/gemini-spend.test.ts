@@ -2,11 +2,11 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { lanes } from '../helpers/env.js';
 import { gemini } from './fake-model/gemini.js';
 import { FakeModel } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { agentEnv, runAgent, world } from './world.js';
 
 // What a session spent (issue 50, item 1) with Gemini CLI's released CLI, headless against a local
@@ -19,12 +19,8 @@ test(
   `Gemini CLI ${version} (real CLI, scripted model): the report counts the tokens its chat records`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 6 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('gemini');
-    if (!cli.ok) {
-      t.diagnostic(`real agent gemini@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'gemini');
+    if (!cli) return;
     const w = await world('gemini');
     const shell = (command: string) => ({ name: 'run_shell_command', input: { command, description: 'run it' } });
     const model = new FakeModel(

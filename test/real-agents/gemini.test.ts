@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { machineNodeOnly, skipOrFail } from '../helpers/needs.js';
+import { machineNodeOnly } from '../helpers/needs.js';
 import { gemini } from './fake-model/gemini.js';
 import { FakeModel } from './fake-model/server.js';
-import { ensureAgent, pin } from './install.js';
+import { installedOrSkip, pin } from './install.js';
 import { PROMPT, assertScenario, headBefore, script } from './scenario.js';
 import { agentEnv, runAgent, world } from './world.js';
 
@@ -33,12 +33,8 @@ test(
   `Gemini CLI ${version} (real CLI, scripted model): briefing, deny, warning, git commit refused, session end`,
   { skip: machineNodeOnly("the agents' real CLIs"), timeout: 8 * 60_000 },
   async (t) => {
-    const cli = ensureAgent('gemini');
-    if (!cli.ok) {
-      t.diagnostic(`real agent gemini@${version}: NOT RUN, could not install: ${cli.reason}`);
-      skipOrFail(t, 'the npm registry', `gemini@${version} could not be installed: ${cli.reason}`);
-      return;
-    }
+    const cli = installedOrSkip(t, 'gemini');
+    if (!cli) return;
     const w = await world('gemini');
     const model = new FakeModel(
       gemini,

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import { skipOrFail } from '../helpers/needs.js';
 
 /**
  * The released agent CLIs, installed from npm into a cache outside the project's dependencies:
@@ -119,4 +121,17 @@ export function ensureAgent(name: string): Installed {
     if (!existsSync(marker)) throw new Error(`${dir} exists without a finished install; remove it and rerun`);
   }
   return { ok: true, name, version, bin: binPath, dir };
+}
+
+/**
+ * The agent's CLI for a test, or null when it could not be installed: said by name in the test's
+ * diagnostics and skipped (or, where the registry must be reached, failed: skipOrFail).
+ */
+export function installedOrSkip(t: TestContext, name: string): { bin: string } | null {
+  const cli = ensureAgent(name);
+  if (cli.ok) return { bin: cli.bin };
+  const { version } = pin(name);
+  t.diagnostic(`real agent ${name}@${version}: NOT RUN, could not install: ${cli.reason}`);
+  skipOrFail(t, 'the npm registry', `${name}@${version} could not be installed: ${cli.reason}`);
+  return null;
 }
