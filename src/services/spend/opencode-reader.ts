@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { load } from '../../core/builtins.js';
 import { answered, asked, noStreak, signature } from '../../core/fail-streak.js';
-import { count, noTokens } from '../../core/usage.js';
+import { addTokens, count, noTokens } from '../../core/usage.js';
 import type { Tokens, Usage } from '../../core/usage.js';
 
 // OpenCode's own record (1.18.33): one SQLite database for every session ($OPENCODE_DB, else
@@ -58,11 +58,8 @@ export function readOpencode(record: string): OpencodeReading | null {
         cacheWrite: count(r['tokens_cache_write']),
       };
       const model = modelOf(r['model']);
-      const m = (byModel[model] ??= noTokens());
-      for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
-        tokens[k] += t[k];
-        m[k] += t[k];
-      }
+      addTokens(tokens, t);
+      addTokens((byModel[model] ??= noTokens()), t);
     }
     const parts = db
       .prepare(
